@@ -1,0 +1,20 @@
+// Builds everything `serve`, `start` and the packaged app need:
+// main (ESM, tsc) -> dist/main, preload (CommonJS: sandboxed preloads cannot be ESM) -> dist/preload,
+// renderer (Vite) -> dist/renderer.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']);
+if (existsSync('preload') && existsSync('tsconfig.preload.json')) {
+  run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.preload.json']);
+  mkdirSync('dist/preload', { recursive: true });
+  writeFileSync('dist/preload/package.json', '{"type":"commonjs"}\n');
+}
+if (existsSync('renderer/vite.config.ts')) {
+  run(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+}

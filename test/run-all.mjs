@@ -1,0 +1,54 @@
+// The one test command: unit and integration tests (Vitest), then browser tests (Playwright, Debian's
+// Chromium). Prints a closing line `N passed, N failed` over both, and exits non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const out = 'test-results';
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let broken = false;
+
+const vitestJson = path.join(out, 'vitest.json');
+const v = spawnSync(
+  process.execPath,
+  ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+  { stdio: 'inherit' },
+);
+if (existsSync(vitestJson)) {
+  const r = JSON.parse(readFileSync(vitestJson, 'utf8'));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+  skipped += r.numPendingTests + r.numTodoTests;
+  // A suite that fails to load has no tests to count; it must still fail the run.
+  if (r.numFailedTestSuites > 0 && r.numFailedTests === 0) failed += r.numFailedTestSuites;
+} else if (v.status !== 0) {
+  broken = true;
+}
+
+const e2eDir = 'test/e2e';
+const hasE2e = existsSync(e2eDir) && readdirSync(e2eDir).some((f) => f.endsWith('.spec.ts'));
+if (hasE2e && process.env.SKIP_E2E !== '1') {
+  const pwJson = path.join(out, 'playwright.json');
+  const p = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test'], {
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
+  });
+  if (existsSync(pwJson)) {
+    const s = JSON.parse(readFileSync(pwJson, 'utf8')).stats;
+    passed += s.expected + (s.flaky ?? 0);
+    failed += s.unexpected;
+    skipped += s.skipped;
+    if (s.unexpected === 0 && p.status !== 0) broken = true;
+  } else if (p.status !== 0) {
+    broken = true;
+  }
+}
+
+if (broken) failed += 1;
+console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ''));
+process.exit(failed > 0 ? 1 : 0);
