@@ -1,0 +1,161 @@
+// The desktop app's life, in order: logging, the single-instance lock, the data directory (migrated),
+// the embedded server on 127.0.0.1, the session and page rules, IPC, the menu, then the window. Quitting
+// revokes the session key and closes the server (stops requests, lets jobs reach a safe point, closes
+// the database) before the process exits.
+import type { BrowserWindow } from 'electron';
+import { app, dialog, ipcMain, Menu, session, shell } from 'electron';
+import path from 'node:path';
+import { defaultDataDir, legacyDataDirs } from '../host/data-directory.js';
+import { migrateDataDir } from '../host/data-layout.js';
+import { configuredPort, listenOnPreferredPort } from '../host/port.js';
+import { showAboutBox } from './about.js';
+import { createIpcHandlers } from './ipc-handlers.js';
+import { registerIpcHandlers } from './ipc.js';
+import { setupLogging } from './logging.js';
+import { buildMenuTemplate } from './menu.js';
+import { hardenSession, hardenWebContents } from './security.js';
+import { createMainWindow } from './window.js';
+
+export interface HostedServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface SessionKey {
+  token: string;
+  revoke(): Promise<void>;
+}
+
+export interface DesktopDeps<S extends HostedServer = HostedServer> {
+  startServer(options: { host: string; port: number; dataDir: string; webRoot: string }): Promise<S>;
+  /** A key for the window's page to call the API with, valid until revoked on quit. */
+  issueSessionKey(server: S): Promise<SessionKey>;
+  modelVersion(server: S): Promise<string>;
+  preloadPath: string;
+  webRoot: string;
+}
+
+export interface DesktopApp {
+  dataDir: string;
+  appUrl: string;
+  window(): BrowserWindow | undefined;
+}
+
+/** Resolves once the window is open; undefined when another instance already runs (this one quits). */
+export async function runDesktopApp<S extends HostedServer>(deps: DesktopDeps<S>): Promise<DesktopApp | undefined> {
+  const userData = app.getPath('userData');
+  const log = setupLogging(userData);
+  app.enableSandbox();
+
+  if (!app.requestSingleInstanceLock()) {
+    log.info('Shelf Audit is already running; handing over to it');
+    app.quit();
+    return undefined;
+  }
+
+  let win: BrowserWindow | undefined;
+  app.on('second-instance', () => {
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+  });
+  // No tray and no dock-only mode: closing the window ends the app, on every platform.
+  app.on('window-all-closed', () => app.quit());
+
+  let server: S | undefined;
+  let key: SessionKey | undefined;
+  let shutDown = false;
+  let shuttingDown = false;
+  app.on('before-quit', (event) => {
+    if (shutDown || !server) return;
+    event.preventDefault();
+    if (shuttingDown) return;
+    shuttingDown = true;
+    const running = server;
+    log.info('Quitting: closing the server');
+    void (async () => {
+      try {
+        await key?.revoke();
+      } catch (err) {
+        log.warn('Could not revoke the session key', err);
+      }
+      try {
+        await running.close();
+      } catch (err) {
+        log.error('Server did not close cleanly', err);
+      }
+      shutDown = true;
+      app.quit();
+    })();
+  });
+
+  await app.whenReady();
+  try {
+    const dataDir = defaultDataDir();
+    const layout = await migrateDataDir(dataDir, { legacyDirs: legacyDataDirs() });
+    log.info(`Data folder ${dataDir} (layout ${layout.from} -> ${layout.to})`, layout.adoptedFrom ?? '');
+
+    const { result, fellBack } = await listenOnPreferredPort(configuredPort(), (port) =>
+      deps.startServer({ host: '127.0.0.1', port, dataDir, webRoot: deps.webRoot }),
+    );
+    server = result;
+    if (fellBack) log.warn(`Port ${configuredPort()} is taken; the server listens on ${result.port} instead`);
+    key = await deps.issueSessionKey(result);
+    const appUrl = new URL('/', result.url).href;
+    const appOrigin = new URL(appUrl).origin;
+    log.info(`Server on ${appOrigin}`);
+
+    app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, appOrigin));
+    hardenSession(session.defaultSession, appOrigin);
+    registerIpcHandlers(
+      ipcMain,
+      createIpcHandlers({
+        session: { apiBaseUrl: appOrigin, token: key.token, appVersion: app.getVersion() },
+        dataDir,
+        window: () => win,
+      }),
+      appOrigin,
+      (err) => log.warn('IPC call rejected:', err),
+    );
+    const running = result;
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        buildMenuTemplate({
+          platform: process.platform,
+          isPackaged: app.isPackaged,
+          actions: {
+            about: () =>
+              void deps.modelVersion(running).then((model) =>
+                showAboutBox(win, {
+                  app: app.getVersion(),
+                  model,
+                  electron: process.versions.electron ?? 'unknown',
+                  chrome: process.versions.chrome ?? 'unknown',
+                  node: process.versions.node,
+                }),
+              ),
+            revealDataFolder: () => void shell.openPath(dataDir),
+            revealLogsFolder: () => void shell.openPath(path.join(userData, 'logs')),
+          },
+        }),
+      ),
+    );
+
+    win = createMainWindow({ appUrl, preloadPath: deps.preloadPath });
+    win.on('closed', () => {
+      win = undefined;
+    });
+    return { dataDir, appUrl, window: () => win };
+  } catch (err) {
+    log.error('Shelf Audit could not start', err);
+    dialog.showErrorBox('Shelf Audit could not start', err instanceof Error ? err.message : String(err));
+    // Whatever started must still be undone (the key, the database above all) before exiting.
+    await key?.revoke().catch(() => {});
+    await server?.close().catch(() => {});
+    shutDown = true;
+    app.exit(1);
+    return undefined;
+  }
+}

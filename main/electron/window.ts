@@ -1,0 +1,27 @@
+// The one place that creates a BrowserWindow (test/electron/window.test.ts scans the sources to keep it
+// so): every window gets SECURE_WEB_PREFERENCES, the bridge's preload and nothing else.
+import type { BrowserWindowConstructorOptions } from 'electron';
+import { BrowserWindow } from 'electron';
+import { PRODUCT_NAME } from '../host/data-directory.js';
+import { SECURE_WEB_PREFERENCES } from './security.js';
+
+export function secureWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+  return {
+    title: PRODUCT_NAME,
+    width: 1280,
+    height: 860,
+    minWidth: 800,
+    minHeight: 600,
+    // Shown on ready-to-show, so the user never sees a blank white frame.
+    show: false,
+    webPreferences: { ...SECURE_WEB_PREFERENCES, preload: preloadPath },
+  };
+}
+
+/** Opens the app's window on the embedded server's UI. */
+export function createMainWindow(options: { appUrl: string; preloadPath: string }): BrowserWindow {
+  const win = new BrowserWindow(secureWindowOptions(options.preloadPath));
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(options.appUrl);
+  return win;
+}
