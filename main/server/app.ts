@@ -1,0 +1,65 @@
+// Assembles the Fastify application: wire conventions (bodies, errors, auth, 405), the OpenAPI
+// description, every route family, the web UI and the recognition plugin. server.ts listens on it.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import './context.js';
+import type { ServerConfig } from './config.js';
+import { registerAuth } from './http/auth.js';
+import { BODY_LIMIT, registerBodyParsers } from './http/body.js';
+import { detail, drfErrorHandler, NOT_FOUND } from './http/errors.js';
+import { collectMethods } from './http/method-not-allowed.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import { registerWebUi, sendSpaFallback } from './http/web-ui.js';
+import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
+import health from './routes/health.js';
+import { registerRoutes } from './routes/index.js';
+import type { Database } from './storage/schema.js';
+import { APP_VERSION } from './version.js';
+
+export interface AppOptions {
+  db: Kysely<Database>;
+  config: ServerConfig;
+}
+
+const PARSES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+
+export async function buildApp({ db, config }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logger,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // DRF reports every invalid field at once; form bodies need string -> number coercion.
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array' } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('db', db);
+  app.decorate('dataDir', config.dataDir);
+  app.decorate('serverConfig', config);
+
+  app.setErrorHandler(drfErrorHandler);
+  const methods = collectMethods(app);
+  app.setNotFoundHandler(async (request, reply) => {
+    const allowed = methods.allowed(request.url);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      if (request.method === 'OPTIONS') return reply.code(200).send({ renders: ['application/json'], parses: PARSES });
+      return reply.code(405).send(detail(`Method "${request.method}" not allowed.`));
+    }
+    if (sendSpaFallback(request, reply, config.webRoot)) return reply;
+    return reply.code(404).send(NOT_FOUND);
+  });
+
+  await registerBodyParsers(app);
+  registerAuth(app, db);
+  await registerRateLimit(app);
+  await registerOpenApi(app, APP_VERSION);
+
+  await app.register(health);
+  await registerRoutes(app);
+  // --- recognition plugin (owned by the recognition engineer): job worker started/stopped with the server ---
+  // await app.register(recognitionPlugin);
+  await registerOpenApiRoutes(app);
+  if (config.webRoot) await registerWebUi(app, config.webRoot);
+  return app;
+}

@@ -1,0 +1,13 @@
+// Brands, categories and manufacturers: the three v1.5 catalogs, identical but for their table.
+import type { ResourceDef } from './resource.js';
+
+const catalog = (table: ResourceDef['table'], entity: string, label: string): ResourceDef => ({
+  table,
+  entity,
+  label,
+  fields: { name: { column: 'name' } },
+});
+
+export const brands = catalog('brands', 'brand', 'brand');
+export const categories = catalog('categories', 'category', 'category');
+export const manufacturers = catalog('manufacturers', 'manufacturer', 'manufacturer');

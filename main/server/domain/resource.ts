@@ -1,0 +1,181 @@
+// One generic record store for every v1.5 master-data family (catalogs, SKUs, displays, planograms,
+// MHLs and their records, visits): they differ only in their fields, foreign keys and a few computed
+// values, which a ResourceDef declares. Queries use Kysely builders only, so they run on PostgreSQL too.
+import type { AliasedExpression, ExpressionBuilder, Kysely } from 'kysely';
+import { newId, now } from '../storage/ids.js';
+import type { Database } from '../storage/schema.js';
+import type { WriteContext } from '../storage/transaction.js';
+import { NotFoundError, ValidationError, messages } from './errors.js';
+
+export type TableName = keyof Omit<Database, 'outbox'>;
+type Row = Record<string, unknown>;
+// Generic code over many tables: Kysely's per-table typing cannot follow a table chosen at run time.
+type AnyDb = Kysely<any>;
+
+export interface FieldDef {
+  column: string;
+  /** Foreign key: the value must be the id of an existing record of this table. */
+  ref?: TableName;
+  kind?: 'json' | 'bool' | 'datetime';
+}
+
+export interface ResourceDef {
+  table: TableName;
+  /** Outbox entity name. */
+  entity: string;
+  /** DRF's model name, used in messages ("brand with this id already exists."). */
+  label: string;
+  /** API field -> column; `id` is implicit. */
+  fields: Record<string, FieldDef>;
+  /** Values computed from other tables, selected with the row. */
+  computed?: (eb: ExpressionBuilder<any, any>) => AliasedExpression<unknown, string>[];
+  /** Column values a new record gets when the client leaves them out. */
+  defaults?: Row;
+  /** Adds created_at/updated_at to the API record. */
+  timestamps?: boolean;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface ListResult<T> {
+  count: number;
+  results: T[];
+}
+
+function toColumn(def: FieldDef, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  switch (def.kind) {
+    case 'json':
+      return JSON.stringify(value);
+    case 'bool':
+      return value ? 1 : 0;
+    case 'datetime':
+      return new Date(value as string).toISOString();
+    default:
+      return value;
+  }
+}
+
+function fromColumn(def: FieldDef, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (def.kind === 'json') return JSON.parse(value as string);
+  if (def.kind === 'bool') return value === 1 || value === true;
+  return value;
+}
+
+export function present(def: ResourceDef, row: Row): Row {
+  const out: Row = { id: row.id };
+  for (const [field, f] of Object.entries(def.fields)) out[field] = fromColumn(f, row[f.column]);
+  if (def.computed) for (const [k, v] of Object.entries(row)) if (!(k in out) && !isColumn(def, k)) out[k] = v;
+  if (def.timestamps) {
+    out.created_at = row.created_at;
+    out.updated_at = row.updated_at;
+  }
+  return out;
+}
+
+function isColumn(def: ResourceDef, key: string): boolean {
+  return key === 'data_id' || key === 'created_at' || key === 'updated_at' || Object.values(def.fields).some((f) => f.column === key);
+}
+
+function selectRows(db: AnyDb, def: ResourceDef) {
+  const q = db.selectFrom(def.table).selectAll(def.table);
+  return def.computed ? q.select((eb) => def.computed!(eb)) : q;
+}
+
+/** Equality filters: API field -> value (e.g. `cid` on SKUs). */
+export async function listRecords(
+  db: Kysely<Database>,
+  def: ResourceDef,
+  page: Page,
+  filters: Record<string, unknown> = {},
+): Promise<ListResult<Row>> {
+  const where = Object.entries(filters).filter(([, v]) => v !== undefined);
+  let countQ = (db as AnyDb).selectFrom(def.table).select((eb) => eb.fn.countAll().as('n'));
+  let rowsQ = selectRows(db as AnyDb, def);
+  for (const [field, value] of where) {
+    const column = field === 'id' ? 'id' : def.fields[field].column;
+    countQ = countQ.where(column, '=', value);
+    rowsQ = rowsQ.where(`${def.table}.${column}`, '=', value);
+  }
+  const [{ n }] = await countQ.execute();
+  const rows = await rowsQ.orderBy(`${def.table}.data_id`).limit(page.limit).offset(page.offset).execute();
+  return { count: Number(n), results: rows.map((r: Row) => present(def, r)) };
+}
+
+export async function findRow(db: Kysely<Database>, def: ResourceDef, id: string): Promise<Row | undefined> {
+  return selectRows(db as AnyDb, def).where(`${def.table}.id`, '=', id).executeTakeFirst();
+}
+
+export async function getRecord(db: Kysely<Database>, def: ResourceDef, id: string): Promise<Row> {
+  const row = await findRow(db, def, id);
+  if (!row) throw new NotFoundError(def.label);
+  return present(def, row);
+}
+
+async function exists(db: AnyDb, table: TableName, id: unknown): Promise<boolean> {
+  if (typeof id !== 'string') return false;
+  return (await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** Checks the new id is free and every foreign key points at an existing record. */
+async function checkInput(db: AnyDb, def: ResourceDef, input: Row, currentId: string | null): Promise<void> {
+  const errors: Record<string, string[]> = {};
+  if (input.id !== undefined && input.id !== currentId && (await exists(db, def.table, input.id))) {
+    errors.id = [messages.unique(def.label)];
+  }
+  for (const [field, f] of Object.entries(def.fields)) {
+    const value = input[field];
+    if (f.ref && value !== undefined && value !== null && !(await exists(db, f.ref, value))) {
+      errors[field] = [messages.doesNotExist(value)];
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+}
+
+function columns(def: ResourceDef, input: Row): Row {
+  const out: Row = {};
+  for (const [field, f] of Object.entries(def.fields)) {
+    if (input[field] !== undefined) out[f.column] = toColumn(f, input[field]);
+  }
+  return out;
+}
+
+export async function createRecord(ctx: WriteContext, def: ResourceDef, input: Row): Promise<Row> {
+  const db = ctx.trx as AnyDb;
+  await checkInput(db, def, input, null);
+  const id = (input.id as string | undefined) ?? newId();
+  const at = now();
+  await db
+    .insertInto(def.table)
+    .values({ ...def.defaults, ...columns(def, input), id, created_at: at, updated_at: at })
+    .execute();
+  ctx.changed(def.entity, id);
+  return getRecord(ctx.trx, def, id);
+}
+
+/** Partial update (PUT and PATCH alike: the interface lists every field as optional); may change the id. */
+export async function updateRecord(ctx: WriteContext, def: ResourceDef, id: string, input: Row): Promise<Row> {
+  const db = ctx.trx as AnyDb;
+  if (!(await exists(db, def.table, id))) throw new NotFoundError(def.label);
+  await checkInput(db, def, input, id);
+  const newIdValue = (input.id as string | undefined) ?? id;
+  await db
+    .updateTable(def.table)
+    .set({ ...columns(def, input), id: newIdValue, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
+  if (newIdValue !== id) ctx.changed(def.entity, id, 'delete');
+  ctx.changed(def.entity, newIdValue);
+  return getRecord(ctx.trx, def, newIdValue);
+}
+
+export async function deleteRecord(ctx: WriteContext, def: ResourceDef, id: string): Promise<void> {
+  const db = ctx.trx as AnyDb;
+  if (!(await exists(db, def.table, id))) throw new NotFoundError(def.label);
+  await db.deleteFrom(def.table).where('id', '=', id).execute();
+  ctx.changed(def.entity, id, 'delete');
+}

@@ -1,0 +1,62 @@
+// `Authorization: Token <key>` on every route unless the route says `config: { auth: false }`
+// (health, OpenAPI description, docs page, static web UI). Texts and statuses are DRF's
+// TokenAuthentication's. /recognize and /recognition_error demand a token too: they are writes, and
+// the interface's silence about their header is not permission.
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { Kysely } from 'kysely';
+import { verifyApiKey } from '../domain/api-keys.js';
+import type { Database } from '../storage/schema.js';
+import { HttpError, detail } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Whether the route needs a token; true unless set to false. */
+    auth?: boolean;
+  }
+  interface FastifyInstance {
+    /** Every route with its auth requirement, collected as routes are added (tests enumerate it). */
+    routeAuth(): Array<{ method: string; url: string; auth: boolean }>;
+  }
+  interface FastifyRequest {
+    /** The API key that authenticated the request (null on public routes). */
+    apiKey: { id: string; name: string | null } | null;
+  }
+}
+
+const challenge = { 'WWW-Authenticate': 'Token' };
+const unauthorized = (text: string) => new HttpError(401, detail(text), challenge);
+
+export function routeNeedsAuth(config: { auth?: boolean } | undefined): boolean {
+  return config?.auth !== false;
+}
+
+function tokenOf(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  const parts = (header ?? '').split(' ').filter((p) => p.length > 0);
+  if (parts.length === 0 || parts[0].toLowerCase() !== 'token') {
+    throw unauthorized('Authentication credentials were not provided.');
+  }
+  if (parts.length === 1) throw unauthorized('Invalid token header. No credentials provided.');
+  if (parts.length > 2) throw unauthorized('Invalid token header. Token string should not contain spaces.');
+  return parts[1];
+}
+
+export function registerAuth(app: FastifyInstance, db: Kysely<Database>): void {
+  app.decorateRequest('apiKey', null);
+  // The options objects themselves are kept: hooks of inner scopes (public docs, static UI) set
+  // `auth: false` on them after this hook has seen them.
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => void routes.push(route));
+  app.decorate('routeAuth', () =>
+    routes.flatMap((r) =>
+      (Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({ method, url: r.url, auth: routeNeedsAuth(r.config) })),
+    ),
+  );
+  app.addHook('onRequest', async (request) => {
+    // Unmatched URLs (404/405 answers) carry no route config: nothing there to protect.
+    if (request.is404 || !routeNeedsAuth(request.routeOptions.config)) return;
+    const key = await verifyApiKey(db, tokenOf(request));
+    if (!key) throw unauthorized('Invalid token.');
+    request.apiKey = key;
+  });
+}

@@ -1,0 +1,102 @@
+// Request bodies as DRF takes them: JSON, urlencoded and multipart alike on every write (list fields
+// repeat the key in form bodies), an empty body read as no fields, anything else 415.
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ValidationError, messages } from '../domain/errors.js';
+
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Files of a multipart body (the other fields are in `body`). Empty for other bodies. */
+    multipartFiles: UploadedFile[];
+  }
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+export const FILE_SIZE_LIMIT = 25 * 1024 * 1024;
+
+interface MultipartPart {
+  type: 'file' | 'field';
+  fieldname: string;
+  value?: unknown;
+  filename?: string;
+  mimetype?: string;
+}
+
+export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('multipartFiles', null as unknown as UploadedFile[]);
+  // DRF has no text/plain parser: such bodies get 415, not a string that fails validation later.
+  app.removeContentTypeParser('text/plain');
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, {});
+    parseJson(request, body as string, done);
+  });
+  await app.register(formbody, { bodyLimit: BODY_LIMIT });
+  await app.register(multipart, {
+    attachFieldsToBody: true,
+    limits: { fileSize: FILE_SIZE_LIMIT, files: 20, fields: 200, fieldSize: BODY_LIMIT, parts: 250 },
+    async onFile(part) {
+      (part as unknown as MultipartPart).value = await part.toBuffer();
+    },
+  });
+  // Multipart fields arrive as part objects: flatten them to the key -> value(s) shape of the other
+  // parsers so one schema validates all three, and set the files aside.
+  app.addHook('preValidation', async (request) => {
+    request.multipartFiles = [];
+    if (!request.isMultipart() || !request.body || typeof request.body !== 'object') return;
+    const flat: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(request.body as Record<string, MultipartPart | MultipartPart[]>)) {
+      for (const part of Array.isArray(entry) ? entry : [entry]) {
+        if (part.type === 'file') {
+          request.multipartFiles.push({
+            field: key,
+            filename: part.filename ?? '',
+            mimetype: part.mimetype ?? 'application/octet-stream',
+            data: part.value as Buffer,
+          });
+        } else if (key in flat) {
+          const prev = flat[key];
+          flat[key] = Array.isArray(prev) ? [...prev, part.value] : [prev, part.value];
+        } else {
+          flat[key] = part.value;
+        }
+      }
+    }
+    request.body = flat;
+  });
+  app.addHook('preValidation', async (request) => rejectNulls(request));
+}
+
+function allowsNull(schema: Record<string, any> | undefined): boolean {
+  if (!schema) return true;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('null')) return true;
+  const branches = schema.anyOf ?? schema.oneOf;
+  return Array.isArray(branches) && branches.some(allowsNull);
+}
+
+/**
+ * Type coercion (needed for form bodies, where every value is a string) would turn a JSON null into
+ * "" or 0; DRF says "This field may not be null." instead, so nulls are checked before validation.
+ */
+function rejectNulls(request: FastifyRequest): void {
+  const schema = request.routeOptions.schema?.body as Record<string, any> | undefined;
+  const body = request.body as Record<string, unknown> | null | undefined;
+  if (!schema?.properties || !body || typeof body !== 'object' || Array.isArray(body)) return;
+  const errors: Record<string, string[]> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === null && key in schema.properties && !allowsNull(schema.properties[key])) {
+      errors[key] = [messages.notNull];
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+}

@@ -1,0 +1,30 @@
+// Throttling as DRF does it: 429 {"detail": "Request was throttled. Expected available in N seconds."}
+// with Retry-After. Only routes that opt in are limited; /recognize takes RECOGNIZE_RATE_LIMIT.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+export async function registerRateLimit(app: FastifyInstance): Promise<void> {
+  await app.register(rateLimit, { global: false });
+}
+
+/** Per API key (the auth hook has run by preHandler), falling back to the client address. */
+function perKey(request: FastifyRequest): string {
+  return request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`;
+}
+
+/** The interface's limit for POST /api/v1.5/recognize/: 100 requests a minute per key. */
+export const RECOGNIZE_RATE_LIMIT = {
+  max: 100,
+  timeWindow: 60_000,
+  hook: 'preHandler' as const,
+  keyGenerator: perKey,
+  errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => {
+    const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+    const error = new Error(`Request was throttled. Expected available in ${seconds} seconds.`) as Error & { statusCode: number };
+    error.statusCode = 429;
+    return error;
+  },
+};
+
+/** Route config for /recognize: `config: recognizeRouteConfig` (keeps auth on). */
+export const recognizeRouteConfig = { auth: true, rateLimit: RECOGNIZE_RATE_LIMIT };

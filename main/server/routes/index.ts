@@ -1,0 +1,20 @@
+// Registers every route plugin under its API prefix. One line per resource family; the recognition
+// routes (uploads, recognize, reports, ...) add their own lines in the marked block.
+import type { FastifyInstance } from 'fastify';
+import v15Brands from './v1_5/brands.js';
+import v15Categories from './v1_5/categories.js';
+import v15Manufacturers from './v1_5/manufacturers.js';
+
+export const V15_PREFIX = '/api/v1.5';
+export const DATA_PREFIX = '/api/data/v1.0';
+export const APP_PREFIX = '/api/app/v1';
+
+export async function registerRoutes(app: FastifyInstance): Promise<void> {
+  // Image Recognition API v1.5: catalogs and master data
+  await app.register(v15Brands, { prefix: V15_PREFIX });
+  await app.register(v15Categories, { prefix: V15_PREFIX });
+  await app.register(v15Manufacturers, { prefix: V15_PREFIX });
+
+  // --- recognition routes (owned by the recognition engineer) ---
+  // --- end recognition routes ---
+}

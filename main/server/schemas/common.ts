@@ -1,0 +1,56 @@
+// Building blocks shared by every resource's schemas: nullable values, ids, the list query and
+// envelope, DRF error bodies and the constant results of writes.
+import { Type, type Static, type TSchema } from 'typebox';
+import { DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE } from '../http/pagination.js';
+
+/**
+ * `type: [T, "null"]` rather than anyOf: AJV's type coercion (needed for form bodies) would turn null
+ * into "" inside an anyOf's string branch.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const s = schema as unknown as Record<string, unknown>;
+  return Type.Unsafe<Static<T> | null>({ ...s, type: [s.type, 'null'] });
+}
+
+/** The v1.5 record id: any non-blank string up to 255 characters (client-chosen or uuidv7). */
+export const Id = Type.String({ minLength: 1, maxLength: 255, description: 'Record id (client-chosen or UUIDv7)' });
+export const Name = Type.String({ minLength: 1, maxLength: 255 });
+export const DateTime = Type.String({ format: 'date-time' });
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+/** Data API path ids are the per-instance integer `data_id`. */
+export const DataIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+
+export const PageQueryProperties = {
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size, default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}` }),
+  ),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, description: 'Index of the first result, default 0' })),
+};
+export const PageQuery = Type.Object(PageQueryProperties);
+
+export function Envelope<T extends TSchema>(item: T) {
+  return Type.Object({
+    count: Type.Integer(),
+    next: Nullable(Type.String({ format: 'uri' })),
+    previous: Nullable(Type.String({ format: 'uri' })),
+    results: Type.Array(item),
+  });
+}
+
+export const Detail = Type.Object({ detail: Type.String() }, { description: 'DRF error body' });
+export const FieldErrors = Type.Record(Type.String(), Type.Array(Type.String()), {
+  description: 'DRF validation errors: field -> messages ("non_field_errors" for the whole body)',
+});
+export const Created = Type.Object({ result: Type.Literal('CREATED'), id: Type.String() });
+export const Ok = Type.Object({ result: Type.Literal('OK') });
+
+/** Error responses every authenticated route may give, for the OpenAPI description. */
+export const errorResponses = {
+  400: FieldErrors,
+  401: Detail,
+  404: Detail,
+  405: Detail,
+  413: Detail,
+  415: Detail,
+};

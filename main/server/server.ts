@@ -1,0 +1,67 @@
+// startServer(): opens the data directory's database, registers the API key given on the command
+// line, and listens. close() stops accepting requests, lets in-flight work finish (Fastify's onClose
+// hooks, where the recognition worker reaches a safe point) and then closes the database.
+import type { FastifyInstance } from 'fastify';
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { DEFAULT_HOST, defaultWebRoot, type ServerConfig } from './config.js';
+import { ensureApiKey } from './domain/api-keys.js';
+import { openDatabase } from './storage/database.js';
+import { write } from './storage/transaction.js';
+
+export interface ServerOptions {
+  host?: string;
+  port?: number;
+  dataDir: string;
+  apiKey?: string;
+  webRoot?: string;
+  logger?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const config: ServerConfig = {
+    host: options.host ?? DEFAULT_HOST,
+    port: options.port ?? 0,
+    dataDir: path.resolve(options.dataDir),
+    webRoot: options.webRoot ? path.resolve(options.webRoot) : defaultWebRoot(),
+    logger: options.logger ?? false,
+  };
+  const database = await openDatabase(config.dataDir);
+  let app: FastifyInstance | undefined;
+  try {
+    if (options.apiKey) {
+      const key = options.apiKey;
+      await write(database.db, (ctx) => ensureApiKey(ctx, key, 'serve --api-key'));
+    }
+    app = await buildApp({ db: database.db, config });
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app?.close();
+    await database.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let closing: Promise<void> | undefined;
+  const running = app;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    app: running,
+    close() {
+      closing ??= (async () => {
+        await running.close();
+        await database.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, Migrator, type MigrationProvider } from 'kysely';
+import { createDialect, type DatabaseTarget } from './dialect.js';
+import { migrations } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export const DATABASE_FILE = 'shelf-audit.sqlite';
+
+export interface OpenDatabase {
+  db: Kysely<Database>;
+  close(): Promise<void>;
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Opens (creating if needed) DIR/shelf-audit.sqlite and brings its schema up to date. */
+export async function openDatabase(dataDir: string): Promise<OpenDatabase> {
+  mkdirSync(dataDir, { recursive: true });
+  return openDatabaseTarget({ kind: 'sqlite', file: path.join(dataDir, DATABASE_FILE) });
+}
+
+export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDatabase> {
+  const handle = createDialect(target);
+  const db = new Kysely<Database>({ dialect: handle.dialect });
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    await db.destroy();
+    handle.close();
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+  let closed = false;
+  return {
+    db,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+      handle.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// The one place that chooses the SQL dialect. The laptop app and the headless service use SQLite in
+// the data directory; the central instance can pass a PostgreSQL connection string instead. Domain
+// code only ever sees `Kysely<Database>` and query builders, so it runs unchanged on both.
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import type { Database } from './schema.js';
+
+export type DatabaseTarget =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; connectionString: string };
+
+export interface DialectHandle {
+  dialect: Dialect;
+  /** Releases whatever the dialect holds open beyond Kysely's own destroy(). */
+  close(): void;
+}
+
+export function createDialect(target: DatabaseTarget): DialectHandle {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.connectionString });
+    return { dialect: new PostgresDialect({ pool }), close: () => undefined };
+  }
+  const sqlite = new SQLite(target.file);
+  // WAL lets readers (the UI, the sync engine) run while a write is in progress; foreign keys are off
+  // by default in SQLite and must be switched on per connection.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  return {
+    dialect: new SqliteDialect({ database: sqlite }),
+    close: () => {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}
+
+/** Migrations need this for the few DDL details that differ (auto-increment integer keys). */
+export function isPostgres(db: Kysely<Database> | Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}

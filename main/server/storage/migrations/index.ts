@@ -1,0 +1,8 @@
+// Every migration, in the order it is applied. Names sort in that order too (Kysely checks it);
+// add new ones at the end with the next number.
+import type { Migration } from 'kysely';
+import { core } from './0001-core.js';
+
+export const migrations: Record<string, Migration> = {
+  '0001-core': core,
+};

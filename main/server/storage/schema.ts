@@ -1,0 +1,161 @@
+// Row types of every table, as Kysely sees them. Booleans are integers 0/1 and JSON is text so that
+// the same rows round-trip through SQLite and PostgreSQL; timestamps are ISO-8601 UTC strings, which
+// sort and compare correctly as text.
+import type { Generated } from 'kysely';
+
+interface Keyed {
+  /** Per-instance integer key (SQLite rowid alias): the Data API's `id`. Never synced. */
+  data_id: Generated<number>;
+  /** The record's global id: client-chosen or uuidv7. */
+  id: string;
+}
+
+interface Stamped {
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CatalogTable extends Keyed, Stamped {
+  name: string;
+}
+
+export interface SkuTable extends Keyed, Stamped {
+  cid: string | null;
+  ean13: string | null;
+  name: string;
+  brand_id: string | null;
+  category_id: string | null;
+  manufacturer_id: string | null;
+  size_x_mm: number | null;
+  size_y_mm: number | null;
+  size_z_mm: number | null;
+  /** JSON object of attribute name -> string value. */
+  attributes: string | null;
+  image: string | null;
+}
+
+export interface DisplayTable extends Keyed, Stamped {
+  name: string;
+}
+
+export interface PlanogramTable extends Keyed, Stamped {
+  name: string;
+  display_id: string | null;
+}
+
+export interface MhlTable extends Keyed, Stamped {
+  name: string;
+  display_id: string | null;
+}
+
+export interface MhlRecordTable extends Keyed, Stamped {
+  name: string | null;
+  mhl_id: string;
+  sku_id: string;
+  sku1_id: string | null;
+  sku2_id: string | null;
+  sku3_id: string | null;
+  sku4_id: string | null;
+  sku5_id: string | null;
+  sku6_id: string | null;
+}
+
+export interface PlanogramRecordTable extends Keyed, Stamped {
+  planogram_id: string;
+  sku_id: string;
+  rack_index: number;
+  shelf_index: number;
+  product_index: number;
+  facing_x: number;
+  facing_y: number;
+  width: number | null;
+  height: number | null;
+}
+
+export interface VisitTable extends Keyed, Stamped {
+  name: string | null;
+  shop: string | null;
+  agent: string | null;
+  started_date: string | null;
+  task: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  shop_name: string | null;
+  shop_area: string | null;
+  gps_shop: string | null;
+  images: string | null;
+  current_agent_name: string | null;
+  current_agent_route: string | null;
+  moderation: string | null;
+  results: string | null;
+  helpdesk: string | null;
+  is_new: number;
+  is_closed: number;
+  closed_at: string | null;
+}
+
+export interface TaskTable extends Keyed, Stamped {
+  name: string;
+  short_description: string | null;
+  long_description: string | null;
+  is_enabled: number;
+  is_required: number;
+}
+
+export interface KpiTable extends Keyed, Stamped {
+  cid: string | null;
+  name: string;
+  units: string | null;
+}
+
+export interface KpiValueTable extends Keyed, Stamped {
+  visit_id: string;
+  kpi_id: string;
+  category_id: string | null;
+  value: number;
+}
+
+export interface ImportTable extends Keyed {
+  finished_at: string;
+  source: string | null;
+  summary: string;
+}
+
+export interface ApiKeyTable extends Keyed {
+  name: string | null;
+  prefix: string;
+  /** SHA-256 hex of the key; the key itself is never stored. */
+  hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface OutboxTable {
+  seq: Generated<number>;
+  entity: string;
+  record_id: string;
+  op: 'upsert' | 'delete';
+  created_at: string;
+}
+
+export interface Database {
+  brands: CatalogTable;
+  categories: CatalogTable;
+  manufacturers: CatalogTable;
+  skus: SkuTable;
+  displays: DisplayTable;
+  planograms: PlanogramTable;
+  mhls: MhlTable;
+  mhl_records: MhlRecordTable;
+  planogram_records: PlanogramRecordTable;
+  visits: VisitTable;
+  tasks: TaskTable;
+  kpis: KpiTable;
+  kpi_values: KpiValueTable;
+  imports: ImportTable;
+  api_keys: ApiKeyTable;
+  outbox: OutboxTable;
+}
+
+export type CatalogTableName = 'brands' | 'categories' | 'manufacturers';

@@ -1,0 +1,51 @@
+// Every write runs here: one transaction, and in the same transaction one outbox row per changed
+// record, so the sync engine can push exactly what changed and never sees a half-applied write.
+import type { Kysely, Transaction } from 'kysely';
+import { now } from './ids.js';
+import type { Database } from './schema.js';
+
+export type Trx = Transaction<Database>;
+
+export interface WriteContext {
+  trx: Trx;
+  /** Records that `entity` row `id` was created/updated ('upsert') or deleted. */
+  changed(entity: string, id: string, op?: 'upsert' | 'delete'): void;
+}
+
+type Listener = (entities: ReadonlySet<string>) => void;
+const listeners = new WeakMap<Kysely<Database>, Set<Listener>>();
+
+/** Lets read-side caches (list counts) drop what a committed write made stale. */
+export function onCommit(db: Kysely<Database>, listener: Listener): () => void {
+  let set = listeners.get(db);
+  if (!set) listeners.set(db, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+export async function write<T>(db: Kysely<Database>, fn: (ctx: WriteContext) => Promise<T>): Promise<T> {
+  const entities = new Set<string>();
+  const result = await db.transaction().execute(async (trx) => {
+    const changes: Array<{ entity: string; record_id: string; op: 'upsert' | 'delete' }> = [];
+    const value = await fn({
+      trx,
+      changed(entity, id, op = 'upsert') {
+        changes.push({ entity, record_id: id, op });
+        entities.add(entity);
+      },
+    });
+    if (changes.length > 0) {
+      const at = now();
+      // Chunked so a large import stays under SQLite's bound-parameter limit.
+      for (let i = 0; i < changes.length; i += 200) {
+        await trx
+          .insertInto('outbox')
+          .values(changes.slice(i, i + 200).map((c) => ({ ...c, created_at: at })))
+          .execute();
+      }
+    }
+    return value;
+  });
+  if (entities.size > 0) for (const l of listeners.get(db) ?? []) l(entities);
+  return result;
+}

@@ -1,0 +1,73 @@
+// Auth on every route: the routes are enumerated from the server itself, so a route added without
+// auth (or a family forgotten here) fails this test.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY, startTestServer, type TestServer } from './harness.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const PUBLIC = [/^\/health$/, /^\/api\/schema\/?$/, /^\/api\/docs(\/|$)/];
+
+function concrete(url: string): string {
+  return url.replace(/:[A-Za-z_]+/g, '1').replace(/\*$/, 'x');
+}
+
+describe('authentication', () => {
+  it('every route but the public ones answers 401 without a token, and public ones are the expected few', async () => {
+    const routes = t.server.app.routeAuth();
+    expect(routes.length).toBeGreaterThan(10);
+    const publicRoutes = routes.filter((r) => !r.auth);
+    for (const r of publicRoutes) expect(PUBLIC.some((p) => p.test(r.url)), `${r.method} ${r.url} is public`).toBe(true);
+    const authed = routes.filter((r) => r.auth && r.method !== 'HEAD' && r.method !== 'OPTIONS');
+    expect(authed.length).toBeGreaterThan(10);
+    for (const r of authed) {
+      const url = concrete(r.url);
+      const res = await t.call(r.method, url, { token: null, json: r.method === 'GET' || r.method === 'DELETE' ? undefined : {} });
+      expect(res.status, `${r.method} ${url}`).toBe(401);
+      expect(res.body, `${r.method} ${url}`).toEqual({ detail: 'Authentication credentials were not provided.' });
+      expect(res.headers.get('www-authenticate')).toBe('Token');
+      const wrong = await t.call(r.method, url, { token: 'not-a-key' });
+      expect(wrong.status, `${r.method} ${url} wrong key`).toBe(401);
+      expect(wrong.body).toEqual({ detail: 'Invalid token.' });
+    }
+  });
+
+  it('covers the route families of both APIs', () => {
+    const urls = new Set(t.server.app.routeAuth().map((r) => r.url));
+    for (const u of ['/api/v1.5/brands/', '/api/v1.5/brands/:id/']) expect(urls.has(u), u).toBe(true);
+  });
+
+  it('gives DRF texts for malformed headers and accepts any keyword case', async () => {
+    const cases: Array<[string, string]> = [
+      ['Token', 'Invalid token header. No credentials provided.'],
+      [`Token ${API_KEY} extra`, 'Invalid token header. Token string should not contain spaces.'],
+      [`Bearer ${API_KEY}`, 'Authentication credentials were not provided.'],
+    ];
+    for (const [header, text] of cases) {
+      const res = await t.get('/api/v1.5/brands/', { token: null, headers: { authorization: header } });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ detail: text });
+    }
+    const lower = await t.get('/api/v1.5/brands/', { token: null, headers: { authorization: `token ${API_KEY}` } });
+    expect(lower.status).toBe(200);
+  });
+
+  it('serves /health, the OpenAPI description and the docs page without a token', async () => {
+    const health = await t.get('/health', { token: null });
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: 'ok' });
+    const schema = await t.get('/api/schema/', { token: null });
+    expect(schema.status).toBe(200);
+    expect(schema.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(schema.body.paths)).toContain('/api/v1.5/brands/');
+    expect(schema.body.paths['/api/v1.5/brands/'].get.security).toEqual([{ Token: [] }]);
+    const docs = await t.get('/api/docs/', { token: null });
+    expect(docs.status).toBe(200);
+    expect(docs.text).toContain('<html');
+  });
+});
