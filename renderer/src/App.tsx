@@ -1,0 +1,128 @@
+// The shell: navigation, the current screen, the status bar; the API key screen when there is no
+// accepted key.
+import { useEffect, useState } from 'react';
+import { getInfo } from './api/endpoints';
+import { StatusBar } from './components/StatusBar';
+import { hrefFor, type Route } from './navigation/routes';
+import { useRoute } from './navigation/useRoute';
+import { NamedRecordScreen } from './screens/catalog/NamedRecordScreen';
+import { SkuListScreen } from './screens/catalog/SkuListScreen';
+import { SkuScreen } from './screens/catalog/SkuScreen';
+import { DisplaysScreen } from './screens/displays/DisplaysScreen';
+import { MhlScreen } from './screens/displays/MhlScreen';
+import { PlanogramScreen } from './screens/displays/PlanogramScreen';
+import { ApiKeyScreen } from './screens/login/ApiKeyScreen';
+import { SettingsScreen } from './screens/settings/SettingsScreen';
+import { NewVisitScreen } from './screens/visits/NewVisitScreen';
+import { VisitScreen } from './screens/visits/VisitScreen';
+import { VisitsScreen } from './screens/visits/VisitsScreen';
+import { sessionStore, useSession } from './stores/session';
+
+function Screen({ route }: { route: Route }) {
+  switch (route.screen) {
+    case 'catalog':
+      return route.collection === 'sku' ? <SkuListScreen /> : <NamedRecordScreen key={route.collection} collection={route.collection} />;
+    case 'sku':
+      return <SkuScreen key={route.id} id={route.id} />;
+    case 'displays':
+      return <DisplaysScreen />;
+    case 'planogram':
+      return <PlanogramScreen key={route.id} id={route.id} />;
+    case 'mhl':
+      return <MhlScreen key={route.id} id={route.id} />;
+    case 'visits':
+      return <VisitsScreen />;
+    case 'new-visit':
+      return <NewVisitScreen />;
+    case 'visit':
+      return <VisitScreen key={route.id} id={route.id} />;
+    case 'settings':
+      return <SettingsScreen />;
+  }
+}
+
+const NAV: Array<{ label: string; route: Route; active(r: Route): boolean }> = [
+  { label: 'Visits', route: { screen: 'visits' }, active: (r) => ['visits', 'new-visit', 'visit'].includes(r.screen) },
+  { label: 'Brands', route: { screen: 'catalog', collection: 'brands' }, active: (r) => r.screen === 'catalog' && r.collection === 'brands' },
+  { label: 'Categories', route: { screen: 'catalog', collection: 'categories' }, active: (r) => r.screen === 'catalog' && r.collection === 'categories' },
+  {
+    label: 'Manufacturers',
+    route: { screen: 'catalog', collection: 'manufacturers' },
+    active: (r) => r.screen === 'catalog' && r.collection === 'manufacturers',
+  },
+  { label: 'SKUs', route: { screen: 'catalog', collection: 'sku' }, active: (r) => (r.screen === 'catalog' && r.collection === 'sku') || r.screen === 'sku' },
+  { label: 'Displays & planograms', route: { screen: 'displays' }, active: (r) => ['displays', 'planogram', 'mhl'].includes(r.screen) },
+  { label: 'Settings', route: { screen: 'settings' }, active: (r) => r.screen === 'settings' },
+];
+
+export function App() {
+  const route = useRoute();
+  const token = useSession((s) => s.credentials.token);
+  const api = useSession((s) => s.api);
+  const connection = useSession((s) => s.connection);
+  const [checked, setChecked] = useState(false);
+
+  useEffect(() => {
+    const online = () => sessionStore().getState().setBrowserOnline(navigator.onLine);
+    online();
+    window.addEventListener('online', online);
+    window.addEventListener('offline', online);
+    return () => {
+      window.removeEventListener('online', online);
+      window.removeEventListener('offline', online);
+    };
+  }, []);
+
+  // Check the key once up front, so a wrong key leads to the key screen rather than to errors.
+  useEffect(() => {
+    setChecked(false);
+    if (!token) return;
+    getInfo(api).then(
+      () => setChecked(true),
+      () => setChecked(true),
+    );
+  }, [api, token]);
+
+  if (!token || (checked && connection === 'unauthorized')) {
+    return (
+      <ApiKeyScreen
+        rejected={!!token && connection === 'unauthorized'}
+        onKey={(key) => sessionStore().getState().useKey(key, window.sessionStorage)}
+      />
+    );
+  }
+
+  return (
+    <div className="app">
+      <a
+        className="skip-link"
+        href={hrefFor(route)}
+        onClick={(e) => {
+          // The hash addresses screens, so move focus rather than following an in-page anchor.
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to content
+      </a>
+      <header className="app-header">
+        <h1>Shelf Audit</h1>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((n) => (
+              <li key={n.label}>
+                <a href={hrefFor(n.route)} aria-current={n.active(route) ? 'page' : undefined}>
+                  {n.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Screen route={route} />
+      </main>
+      <StatusBar />
+    </div>
+  );
+}

@@ -1,0 +1,167 @@
+// Paths of the three API families the renderer uses, one function per call it makes.
+import type { ApiClient, Query } from './client';
+import type {
+  ApiKeyRecord,
+  AppInfo,
+  DataVisit,
+  Display,
+  Kpi,
+  Mhl,
+  MhlRecord,
+  NamedRecord,
+  Planogram,
+  PlanogramRecord,
+  RecognizeRequest,
+  RecognizeResponse,
+  Report,
+  Sku,
+  SkuImage,
+  Upload,
+  Visit,
+} from './types';
+
+export const V15 = '/api/v1.5';
+export const DATA = '/api/data/v1.0';
+export const APP = '/api/app/v1';
+
+/** The v1.5 collections with plain CRUD, by their path segment. */
+export const COLLECTIONS = {
+  brands: 'brands',
+  categories: 'categories',
+  manufacturers: 'manufacturers',
+  sku: 'sku',
+  displays: 'displays',
+  planograms: 'planograms',
+  planogram_records: 'planogram_records',
+  mhl: 'mhl',
+  mhl_record: 'mhl_record',
+  visits: 'visits',
+} as const;
+export type Collection = keyof typeof COLLECTIONS;
+
+export interface CollectionRecord {
+  brands: NamedRecord;
+  categories: NamedRecord;
+  manufacturers: NamedRecord;
+  sku: Sku;
+  displays: Display;
+  planograms: Planogram;
+  planogram_records: PlanogramRecord;
+  mhl: Mhl;
+  mhl_record: MhlRecord;
+  visits: Visit;
+}
+
+const item = (c: Collection, id: string) => `${V15}/${COLLECTIONS[c]}/${encodeURIComponent(id)}/`;
+const list = (c: Collection) => `${V15}/${COLLECTIONS[c]}/`;
+
+export function listAll<C extends Collection>(api: ApiClient, c: C, query?: Query, signal?: AbortSignal) {
+  return api.all<CollectionRecord[C]>(list(c), query, signal);
+}
+
+export function getOne<C extends Collection>(api: ApiClient, c: C, id: string, signal?: AbortSignal) {
+  return api.get<CollectionRecord[C]>(item(c, id), undefined, signal);
+}
+
+export function createOne<C extends Collection>(api: ApiClient, c: C, body: Partial<CollectionRecord[C]>) {
+  return api.post<{ result?: string; id?: string } & Partial<CollectionRecord[C]>>(list(c), body);
+}
+
+export function updateOne<C extends Collection>(
+  api: ApiClient,
+  c: C,
+  id: string,
+  body: Partial<CollectionRecord[C]>,
+) {
+  return api.patch<CollectionRecord[C]>(item(c, id), body);
+}
+
+export function deleteOne(api: ApiClient, c: Collection, id: string) {
+  return api.delete(item(c, id));
+}
+
+// Uploads and SKU reference images.
+export function uploadImage(api: ApiClient, file: Blob, name: string) {
+  const form = new FormData();
+  form.append('datafile', file, name);
+  return api.postForm<Upload>(`${V15}/uploads/`, form);
+}
+
+export function getUpload(api: ApiClient, id: string) {
+  return api.get<Upload>(`${V15}/uploads/${encodeURIComponent(id)}/`);
+}
+
+export function listSkuImages(api: ApiClient, sku: string) {
+  return api.all<SkuImage>(`${item('sku', sku)}images/`);
+}
+
+export function addSkuImage(api: ApiClient, sku: string, file: Blob, name: string) {
+  const form = new FormData();
+  form.append('datafile', file, name);
+  return api.postForm<SkuImage>(`${item('sku', sku)}images/`, form);
+}
+
+export function removeSkuImage(api: ApiClient, sku: string, imageId: string) {
+  return api.delete(`${item('sku', sku)}images/${encodeURIComponent(imageId)}/`);
+}
+
+// Recognition and reports.
+export function recognize(api: ApiClient, body: RecognizeRequest) {
+  return api.post<RecognizeResponse>(`${V15}/recognize/`, body);
+}
+
+export function listReports(api: ApiClient, query: Query) {
+  return api.all<Report>(`${V15}/reports/`, query);
+}
+
+export function getReport(api: ApiClient, id: string) {
+  return api.get<Report>(`${V15}/reports/${encodeURIComponent(id)}/`);
+}
+
+export function reportRecognitionError(
+  api: ApiClient,
+  body: { sku_gid: string; scene: string; message?: string; images?: string[] },
+) {
+  return api.post<{ recognition_error_id: string }>(`${V15}/recognition_error/`, body);
+}
+
+export function recordOosReason(
+  api: ApiClient,
+  body: { sku_gid: string; scene: string; reason: string; message?: string; images?: string[] },
+) {
+  return api.post<{ oos_reason_id: string }>(`${V15}/oos_reason/`, body);
+}
+
+// Data API: the visit's "new" flag, acknowledgement and KPI values.
+export function listDataVisits(api: ApiClient, query: Query) {
+  return api.all<DataVisit>(`${DATA}/visits/`, query);
+}
+
+export function getDataVisit(api: ApiClient, id: number) {
+  return api.get<DataVisit>(`${DATA}/visits/${id}/`);
+}
+
+export function acknowledgeVisit(api: ApiClient, id: number) {
+  return api.post<unknown>(`${DATA}/visits/${id}/ack/`);
+}
+
+export function listKpis(api: ApiClient) {
+  return api.all<Kpi>(`${DATA}/kpi/`);
+}
+
+// The app's own endpoints.
+export function listKeys(api: ApiClient) {
+  return api.all<ApiKeyRecord>(`${APP}/keys/`);
+}
+
+export function createKey(api: ApiClient, name: string) {
+  return api.post<ApiKeyRecord>(`${APP}/keys/`, { name });
+}
+
+export function revokeKey(api: ApiClient, id: string) {
+  return api.delete(`${APP}/keys/${encodeURIComponent(id)}/`);
+}
+
+export function getInfo(api: ApiClient) {
+  return api.get<AppInfo>(`${APP}/info/`);
+}

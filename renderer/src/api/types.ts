@@ -1,0 +1,273 @@
+// Wire shapes of the HTTP interface the renderer reads and writes (docs/ARCHITECTURE.md and
+// /work/shared/spec). Ids are strings in v1.5, integers in the Data API.
+
+export interface Page<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+export interface NamedRecord {
+  id: string;
+  name: string;
+}
+
+export type Brand = NamedRecord;
+export type Category = NamedRecord;
+export type Manufacturer = NamedRecord;
+
+export interface Sku {
+  id: string;
+  cid: string | null;
+  ean13: string | null;
+  image?: string | null;
+  name: string;
+  brand: string | null;
+  category: string | null;
+  manufacturer: string | null;
+  size_x_mm: number | null;
+  size_y_mm: number | null;
+  size_z_mm: number | null;
+  attributes: Record<string, string> | null;
+}
+
+export interface Crop {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface SkuImage {
+  id: string;
+  sku: string;
+  upload: string;
+  url: string;
+  crop: Crop | null;
+  created_date: string;
+}
+
+export interface Upload {
+  id: string;
+  url: string;
+  width: number;
+  height: number;
+  created_date: string;
+  duplicate?: boolean;
+}
+
+export interface Display {
+  id: string;
+  name: string;
+  planogram: string | null;
+  musthavelist: string | null;
+}
+
+export interface Planogram {
+  id: string;
+  name: string;
+  display: string | null;
+}
+
+export interface PlanogramRecord {
+  id: string;
+  rack_index: number;
+  shelf_index: number;
+  product_index: number;
+  facing_x: number;
+  facing_y: number;
+  width: number | null;
+  height: number | null;
+  planogram: string;
+  sku: string;
+}
+
+export interface Mhl {
+  id: string;
+  name: string;
+  display: string | null;
+}
+
+export const MHL_ALTERNATIVES = ['sku1', 'sku2', 'sku3', 'sku4', 'sku5', 'sku6'] as const;
+export type MhlAlternative = (typeof MHL_ALTERNATIVES)[number];
+
+export type MhlRecord = {
+  id: string;
+  name: string;
+  musthavelist: string;
+  sku: string | null;
+} & Partial<Record<MhlAlternative, string | null>>;
+
+export interface Visit {
+  id: string;
+  shop: string | null;
+  agent: string | null;
+  started_date: string | null;
+  task?: string | null;
+  shop_name?: string | null;
+  images?: unknown[];
+}
+
+export interface DataVisit {
+  id: number;
+  cid: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+  is_new?: boolean;
+  agent_id?: string | null;
+  store_id?: string | null;
+  kpi_values?: KpiValue[];
+}
+
+export interface Kpi {
+  id: number;
+  cid: string | null;
+  name: string;
+  units: string | null;
+}
+
+export interface KpiValue {
+  kpi: number | string;
+  value: number | string | null;
+  category?: number | string | null;
+  name?: string;
+  units?: string | null;
+}
+
+export const REPORT_TYPES = [
+  'FACING_COUNT',
+  'PLANOGRAM_COMPLIANCE',
+  'MHL_COMPLIANCE',
+  'PANORAMA',
+  'REALOGRAM',
+  'SHARE_OF_SPACE',
+] as const;
+export type ReportType = (typeof REPORT_TYPES)[number];
+
+export type ReportStatus = 'NOT_READY' | 'READY' | 'ERROR';
+
+export interface Report<J = unknown> {
+  id: string;
+  status: ReportStatus;
+  report_type: ReportType;
+  created_date: string;
+  updated_date: string;
+  visit: string | null;
+  scene?: string | null;
+  previous_report: string | null;
+  json: J | null;
+  error: string | null;
+}
+
+export interface RecognizeRequest {
+  images: string[];
+  display?: string;
+  report_types: ReportType[];
+  visit?: string;
+  datetime?: string;
+  metadata?: { agent_id?: string; agent_name?: string };
+}
+
+export interface RecognizeResponse {
+  id: string;
+  images: string[];
+  display: string | null;
+  scene: string;
+  visit?: string;
+  reports: Partial<Record<ReportType, string>>;
+}
+
+// Report bodies (docs/ARCHITECTURE.md "Report bodies").
+export type FacingCount = Array<{ sku_id: string | null; count: number }>;
+
+export type PositionStatus = 'ok' | 'missing' | 'wrong_sku' | 'fewer_facings' | 'extra';
+
+export interface CompliancePosition {
+  planogram_record: string;
+  rack_index: number;
+  shelf_index: number;
+  product_index: number;
+  sku_id: string;
+  expected_facings: number;
+  found_facings: number;
+  found_sku_ids: string[];
+  status: PositionStatus;
+}
+
+export interface ComplianceAction {
+  type: 'add' | 'remove' | 'replace' | 'add_facings';
+  sku_id: string | null;
+  rack_index: number | null;
+  shelf_index: number | null;
+  product_index: number | null;
+  count: number;
+  message: string;
+}
+
+export interface PlanogramCompliance {
+  planogram: string;
+  display: string;
+  compliance: number;
+  expected_faces: number;
+  correct_faces: number;
+  positions: CompliancePosition[];
+  extra: Array<{ sku_id: string | null; count: number }>;
+  actions: ComplianceAction[];
+}
+
+export interface MhlCompliance {
+  musthavelist: string;
+  compliance: number;
+  records: Array<{ mhl_record_id: string; compliant: boolean; found_sku_id: string | null }>;
+}
+
+export interface Panorama {
+  upload: string;
+  url: string;
+  width: number;
+  height: number;
+  images: string[];
+  stitched: boolean;
+}
+
+export interface Annotation {
+  sku_id: string | null;
+  name: string | null;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  score: number;
+  sku_score: number | null;
+  shelf_index: number | null;
+}
+
+export interface RealogramImage {
+  image: string;
+  width: number;
+  height: number;
+  annotations: Annotation[];
+  shelf_annotations: Array<{ x1: number; y1: number; x2: number; y2: number }>;
+}
+export type Realogram = RealogramImage[];
+
+export type ShareOfSpace = Array<{ sku_id: string | null; share_of_count: number; share_of_space: number }>;
+
+export interface ApiKeyRecord {
+  id: string;
+  name?: string | null;
+  prefix?: string | null;
+  created_date?: string;
+  created_at?: string;
+  last_used?: string | null;
+  key?: string;
+}
+
+export interface AppInfo {
+  app_version?: string;
+  model_version?: string;
+  data_dir?: string;
+  [field: string]: unknown;
+}

@@ -1,0 +1,113 @@
+// A searchable, sortable, paginated table over an in-memory list, with a row action column.
+import { useState, type ReactNode } from 'react';
+import { applyTable, toggleSort, type ColumnSpec, type TableView } from './tableModel';
+
+export interface DataColumn<T> extends ColumnSpec<T> {
+  render?(row: T): ReactNode;
+}
+
+export interface DataTableProps<T> {
+  /** Accessible name of the table, e.g. "Brands". */
+  label: string;
+  rows: readonly T[];
+  columns: readonly DataColumn<T>[];
+  rowKey(row: T): string;
+  actions?(row: T): ReactNode;
+  pageSize?: number;
+  initialSort?: string;
+  initialDirection?: 'ascending' | 'descending';
+  empty: ReactNode;
+}
+
+export function DataTable<T>(props: DataTableProps<T>) {
+  const [view, setView] = useState<TableView>({
+    search: '',
+    sortKey: props.initialSort ?? null,
+    direction: props.initialDirection ?? 'ascending',
+    page: 1,
+    pageSize: props.pageSize ?? 20,
+  });
+  const slice = applyTable(props.rows, props.columns, view);
+  return (
+    <div className="data-table">
+      <div className="table-toolbar">
+        <label>
+          Search {props.label.toLocaleLowerCase()}
+          <input
+            type="search"
+            value={view.search}
+            onChange={(e) => setView({ ...view, search: e.target.value, page: 1 })}
+          />
+        </label>
+        <span className="table-count" aria-live="polite">
+          {slice.total} {slice.total === 1 ? 'item' : 'items'}
+        </span>
+      </div>
+      {props.rows.length === 0 ? (
+        props.empty
+      ) : (
+        <table aria-label={props.label}>
+          <thead>
+            <tr>
+              {props.columns.map((c) => (
+                <th
+                  key={c.key}
+                  scope="col"
+                  aria-sort={view.sortKey === c.key ? view.direction : c.sortable === false ? undefined : 'none'}
+                >
+                  {c.sortable === false ? (
+                    c.label
+                  ) : (
+                    <button type="button" className="sort" onClick={() => setView(toggleSort(view, c.key))}>
+                      {c.label}
+                      <span aria-hidden="true">
+                        {view.sortKey === c.key ? (view.direction === 'ascending' ? ' ▲' : ' ▼') : ''}
+                      </span>
+                    </button>
+                  )}
+                </th>
+              ))}
+              {props.actions && (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {slice.rows.map((row) => (
+              <tr key={props.rowKey(row)}>
+                {props.columns.map((c) => (
+                  <td key={c.key}>{c.render ? c.render(row) : (c.value(row) ?? '')}</td>
+                ))}
+                {props.actions && <td className="row-actions">{props.actions(row)}</td>}
+              </tr>
+            ))}
+            {slice.rows.length === 0 && (
+              <tr>
+                <td colSpan={props.columns.length + (props.actions ? 1 : 0)}>No match for “{view.search}”.</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
+      {slice.pageCount > 1 && (
+        <nav className="pagination" aria-label={`${props.label} pages`}>
+          <button type="button" disabled={slice.page <= 1} onClick={() => setView({ ...view, page: slice.page - 1 })}>
+            Previous page
+          </button>
+          <span>
+            Page {slice.page} of {slice.pageCount}
+          </span>
+          <button
+            type="button"
+            disabled={slice.page >= slice.pageCount}
+            onClick={() => setView({ ...view, page: slice.page + 1 })}
+          >
+            Next page
+          </button>
+        </nav>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+// Brands, categories and manufacturers: records with an id and a name.
+import { useState } from 'react';
+import { createOne, deleteOne, updateOne } from '../../api/endpoints';
+import type { NamedRecord } from '../../api/types';
+import { Dialog } from '../../components/Dialog';
+import { TextField } from '../../components/Field';
+import { FormError } from '../../components/FormError';
+import { Empty, ErrorMessage, Loading, StaleNotice } from '../../components/StateMessage';
+import { DataTable } from '../../components/table/DataTable';
+import { useSubmission } from '../../components/useSubmission';
+import { useCollection } from '../../stores/appStores';
+import { useSession } from '../../stores/session';
+
+export type NamedCollection = 'brands' | 'categories' | 'manufacturers';
+
+const NOUN: Record<NamedCollection, { one: string; many: string }> = {
+  brands: { one: 'brand', many: 'Brands' },
+  categories: { one: 'category', many: 'Categories' },
+  manufacturers: { one: 'manufacturer', many: 'Manufacturers' },
+};
+
+export function NamedRecordScreen({ collection }: { collection: NamedCollection }) {
+  const noun = NOUN[collection];
+  const list = useCollection(collection);
+  const [editing, setEditing] = useState<NamedRecord | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<NamedRecord | null>(null);
+
+  return (
+    <section aria-labelledby="catalog-title">
+      <header className="screen-header">
+        <h2 id="catalog-title">{noun.many}</h2>
+        <button type="button" className="primary" onClick={() => setEditing('new')}>
+          New {noun.one}
+        </button>
+      </header>
+      {list.status === 'error' && list.items.length === 0 && (
+        <ErrorMessage message={list.error ?? 'Failed'} onRetry={list.reload} />
+      )}
+      {list.status === 'error' && list.items.length > 0 && <StaleNotice error={list.error ?? ''} />}
+      {list.status === 'loading' && list.items.length === 0 ? (
+        <Loading what={noun.many.toLocaleLowerCase()} />
+      ) : (
+        <DataTable<NamedRecord>
+          label={noun.many}
+          rows={list.items}
+          rowKey={(r) => r.id}
+          initialSort="name"
+          columns={[
+            { key: 'name', label: 'Name', value: (r) => r.name },
+            { key: 'id', label: 'ID', value: (r) => r.id },
+          ]}
+          actions={(r) => (
+            <>
+              <button type="button" onClick={() => setEditing(r)} aria-label={`Edit ${r.name}`}>
+                Edit
+              </button>
+              <button type="button" className="danger" onClick={() => setDeleting(r)} aria-label={`Delete ${r.name}`}>
+                Delete
+              </button>
+            </>
+          )}
+          empty={<Empty>No {noun.many.toLocaleLowerCase()} yet. Create the first one.</Empty>}
+        />
+      )}
+      {editing && (
+        <NamedRecordForm
+          collection={collection}
+          noun={noun.one}
+          record={editing === 'new' ? null : editing}
+          onDone={() => {
+            setEditing(null);
+            void list.reload();
+          }}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+      {deleting && (
+        <ConfirmDelete
+          collection={collection}
+          record={deleting}
+          noun={noun.one}
+          onDone={() => {
+            setDeleting(null);
+            void list.reload();
+          }}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+function NamedRecordForm(props: {
+  collection: NamedCollection;
+  noun: string;
+  record: NamedRecord | null;
+  onDone(): void;
+  onCancel(): void;
+}) {
+  const api = useSession((s) => s.api);
+  const [id, setId] = useState(props.record?.id ?? '');
+  const [name, setName] = useState(props.record?.name ?? '');
+  const { busy, error, fieldErrors, submit } = useSubmission();
+  const title = props.record ? `Edit ${props.noun}` : `New ${props.noun}`;
+  return (
+    <Dialog title={title} onClose={props.onCancel}>
+      <form
+        noValidate
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const body: Partial<NamedRecord> = { name };
+          if (id.trim() && id !== props.record?.id) body.id = id.trim();
+          const ok = await submit<unknown>(() =>
+            props.record
+              ? updateOne(api, props.collection, props.record.id, body)
+              : createOne(api, props.collection, body),
+          );
+          if (ok !== undefined) props.onDone();
+        }}
+      >
+        <FormError error={error} fieldErrors={fieldErrors} shownFields={['id', 'name']} />
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} errors={fieldErrors.name} autoFocus />
+        <TextField
+          label="ID"
+          value={id}
+          onChange={(e) => setId(e.target.value)}
+          errors={fieldErrors.id}
+          hint={props.record ? 'Changing it renames the record.' : 'Optional: left blank, the server assigns one.'}
+        />
+        <div className="form-actions">
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            Save
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function ConfirmDelete(props: {
+  collection: Parameters<typeof deleteOne>[1];
+  record: { id: string; name?: string };
+  noun: string;
+  onDone(): void;
+  onCancel(): void;
+}) {
+  const api = useSession((s) => s.api);
+  const { busy, error, submit } = useSubmission();
+  return (
+    <Dialog title={`Delete ${props.noun}`} onClose={props.onCancel}>
+      <p>
+        Delete {props.noun} “{props.record.name ?? props.record.id}”?
+      </p>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={async () => {
+            const ok = await submit(() => deleteOne(api, props.collection, props.record.id).then(() => true));
+            if (ok) props.onDone();
+          }}
+        >
+          Delete
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,110 @@
+// The SKU table and the "new SKU" form; an SKU opens on its own page.
+import { useState } from 'react';
+import { createOne } from '../../api/endpoints';
+import type { Sku } from '../../api/types';
+import { Dialog } from '../../components/Dialog';
+import { FormError } from '../../components/FormError';
+import { Empty, ErrorMessage, Loading, StaleNotice } from '../../components/StateMessage';
+import { DataTable } from '../../components/table/DataTable';
+import { useSubmission } from '../../components/useSubmission';
+import { hrefFor } from '../../navigation/routes';
+import { navigate } from '../../navigation/useRoute';
+import { useCollection } from '../../stores/appStores';
+import { useSession } from '../../stores/session';
+import { SkuFields, SKU_FIELDS } from './SkuFields';
+import { skuBody, valuesFromSku } from './skuForm';
+import { SkuPicture } from '../../components/SkuPicture';
+
+export function SkuListScreen() {
+  const skus = useCollection('sku');
+  const brands = useCollection('brands');
+  const categories = useCollection('categories');
+  const [creating, setCreating] = useState(false);
+  const nameOf = (items: { id: string; name: string }[], id: string | null) =>
+    items.find((i) => i.id === id)?.name ?? id ?? '';
+  return (
+    <section aria-labelledby="sku-title">
+      <header className="screen-header">
+        <h2 id="sku-title">SKUs</h2>
+        <button type="button" className="primary" onClick={() => setCreating(true)}>
+          New SKU
+        </button>
+      </header>
+      {skus.status === 'error' && skus.items.length === 0 && (
+        <ErrorMessage message={skus.error ?? 'Failed'} onRetry={skus.reload} />
+      )}
+      {skus.status === 'error' && skus.items.length > 0 && <StaleNotice error={skus.error ?? ''} />}
+      {skus.status === 'loading' && skus.items.length === 0 ? (
+        <Loading what="SKUs" />
+      ) : (
+        <DataTable<Sku>
+          label="SKUs"
+          rows={skus.items}
+          rowKey={(r) => r.id}
+          initialSort="name"
+          columns={[
+            {
+              key: 'picture',
+              label: 'Picture',
+              sortable: false,
+              value: () => null,
+              render: (r) => <SkuPicture sku={r} size="small" />,
+            },
+            {
+              key: 'name',
+              label: 'Name',
+              value: (r) => r.name,
+              render: (r) => <a href={hrefFor({ screen: 'sku', id: r.id })}>{r.name}</a>,
+            },
+            { key: 'brand', label: 'Brand', value: (r) => nameOf(brands.items, r.brand) },
+            { key: 'category', label: 'Category', value: (r) => nameOf(categories.items, r.category) },
+            { key: 'cid', label: 'Customer ID', value: (r) => r.cid },
+            { key: 'ean13', label: 'EAN-13', value: (r) => r.ean13 },
+          ]}
+          empty={<Empty>No SKUs yet. Create one, or import master data.</Empty>}
+        />
+      )}
+      {creating && (
+        <NewSkuDialog
+          onCancel={() => setCreating(false)}
+          onCreated={(id) => {
+            setCreating(false);
+            void skus.reload();
+            if (id) navigate({ screen: 'sku', id });
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function NewSkuDialog({ onCancel, onCreated }: { onCancel(): void; onCreated(id: string | null): void }) {
+  const api = useSession((s) => s.api);
+  const [values, setValues] = useState(valuesFromSku(null));
+  const { busy, error, fieldErrors, submit } = useSubmission();
+  return (
+    <Dialog title="New SKU" onClose={onCancel}>
+      <form
+        noValidate
+        onSubmit={async (e) => {
+          e.preventDefault();
+          // The SKU page needs the new id; the interface lets the client choose it.
+          const id = crypto.randomUUID();
+          const created = await submit(() => createOne(api, 'sku', { id, ...skuBody(values) }));
+          if (created !== undefined) onCreated(created?.id ?? id);
+        }}
+      >
+        <FormError error={error} fieldErrors={fieldErrors} shownFields={SKU_FIELDS} />
+        <SkuFields values={values} onChange={setValues} errors={fieldErrors} />
+        <div className="form-actions">
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            Create SKU
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

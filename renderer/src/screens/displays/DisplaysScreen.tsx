@@ -1,0 +1,250 @@
+// Displays and what hangs off them: the planogram a display should follow and its must-have list.
+import { useState } from 'react';
+import { createOne, updateOne, type Collection } from '../../api/endpoints';
+import type { Display, Mhl, Planogram } from '../../api/types';
+import { Dialog } from '../../components/Dialog';
+import { SelectField, TextField } from '../../components/Field';
+import { FormError } from '../../components/FormError';
+import { Empty, ErrorMessage, Loading } from '../../components/StateMessage';
+import { DataTable } from '../../components/table/DataTable';
+import { useSubmission } from '../../components/useSubmission';
+import { hrefFor } from '../../navigation/routes';
+import { navigate } from '../../navigation/useRoute';
+import { collectionsStore, useCollection } from '../../stores/appStores';
+import { useSession } from '../../stores/session';
+import { ConfirmDelete } from '../catalog/NamedRecordScreen';
+
+type Editing =
+  | { kind: 'displays'; record: Display | null }
+  | { kind: 'planograms'; record: Planogram | null }
+  | { kind: 'mhl'; record: Mhl | null };
+
+export function DisplaysScreen() {
+  const api = useSession((s) => s.api);
+  const displays = useCollection('displays');
+  const planograms = useCollection('planograms');
+  const mhls = useCollection('mhl');
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [deleting, setDeleting] = useState<{ kind: Collection; record: { id: string; name: string }; noun: string } | null>(null);
+  const nameOf = (items: { id: string; name: string }[], id: string | null) =>
+    id ? (items.find((i) => i.id === id)?.name ?? id) : '';
+
+  const listState = (l: typeof displays | typeof planograms | typeof mhls, what: string) =>
+    l.status === 'error' && l.items.length === 0 ? (
+      <ErrorMessage message={l.error ?? 'Failed'} onRetry={l.reload} />
+    ) : l.status === 'loading' && l.items.length === 0 ? (
+      <Loading what={what} />
+    ) : null;
+
+  const rowActions = (kind: Collection, noun: string, record: { id: string; name: string }, edit: () => void) => (
+    <>
+      <button type="button" onClick={edit} aria-label={`Edit ${noun} ${record.name}`}>
+        Edit
+      </button>
+      <button
+        type="button"
+        className="danger"
+        onClick={() => setDeleting({ kind, record, noun })}
+        aria-label={`Delete ${noun} ${record.name}`}
+      >
+        Delete
+      </button>
+    </>
+  );
+
+  return (
+    <section aria-labelledby="displays-title" className="displays-screen">
+      <h2 id="displays-title" className="visually-hidden">
+        Displays, planograms and must-have lists
+      </h2>
+      <section aria-labelledby="display-list-title">
+        <header className="screen-header">
+          <h3 id="display-list-title">Displays</h3>
+          <button type="button" className="primary" onClick={() => setEditing({ kind: 'displays', record: null })}>
+            New display
+          </button>
+        </header>
+        {listState(displays, 'displays') ?? (
+          <DataTable<Display>
+            label="Displays"
+            rows={displays.items}
+            rowKey={(r) => r.id}
+            initialSort="name"
+            pageSize={8}
+            columns={[
+              { key: 'name', label: 'Name', value: (r) => r.name },
+              {
+                key: 'planogram',
+                label: 'Planogram',
+                value: (r) => nameOf(planograms.items, r.planogram),
+                render: (r) =>
+                  r.planogram ? <a href={hrefFor({ screen: 'planogram', id: r.planogram })}>{nameOf(planograms.items, r.planogram)}</a> : '—',
+              },
+              {
+                key: 'musthavelist',
+                label: 'Must-have list',
+                value: (r) => nameOf(mhls.items, r.musthavelist),
+                render: (r) =>
+                  r.musthavelist ? <a href={hrefFor({ screen: 'mhl', id: r.musthavelist })}>{nameOf(mhls.items, r.musthavelist)}</a> : '—',
+              },
+            ]}
+            actions={(r) => rowActions('displays', 'display', r, () => setEditing({ kind: 'displays', record: r }))}
+            empty={<Empty>No displays yet. A display ties a planogram and a must-have list to a shelf.</Empty>}
+          />
+        )}
+      </section>
+      <section aria-labelledby="planogram-list-title">
+        <header className="screen-header">
+          <h3 id="planogram-list-title">Planograms</h3>
+          <button type="button" className="primary" onClick={() => setEditing({ kind: 'planograms', record: null })}>
+            New planogram
+          </button>
+        </header>
+        {listState(planograms, 'planograms') ?? (
+          <DataTable<Planogram>
+            label="Planograms"
+            rows={planograms.items}
+            rowKey={(r) => r.id}
+            initialSort="name"
+            pageSize={8}
+            columns={[
+              {
+                key: 'name',
+                label: 'Name',
+                value: (r) => r.name,
+                render: (r) => <a href={hrefFor({ screen: 'planogram', id: r.id })}>{r.name}</a>,
+              },
+              { key: 'display', label: 'Display', value: (r) => nameOf(displays.items, r.display) },
+            ]}
+            actions={(r) => rowActions('planograms', 'planogram', r, () => setEditing({ kind: 'planograms', record: r }))}
+            empty={<Empty>No planograms yet.</Empty>}
+          />
+        )}
+      </section>
+      <section aria-labelledby="mhl-list-title">
+        <header className="screen-header">
+          <h3 id="mhl-list-title">Must-have lists</h3>
+          <button type="button" className="primary" onClick={() => setEditing({ kind: 'mhl', record: null })}>
+            New must-have list
+          </button>
+        </header>
+        {listState(mhls, 'must-have lists') ?? (
+          <DataTable<Mhl>
+            label="Must-have lists"
+            rows={mhls.items}
+            rowKey={(r) => r.id}
+            initialSort="name"
+            pageSize={8}
+            columns={[
+              {
+                key: 'name',
+                label: 'Name',
+                value: (r) => r.name,
+                render: (r) => <a href={hrefFor({ screen: 'mhl', id: r.id })}>{r.name}</a>,
+              },
+              { key: 'display', label: 'Display', value: (r) => nameOf(displays.items, r.display) },
+            ]}
+            actions={(r) => rowActions('mhl', 'must-have list', r, () => setEditing({ kind: 'mhl', record: r }))}
+            empty={<Empty>No must-have lists yet.</Empty>}
+          />
+        )}
+      </section>
+      {editing && <MasterDataForm editing={editing} onClose={() => setEditing(null)} />}
+      {deleting && (
+        <ConfirmDelete
+          collection={deleting.kind}
+          record={deleting.record}
+          noun={deleting.noun}
+          onCancel={() => setDeleting(null)}
+          onDone={() => {
+            setDeleting(null);
+            for (const c of ['displays', 'planograms', 'mhl'] as const) void collectionsStore.getState().reload(api, c);
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+const NOUNS = { displays: 'display', planograms: 'planogram', mhl: 'must-have list' } as const;
+
+function MasterDataForm({ editing, onClose }: { editing: Editing; onClose(): void }) {
+  const api = useSession((s) => s.api);
+  const displays = useCollection('displays');
+  const planograms = useCollection('planograms');
+  const mhls = useCollection('mhl');
+  const record = editing.record;
+  const [name, setName] = useState(record?.name ?? '');
+  const [display, setDisplay] = useState(record && 'display' in record ? (record.display ?? '') : '');
+  const [planogram, setPlanogram] = useState(record && 'planogram' in record ? (record.planogram ?? '') : '');
+  const [mhl, setMhl] = useState(record && 'musthavelist' in record ? (record.musthavelist ?? '') : '');
+  const { busy, error, fieldErrors, submit } = useSubmission();
+  const noun = NOUNS[editing.kind];
+  const options = (items: { id: string; name: string }[]) => items.map((i) => ({ value: i.id, label: i.name }));
+
+  async function save() {
+    const id = record?.id ?? crypto.randomUUID();
+    const body: Record<string, unknown> = { name };
+    if (editing.kind === 'displays') {
+      body.planogram = planogram || null;
+      body.musthavelist = mhl || null;
+    } else body.display = display || null;
+    if (record) await updateOne(api, editing.kind, id, body);
+    else await createOne(api, editing.kind, { id, ...body });
+    return id;
+  }
+
+  return (
+    <Dialog title={`${record ? 'Edit' : 'New'} ${noun}`} onClose={onClose}>
+      <form
+        noValidate
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const id = await submit(save);
+          if (id === undefined) return;
+          for (const c of ['displays', 'planograms', 'mhl'] as const) void collectionsStore.getState().reload(api, c);
+          onClose();
+          if (!record && editing.kind === 'planograms') navigate({ screen: 'planogram', id });
+          if (!record && editing.kind === 'mhl') navigate({ screen: 'mhl', id });
+        }}
+      >
+        <FormError error={error} fieldErrors={fieldErrors} shownFields={['name', 'display', 'planogram', 'musthavelist']} />
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} errors={fieldErrors.name} autoFocus />
+        {editing.kind === 'displays' ? (
+          <>
+            <SelectField
+              label="Planogram"
+              value={planogram}
+              options={options(planograms.items)}
+              onChange={(e) => setPlanogram(e.target.value)}
+              errors={fieldErrors.planogram}
+            />
+            <SelectField
+              label="Must-have list"
+              value={mhl}
+              options={options(mhls.items)}
+              onChange={(e) => setMhl(e.target.value)}
+              errors={fieldErrors.musthavelist}
+            />
+          </>
+        ) : (
+          <SelectField
+            label="Display"
+            value={display}
+            options={options(displays.items)}
+            onChange={(e) => setDisplay(e.target.value)}
+            errors={fieldErrors.display}
+          />
+        )}
+        <div className="form-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            Save
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

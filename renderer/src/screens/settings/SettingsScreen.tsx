@@ -1,0 +1,181 @@
+// Settings: API keys for local integrations (the key is shown once, at creation), the data folder
+// and the model this installation runs.
+import { useCallback, useEffect, useState } from 'react';
+import { createKey, getInfo, listKeys, revokeKey } from '../../api/endpoints';
+import { describeError } from '../../api/errors';
+import type { ApiKeyRecord, AppInfo } from '../../api/types';
+import { TextField } from '../../components/Field';
+import { FormError } from '../../components/FormError';
+import { Empty, ErrorMessage, Loading } from '../../components/StateMessage';
+import { useSubmission } from '../../components/useSubmission';
+import { useSession } from '../../stores/session';
+
+export function SettingsScreen() {
+  return (
+    <section aria-labelledby="settings-title" className="settings">
+      <h2 id="settings-title">Settings</h2>
+      <AppInfoPanel />
+      <ApiKeysPanel />
+    </section>
+  );
+}
+
+function infoValue(info: AppInfo, keys: string[]): string {
+  for (const k of keys) {
+    const v = info[k];
+    if (typeof v === 'string' || typeof v === 'number') return String(v);
+    if (v && typeof v === 'object' && 'version' in (v as object)) return String((v as { version: unknown }).version);
+  }
+  return '—';
+}
+
+function AppInfoPanel() {
+  const api = useSession((s) => s.api);
+  const [info, setInfo] = useState<AppInfo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(() => {
+    setError(null);
+    getInfo(api).then(setInfo, (e) => setError(describeError(e)));
+  }, [api]);
+  useEffect(load, [load]);
+  const bridge = window.shelfAudit;
+  return (
+    <section aria-labelledby="info-title">
+      <h3 id="info-title">This installation</h3>
+      {error && <ErrorMessage message={error} onRetry={load} />}
+      {!info && !error && <Loading what="installation details" />}
+      {info && (
+        <dl className="info-list">
+          <dt>App version</dt>
+          <dd>{infoValue(info, ['app_version', 'version'])}</dd>
+          <dt>Model version</dt>
+          <dd>{infoValue(info, ['model_version', 'model'])}</dd>
+          <dt>Data folder</dt>
+          <dd>
+            <code>{infoValue(info, ['data_dir', 'data_directory', 'dataDir'])}</code>
+            {bridge?.revealDataFolder && (
+              <button type="button" onClick={() => void bridge.revealDataFolder()}>
+                Show folder
+              </button>
+            )}
+          </dd>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+function ApiKeysPanel() {
+  const api = useSession((s) => s.api);
+  const [keys, setKeys] = useState<ApiKeyRecord[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<ApiKeyRecord | null>(null);
+  const [copied, setCopied] = useState(false);
+  const { busy, error: createError, fieldErrors, submit } = useSubmission();
+  const load = useCallback(() => {
+    listKeys(api).then(setKeys, (e) => setError(describeError(e)));
+  }, [api]);
+  useEffect(load, [load]);
+
+  return (
+    <section aria-labelledby="keys-title">
+      <h3 id="keys-title">API keys</h3>
+      <p className="muted">Local integrations call this computer's API with a key: `Authorization: Token KEY`.</p>
+      <form
+        className="inline-form"
+        noValidate
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setCopied(false);
+          const key = await submit(() => createKey(api, name));
+          if (key) {
+            setCreated(key);
+            setName('');
+            load();
+          }
+        }}
+      >
+        <FormError error={createError} fieldErrors={fieldErrors} shownFields={['name']} />
+        <TextField label="Key name" value={name} onChange={(e) => setName(e.target.value)} errors={fieldErrors.name} />
+        <button type="submit" className="primary" disabled={busy}>
+          Create key
+        </button>
+      </form>
+      {created?.key && (
+        <div className="new-key" role="region" aria-label="New API key">
+          <p>Copy this key now: it is not shown again.</p>
+          <code aria-label="API key value">{created.key}</code>
+          <button
+            type="button"
+            onClick={async () => {
+              try {
+                await navigator.clipboard.writeText(created.key!);
+                setCopied(true);
+              } catch (e) {
+                setError(`Copy failed: ${describeError(e)}`);
+              }
+            }}
+          >
+            {copied ? 'Copied' : 'Copy key'}
+          </button>
+          <button type="button" onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      {error && <ErrorMessage message={error} onRetry={load} />}
+      {keys === null && !error ? (
+        <Loading what="API keys" />
+      ) : keys && keys.length === 0 ? (
+        <Empty>No API keys.</Empty>
+      ) : (
+        keys && (
+          <table aria-label="API keys">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key starts with</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.name || '(unnamed)'}</td>
+                  <td>
+                    <code>{k.prefix ?? '—'}</code>
+                  </td>
+                  <td>{k.created_date || k.created_at ? new Date((k.created_date || k.created_at)!).toLocaleString() : '—'}</td>
+                  <td>{k.last_used ? new Date(k.last_used).toLocaleString() : 'never'}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={`Revoke key ${k.name || k.prefix || k.id}`}
+                      onClick={async () => {
+                        setError(null);
+                        try {
+                          await revokeKey(api, k.id);
+                          load();
+                        } catch (e) {
+                          setError(describeError(e));
+                        }
+                      }}
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      )}
+    </section>
+  );
+}

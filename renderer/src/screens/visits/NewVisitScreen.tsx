@@ -1,0 +1,106 @@
+// From "new visit" to recognition in a few steps: choose the display, add shelf photos (kept on this
+// computer until uploaded), start recognition and watch it go.
+import { useEffect } from 'react';
+import { BlobImage } from '../../components/BlobImage';
+import { DropZone } from '../../components/DropZone';
+import { SelectField, TextField } from '../../components/Field';
+import { ErrorMessage, Loading } from '../../components/StateMessage';
+import { hrefFor } from '../../navigation/routes';
+import { navigate } from '../../navigation/useRoute';
+import { useCollection } from '../../stores/appStores';
+import { reportTypesFor, type Phase } from '../../stores/newVisit';
+import { newVisitStore } from '../../stores/newVisitStore';
+import { useSession } from '../../stores/session';
+
+function phaseText(phase: Phase): string | null {
+  switch (phase.step) {
+    case 'creating-visit':
+      return 'Creating the visit…';
+    case 'uploading':
+      return `Uploading photos: ${phase.done} of ${phase.total}`;
+    case 'starting-recognition':
+      return 'Starting recognition…';
+    case 'started':
+      return 'Recognition started.';
+    default:
+      return null;
+  }
+}
+
+export function NewVisitScreen() {
+  const api = useSession((s) => s.api);
+  const displays = useCollection('displays');
+  const { draft, photos, loaded, phase } = newVisitStore();
+  useEffect(() => {
+    void newVisitStore.getState().load();
+  }, []);
+  const busy = phase.step === 'creating-visit' || phase.step === 'uploading' || phase.step === 'starting-recognition';
+  const display = displays.items.find((d) => d.id === draft.display) ?? null;
+  const progress = phaseText(phase);
+
+  if (!loaded) return <Loading what="the visit draft" />;
+  return (
+    <section aria-labelledby="new-visit-title" className="new-visit">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <a href={hrefFor({ screen: 'visits' })}>Visits</a> / New visit
+      </nav>
+      <h2 id="new-visit-title">New visit</h2>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const visit = await newVisitStore.getState().start(api, display);
+          if (visit) navigate({ screen: 'visit', id: visit });
+        }}
+      >
+        <fieldset disabled={busy}>
+          <legend>1. Where</legend>
+          <div className="field-row">
+            <SelectField
+              label="Display"
+              value={draft.display}
+              placeholder="No display (facings only)"
+              options={displays.items.map((d) => ({ value: d.id, label: d.name }))}
+              onChange={(e) => void newVisitStore.getState().update({ display: e.target.value })}
+            />
+            <TextField label="Shop" value={draft.shop} onChange={(e) => void newVisitStore.getState().update({ shop: e.target.value })} />
+            <TextField label="Agent" value={draft.agent} onChange={(e) => void newVisitStore.getState().update({ agent: e.target.value })} />
+          </div>
+          {displays.status === 'error' && <ErrorMessage message={`Displays could not be loaded: ${displays.error}`} />}
+          <p className="muted">Reports: {reportTypesFor(display).map((t) => t.replace(/_/g, ' ').toLowerCase()).join(', ')}.</p>
+        </fieldset>
+        <fieldset disabled={busy}>
+          <legend>2. Shelf photos</legend>
+          <DropZone label="Add shelf photos" onFiles={(files) => void newVisitStore.getState().addPhotos(files)} disabled={busy} />
+          {photos.length === 0 ? (
+            <p className="state state-empty">No photos yet. They stay on this computer until recognition starts.</p>
+          ) : (
+            <ul className="photo-grid" aria-label="Photos to upload">
+              {photos.map((p, i) => (
+                <li key={p.id}>
+                  <BlobImage blob={p.blob} alt={`Photo ${i + 1}: ${p.name}`} />
+                  <span className="photo-name">{p.name}</span>
+                  <span className="muted">{p.uploadId ? 'uploaded' : 'not uploaded yet'}</span>
+                  <button type="button" className="danger" aria-label={`Remove photo ${p.name}`} onClick={() => void newVisitStore.getState().removePhoto(p.id)}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </fieldset>
+        <div className="form-actions">
+          {progress && (
+            <p role="status" aria-live="polite" className="progress-text">
+              {progress}
+              {phase.step === 'uploading' && <progress max={phase.total} value={phase.done} aria-label="Upload progress" />}
+            </p>
+          )}
+          {phase.step === 'failed' && <ErrorMessage message={phase.message} />}
+          <button type="submit" className="primary" disabled={busy || photos.length === 0}>
+            Start recognition
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,342 @@
+// A visit as its reviewer sees it: each photo with the products found, facing counts, planogram
+// compliance, the must-have checklist, the panorama and KPI values. Reports appear as they become
+// ready; errors in them can be reported back, and the visit acknowledged.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { acknowledgeVisit, getOne } from '../../api/endpoints';
+import { describeError } from '../../api/errors';
+import {
+  REPORT_TYPES,
+  type Annotation,
+  type DataVisit,
+  type FacingCount,
+  type MhlCompliance,
+  type Panorama,
+  type PlanogramCompliance,
+  type Realogram,
+  type Report,
+  type ReportType,
+  type ShareOfSpace,
+  type Visit,
+} from '../../api/types';
+import { ApiImage } from '../../components/ApiImage';
+import { Empty, ErrorMessage, Loading } from '../../components/StateMessage';
+import { db } from '../../db/database';
+import { hrefFor } from '../../navigation/routes';
+import { useCollection } from '../../stores/appStores';
+import { useSession } from '../../stores/session';
+import { pendingCount, visitReportsStore } from '../../stores/visitReports';
+import { percent } from './complianceGrid';
+import { ComplianceView } from './ComplianceView';
+import { findDataVisit, kpiValuesOf } from './dataVisit';
+import { PhotoBoxes } from './PhotoBoxes';
+import { colourForSku } from './skuColours';
+import { OosReasonDialog, RecognitionErrorDialog } from './VisitFeedback';
+
+const REPORT_LABEL: Record<ReportType, string> = {
+  FACING_COUNT: 'Facing count',
+  PLANOGRAM_COMPLIANCE: 'Planogram compliance',
+  MHL_COMPLIANCE: 'Must-have list',
+  PANORAMA: 'Panorama',
+  REALOGRAM: 'Products on photos',
+  SHARE_OF_SPACE: 'Share of space',
+};
+
+export function VisitScreen({ id }: { id: string }) {
+  const api = useSession((s) => s.api);
+  const [visit, setVisit] = useState<Visit | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [dataVisit, setDataVisit] = useState<DataVisit | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [ackError, setAckError] = useState<string | null>(null);
+  const [boxError, setBoxError] = useState<{ annotation: Annotation; image: string } | null>(null);
+  const [oos, setOos] = useState<string | null>(null);
+  const [knownScene, setKnownScene] = useState<string | null>(null);
+  const { reports, loaded, error: reportsError } = visitReportsStore();
+  const skus = useCollection('sku');
+  const mhlRecords = useCollection('mhl_record');
+  const skuById = useMemo(() => new Map(skus.items.map((s) => [s.id, s])), [skus.items]);
+
+  const load = useCallback(() => {
+    setLoadError(null);
+    getOne(api, 'visits', id).then(setVisit, (e) => setLoadError(describeError(e)));
+  }, [api, id]);
+  useEffect(load, [load]);
+  useEffect(() => visitReportsStore.getState().watch(api, id), [api, id]);
+  useEffect(() => {
+    void db.recognitions
+      .where('visit')
+      .equals(id)
+      .sortBy('startedAt')
+      .then((r) => setKnownScene(r.at(-1)?.scene ?? null))
+      .catch(() => undefined);
+  }, [id]);
+  const pending = pendingCount(reports);
+  // KPI values are computed with the reports: read them again whenever a report settles.
+  useEffect(() => {
+    findDataVisit(api, id).then(setDataVisit, () => undefined);
+  }, [api, id, pending]);
+
+  const scene = (Object.values(reports).find((r) => r?.scene)?.scene as string | undefined) ?? knownScene;
+  const name = (sku: string | null) => (sku ? (skuById.get(sku)?.name ?? sku) : 'Unknown products');
+  const ready = <J,>(t: ReportType) => (reports[t]?.status === 'READY' ? (reports[t] as Report<J>).json : null);
+
+  if (loadError) return <ErrorMessage message={loadError} onRetry={load} />;
+  if (!visit) return <Loading what="visit" />;
+
+  const realogram = ready<Realogram>('REALOGRAM');
+  const facings = ready<FacingCount>('FACING_COUNT');
+  const compliance = ready<PlanogramCompliance>('PLANOGRAM_COMPLIANCE');
+  const mhl = ready<MhlCompliance>('MHL_COMPLIANCE');
+  const panorama = ready<Panorama>('PANORAMA');
+  const share = ready<ShareOfSpace>('SHARE_OF_SPACE');
+  const requested = REPORT_TYPES.filter((t) => reports[t]);
+  const kpis = kpiValuesOf(dataVisit);
+  const errorOf = (t: ReportType) =>
+    reports[t]?.status === 'ERROR' ? <ErrorMessage message={`${REPORT_LABEL[t]} failed: ${reports[t]?.error ?? 'unknown error'}`} /> : null;
+  const waiting = (t: ReportType) =>
+    reports[t]?.status === 'NOT_READY' ? (
+      <p className="state state-loading" role="status">
+        Computing {REPORT_LABEL[t].toLowerCase()}…
+      </p>
+    ) : null;
+
+  return (
+    <section aria-labelledby="visit-title" className="visit-screen">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <a href={hrefFor({ screen: 'visits' })}>Visits</a> / {visit.shop_name || visit.shop || visit.id}
+      </nav>
+      <header className="screen-header">
+        <h2 id="visit-title">Visit {visit.shop_name || visit.shop ? `at ${visit.shop_name || visit.shop}` : visit.id.slice(0, 8)}</h2>
+        <span className="muted">
+          {visit.agent && `Agent ${visit.agent} · `}
+          {visit.started_date && new Date(visit.started_date).toLocaleString()}
+        </span>
+        {dataVisit &&
+          (dataVisit.is_new === false ? (
+            <span className="badge badge-ok" role="status">
+              Acknowledged
+            </span>
+          ) : (
+            <button
+              type="button"
+              className="primary"
+              onClick={async () => {
+                setAckError(null);
+                try {
+                  await acknowledgeVisit(api, dataVisit.id);
+                  setDataVisit(await findDataVisit(api, id));
+                  setNotice('Visit acknowledged.');
+                } catch (e) {
+                  setAckError(describeError(e));
+                }
+              }}
+            >
+              Acknowledge visit
+            </button>
+          ))}
+      </header>
+      {ackError && <ErrorMessage message={ackError} />}
+      {notice && (
+        <p role="status" className="form-saved">
+          {notice}
+        </p>
+      )}
+
+      <section aria-label="Recognition progress" className="report-progress">
+        {!loaded ? (
+          <Loading what="reports" />
+        ) : requested.length === 0 ? (
+          <Empty>No recognition has been run for this visit.</Empty>
+        ) : (
+          <>
+            <p role="status" aria-live="polite">
+              {pending > 0 ? `Recognition in progress: ${requested.length - pending} of ${requested.length} reports ready` : 'All reports ready'}
+            </p>
+            <progress max={requested.length} value={requested.length - pending} aria-label="Reports ready" />
+            <ul className="report-chips">
+              {requested.map((t) => (
+                <li key={t} className={`chip chip-${reports[t]?.status.toLowerCase()}`}>
+                  {REPORT_LABEL[t]}: {reports[t]?.status === 'READY' ? 'ready' : reports[t]?.status === 'ERROR' ? 'failed' : 'working…'}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        {reportsError && <ErrorMessage message={`Reports could not be read: ${reportsError}`} />}
+      </section>
+
+      <div className="visit-grid">
+        <section aria-labelledby="photos-title" className="visit-photos">
+          <h3 id="photos-title">Photos</h3>
+          {errorOf('REALOGRAM')}
+          {waiting('REALOGRAM')}
+          {realogram?.map((photo, i) => (
+            <PhotoBoxes key={photo.image} photo={photo} index={i} skuById={skuById} onReportError={(annotation, image) => setBoxError({ annotation, image })} />
+          ))}
+        </section>
+
+        <div className="visit-side">
+          <section aria-labelledby="facings-title">
+            <h3 id="facings-title">Facing counts</h3>
+            {errorOf('FACING_COUNT')}
+            {waiting('FACING_COUNT')}
+            {facings &&
+              (facings.length === 0 ? (
+                <Empty>No products found.</Empty>
+              ) : (
+                <table aria-label="Facing counts">
+                  <thead>
+                    <tr>
+                      <th scope="col">Product</th>
+                      <th scope="col">Facings</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {facings.map((f) => (
+                      <tr key={f.sku_id ?? 'unknown'}>
+                        <td>
+                          <span className="swatch" style={{ background: colourForSku(f.sku_id) }} aria-hidden="true" /> {name(f.sku_id)}
+                        </td>
+                        <td>{f.count}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                  <tfoot>
+                    <tr>
+                      <th scope="row">Total</th>
+                      <td>{facings.reduce((n, f) => n + f.count, 0)}</td>
+                    </tr>
+                  </tfoot>
+                </table>
+              ))}
+          </section>
+
+          {share && share.length > 0 && (
+            <section aria-labelledby="share-title">
+              <h3 id="share-title">Share of space</h3>
+              <table aria-label="Share of space">
+                <thead>
+                  <tr>
+                    <th scope="col">Product</th>
+                    <th scope="col">Of count</th>
+                    <th scope="col">Of width</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {share.map((s) => (
+                    <tr key={s.sku_id ?? 'unknown'}>
+                      <td>{name(s.sku_id)}</td>
+                      <td>{percent(s.share_of_count)}</td>
+                      <td>{percent(s.share_of_space)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          )}
+
+          <section aria-labelledby="kpi-title">
+            <h3 id="kpi-title">KPI values</h3>
+            {kpis.length === 0 ? (
+              <p className="muted">{pending > 0 ? 'KPI values follow the reports.' : 'No KPI values for this visit.'}</p>
+            ) : (
+              <table aria-label="KPI values">
+                <tbody>
+                  {kpis.map((k, i) => (
+                    <tr key={i}>
+                      <th scope="row">{k.name ?? k.kpi}</th>
+                      <td>
+                        {typeof k.value === 'number' ? Math.round(k.value * 1000) / 1000 : (k.value ?? '—')} {k.units ?? ''}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        </div>
+      </div>
+
+      {reports.PLANOGRAM_COMPLIANCE && (
+        <section aria-labelledby="compliance-title">
+          <h3 id="compliance-title">Planogram compliance</h3>
+          {errorOf('PLANOGRAM_COMPLIANCE')}
+          {waiting('PLANOGRAM_COMPLIANCE')}
+          {compliance && <ComplianceView report={compliance} skuById={skuById} onOutOfStock={setOos} />}
+        </section>
+      )}
+
+      {reports.MHL_COMPLIANCE && (
+        <section aria-labelledby="mhl-check-title">
+          <h3 id="mhl-check-title">Must-have list</h3>
+          {errorOf('MHL_COMPLIANCE')}
+          {waiting('MHL_COMPLIANCE')}
+          {mhl && (
+            <>
+              <p className="kpi-line">
+                <strong>{percent(mhl.compliance)}</strong> of the must-have products are on the shelf.
+              </p>
+              <ul className="mhl-checklist" aria-label="Must-have checklist">
+                {mhl.records.map((r) => {
+                  const record = mhlRecords.items.find((m) => m.id === r.mhl_record_id);
+                  const label = record?.name ?? name(record?.sku ?? null) ?? r.mhl_record_id;
+                  return (
+                    <li key={r.mhl_record_id} className={r.compliant ? 'mhl-ok' : 'mhl-missing'}>
+                      <span aria-hidden="true">{r.compliant ? '✔' : '✘'}</span> {label}: {r.compliant ? `present${r.found_sku_id ? ` (${name(r.found_sku_id)})` : ''}` : 'missing'}
+                      {!r.compliant && record?.sku && (
+                        <button type="button" className="link" onClick={() => setOos(record.sku!)} aria-label={`Out-of-stock reason for ${label}`}>
+                          Out of stock…
+                        </button>
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+            </>
+          )}
+        </section>
+      )}
+
+      {reports.PANORAMA && (
+        <section aria-labelledby="panorama-title">
+          <h3 id="panorama-title">Panorama</h3>
+          {errorOf('PANORAMA')}
+          {waiting('PANORAMA')}
+          {panorama && (
+            <figure className="panorama">
+              <ApiImage src={panorama.url} alt="Panorama of the shelf" />
+              <figcaption>
+                {panorama.stitched ? `${panorama.images.length} photos stitched` : 'Photos could not be stitched; shown side by side'} ({panorama.width}×
+                {panorama.height})
+              </figcaption>
+            </figure>
+          )}
+        </section>
+      )}
+
+      {boxError && (
+        <RecognitionErrorDialog
+          scene={scene}
+          annotation={boxError.annotation}
+          image={boxError.image}
+          skus={skus.items}
+          onClose={(done) => {
+            setBoxError(null);
+            if (done) setNotice(done);
+          }}
+        />
+      )}
+      {oos && (
+        <OosReasonDialog
+          scene={scene}
+          sku={oos}
+          skuName={name(oos)}
+          onClose={(done) => {
+            setOos(null);
+            if (done) setNotice(done);
+          }}
+        />
+      )}
+    </section>
+  );
+}
