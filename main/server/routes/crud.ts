@@ -29,8 +29,9 @@ export interface CrudOptions {
   /** Domain functions replacing the generic ones (visits reset is_new on update, ...). */
   create?: (ctx: WriteContext, body: Row) => Promise<Row>;
   update?: (ctx: WriteContext, id: string, body: Row) => Promise<Row>;
-  /** Reshapes a record for the by-id GET (MHL adds `musthavelist`). */
+  /** Reshapes a record for the by-id GET (MHL adds `musthavelist`), with its schema. */
   detail?: (record: Row) => Row;
+  detailItem?: TSchema;
 }
 
 export function crudRoutes(o: CrudOptions): FastifyPluginAsync {
@@ -79,7 +80,7 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsync {
     }
     if (has('get')) {
       app.get(byId, {
-        schema: { tags, summary: `Read a ${o.def.label}`, params: IdParams, response: { 200: o.item, ...errorResponses } },
+        schema: { tags, summary: `Read a ${o.def.label}`, params: IdParams, response: { 200: o.detailItem ?? o.item, ...errorResponses } },
       }, async (request) => {
         const record = await getRecord(db, o.def, (request.params as { id: string }).id);
         return o.detail ? o.detail(record) : record;

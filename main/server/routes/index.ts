@@ -4,6 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import v15Brands from './v1_5/brands.js';
 import v15Categories from './v1_5/categories.js';
 import v15Manufacturers from './v1_5/manufacturers.js';
+import v15Sku from './v1_5/sku.js';
+import v15Displays from './v1_5/displays.js';
+import v15Planograms from './v1_5/planograms.js';
+import v15PlanogramRecords from './v1_5/planogram-records.js';
+import v15Mhl from './v1_5/mhl.js';
+import v15MhlRecords from './v1_5/mhl-records.js';
+import v15Visits from './v1_5/visits.js';
 
 export const V15_PREFIX = '/api/v1.5';
 export const DATA_PREFIX = '/api/data/v1.0';
@@ -14,6 +21,13 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(v15Brands, { prefix: V15_PREFIX });
   await app.register(v15Categories, { prefix: V15_PREFIX });
   await app.register(v15Manufacturers, { prefix: V15_PREFIX });
+  await app.register(v15Sku, { prefix: V15_PREFIX });
+  await app.register(v15Displays, { prefix: V15_PREFIX });
+  await app.register(v15Planograms, { prefix: V15_PREFIX });
+  await app.register(v15PlanogramRecords, { prefix: V15_PREFIX });
+  await app.register(v15Mhl, { prefix: V15_PREFIX });
+  await app.register(v15MhlRecords, { prefix: V15_PREFIX });
+  await app.register(v15Visits, { prefix: V15_PREFIX });
 
   // --- recognition routes (owned by the recognition engineer) ---
   // --- end recognition routes ---

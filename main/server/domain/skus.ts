@@ -1,0 +1,21 @@
+// SKUs (v1.5 shape: {id, cid, ean13, image, name, brand, category, manufacturer, size_*_mm, attributes}).
+import type { ResourceDef } from './resource.js';
+
+export const skus: ResourceDef = {
+  table: 'skus',
+  entity: 'sku',
+  label: 'sku',
+  fields: {
+    cid: { column: 'cid' },
+    ean13: { column: 'ean13' },
+    image: { column: 'image' },
+    name: { column: 'name' },
+    brand: { column: 'brand_id', ref: 'brands' },
+    category: { column: 'category_id', ref: 'categories' },
+    manufacturer: { column: 'manufacturer_id', ref: 'manufacturers' },
+    size_x_mm: { column: 'size_x_mm' },
+    size_y_mm: { column: 'size_y_mm' },
+    size_z_mm: { column: 'size_z_mm' },
+    attributes: { column: 'attributes', kind: 'json' },
+  },
+};

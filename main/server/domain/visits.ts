@@ -1,0 +1,67 @@
+// Visits: one table behind both APIs. v1.5 creates and updates them; the Data API reads them by their
+// integer data_id, shows the v1.5 id as `cid`, and tracks `is_new`: any update sets it again, `ack`
+// clears it. Recognition (POST /recognize) creates and touches visits through these functions too.
+import type { Kysely } from 'kysely';
+import { now } from '../storage/ids.js';
+import type { Database } from '../storage/schema.js';
+import type { WriteContext } from '../storage/transaction.js';
+import { NotFoundError } from './errors.js';
+import { createRecord, updateRecord, type ResourceDef } from './resource.js';
+
+type Row = Record<string, unknown>;
+
+export const visits: ResourceDef = {
+  table: 'visits',
+  entity: 'visit',
+  label: 'visit',
+  fields: {
+    name: { column: 'name' },
+    shop: { column: 'shop' },
+    agent: { column: 'agent' },
+    started_date: { column: 'started_date', kind: 'datetime' },
+    task: { column: 'task' },
+    latitude: { column: 'latitude' },
+    longitude: { column: 'longitude' },
+    shop_name: { column: 'shop_name' },
+    shop_area: { column: 'shop_area' },
+    gps_shop: { column: 'gps_shop', kind: 'json' },
+    images: { column: 'images', kind: 'json' },
+    current_agent_name: { column: 'current_agent_name' },
+    current_agent_route: { column: 'current_agent_route' },
+    moderation: { column: 'moderation' },
+    results: { column: 'results', kind: 'json' },
+    helpdesk: { column: 'helpdesk' },
+  },
+  defaults: { is_new: 1, is_closed: 0 },
+};
+
+/** Creates a visit (v1.5 fields; `id` optional). New visits are `is_new`. */
+export async function createVisit(ctx: WriteContext, input: Row): Promise<Row> {
+  return createRecord(ctx, visits, input);
+}
+
+/** Updates a visit's fields and marks it new again for Data API readers. */
+export async function updateVisit(ctx: WriteContext, id: string, input: Row): Promise<Row> {
+  const record = await updateRecord(ctx, visits, id, input);
+  await ctx.trx.updateTable('visits').set({ is_new: 1 }).where('id', '=', record.id as string).execute();
+  return record;
+}
+
+/** Records that something inside the visit changed (a scene, a KPI value): is_new again. */
+export async function touchVisit(ctx: WriteContext, id: string): Promise<void> {
+  const result = await ctx.trx.updateTable('visits').set({ is_new: 1, updated_at: now() }).where('id', '=', id).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('visit');
+  ctx.changed(visits.entity, id);
+}
+
+/** Data API `ack`: the client has the visit; it leaves the is_new list until its next update. */
+export async function ackVisit(ctx: WriteContext, dataId: number): Promise<void> {
+  const result = await ctx.trx.updateTable('visits').set({ is_new: 0 }).where('data_id', '=', dataId).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('visit');
+}
+
+export async function visitIdOf(db: Kysely<Database>, dataId: number): Promise<string> {
+  const row = await db.selectFrom('visits').select('id').where('data_id', '=', dataId).executeTakeFirst();
+  if (!row) throw new NotFoundError('visit');
+  return row.id;
+}

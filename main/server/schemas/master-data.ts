@@ -1,0 +1,90 @@
+// Displays, planograms, planogram records, must-have lists (MHL) and MHL records (v1.5).
+import { Type } from 'typebox';
+import { Id, Name, Nullable } from './common.js';
+
+export const DisplayItem = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  planogram: Nullable(Type.String({ description: 'The planogram tied to this display (read-only: set it on the planogram)' })),
+  musthavelist: Nullable(Type.String({ description: 'The MHL tied to this display (read-only: set it on the MHL)' })),
+});
+export const DisplayCreate = Type.Object({ id: Type.Optional(Id), name: Name });
+export const DisplayUpdate = Type.Object({ id: Type.Optional(Id), name: Type.Optional(Name) });
+
+/** Planograms and MHLs have the same shape: {id, name, display}. */
+export const DisplayBoundItem = Type.Object({ id: Type.String(), name: Type.String(), display: Nullable(Type.String()) });
+export const DisplayBoundCreate = Type.Object({ id: Type.Optional(Id), name: Name, display: Type.Optional(Nullable(Id)) });
+export const DisplayBoundUpdate = Type.Object({
+  id: Type.Optional(Id),
+  name: Type.Optional(Name),
+  display: Type.Optional(Nullable(Id)),
+});
+/** GET /mhl/{id}/ adds `musthavelist`, the MHL's id, as the interface shows. */
+export const MhlDetail = Type.Object({ ...DisplayBoundItem.properties, musthavelist: Type.String() });
+
+const Index = Type.Integer({ minimum: 0, maximum: 100_000 });
+const Facings = Type.Integer({ minimum: 1, maximum: 10_000 });
+const Dimension = Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000 }));
+
+export const PlanogramRecordItem = Type.Object({
+  id: Type.String(),
+  rack_index: Type.Integer(),
+  shelf_index: Type.Integer(),
+  product_index: Type.Integer(),
+  facing_x: Type.Integer(),
+  facing_y: Type.Integer(),
+  width: Nullable(Type.Integer()),
+  height: Nullable(Type.Integer()),
+  planogram: Type.String(),
+  sku: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+const planogramRecordFields = {
+  id: Type.Optional(Id),
+  facing_x: Type.Optional(Facings),
+  facing_y: Type.Optional(Facings),
+  width: Type.Optional(Dimension),
+  height: Type.Optional(Dimension),
+};
+/** planogram, sku and the three indexes are required on create: a record without them places nothing. */
+export const PlanogramRecordCreate = Type.Object({
+  ...planogramRecordFields,
+  rack_index: Index,
+  shelf_index: Index,
+  product_index: Index,
+  planogram: Id,
+  sku: Id,
+});
+export const PlanogramRecordUpdate = Type.Object({
+  ...planogramRecordFields,
+  rack_index: Type.Optional(Index),
+  shelf_index: Type.Optional(Index),
+  product_index: Type.Optional(Index),
+  planogram: Type.Optional(Id),
+  sku: Type.Optional(Id),
+});
+
+const alternatives = Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`sku${i}`, Nullable(Type.String())]));
+const alternativeInputs = Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`sku${i}`, Type.Optional(Nullable(Id))]));
+export const MhlRecordItem = Type.Object({
+  id: Type.String(),
+  name: Nullable(Type.String()),
+  musthavelist: Type.String(),
+  sku: Type.String(),
+  ...alternatives,
+});
+export const MhlRecordCreate = Type.Object({
+  id: Type.Optional(Id),
+  name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  musthavelist: Id,
+  sku: Id,
+  ...alternativeInputs,
+});
+export const MhlRecordUpdate = Type.Object({
+  id: Type.Optional(Id),
+  name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  musthavelist: Type.Optional(Id),
+  sku: Type.Optional(Id),
+  ...alternativeInputs,
+});
