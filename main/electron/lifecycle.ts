@@ -31,7 +31,8 @@ export interface DesktopDeps<S extends HostedServer = HostedServer> {
   startServer(options: { host: string; port: number; dataDir: string; webRoot: string }): Promise<S>;
   /** A key for the window's page to call the API with, valid until revoked on quit. */
   issueSessionKey(server: S): Promise<SessionKey>;
-  modelVersion(server: S): Promise<string>;
+  /** The shipped detector's version for the About box (asked of the server with the session token). */
+  modelVersion(server: S, token: string): Promise<string>;
   preloadPath: string;
   webRoot: string;
 }
@@ -120,6 +121,7 @@ export async function runDesktopApp<S extends HostedServer>(deps: DesktopDeps<S>
       (err) => log.warn('IPC call rejected:', err),
     );
     const running = result;
+    const sessionToken = key.token;
     Menu.setApplicationMenu(
       Menu.buildFromTemplate(
         buildMenuTemplate({
@@ -127,7 +129,7 @@ export async function runDesktopApp<S extends HostedServer>(deps: DesktopDeps<S>
           isPackaged: app.isPackaged,
           actions: {
             about: () =>
-              void deps.modelVersion(running).then((model) =>
+              void deps.modelVersion(running, sessionToken).then((model) =>
                 showAboutBox(win, {
                   app: app.getVersion(),
                   model,

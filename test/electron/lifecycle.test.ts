@@ -188,7 +188,7 @@ describe('desktop lifecycle', () => {
     const about = items.find((i) => i.label === 'About Shelf Audit')!;
     (about.click as () => void)();
     await vi.waitFor(() => expect(fake.dialog.showMessageBox).toHaveBeenCalled());
-    const options = fake.dialog.showMessageBox.mock.calls[0].at(-1) as Electron.MessageBoxOptions;
+    const options = fake.dialog.showMessageBox.mock.calls[0].at(-1) as unknown as Electron.MessageBoxOptions;
     expect(options.detail).toContain('Version 0.1.0');
     expect(options.detail).toContain('Detection model detector-1.0');
     expect(options.detail).toMatch(/Electron \S+/);
