@@ -1,6 +1,6 @@
 // Brands, categories and manufacturers: records with an id and a name.
 import { useState } from 'react';
-import { createOne, deleteOne, updateOne } from '../../api/endpoints';
+import { createOne, updateOne } from '../../api/endpoints';
 import type { NamedRecord } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/Field';
@@ -23,7 +23,6 @@ export function NamedRecordScreen({ collection }: { collection: NamedCollection 
   const noun = NOUN[collection];
   const list = useCollection(collection);
   const [editing, setEditing] = useState<NamedRecord | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<NamedRecord | null>(null);
 
   return (
     <section aria-labelledby="catalog-title">
@@ -50,14 +49,10 @@ export function NamedRecordScreen({ collection }: { collection: NamedCollection 
             { key: 'id', label: 'ID', value: (r) => r.id },
           ]}
           actions={(r) => (
-            <>
-              <button type="button" onClick={() => setEditing(r)} aria-label={`Edit ${r.name}`}>
-                Edit
-              </button>
-              <button type="button" className="danger" onClick={() => setDeleting(r)} aria-label={`Delete ${r.name}`}>
-                Delete
-              </button>
-            </>
+            // The interface has no DELETE for catalog entries (SKUs refer to them), so none is offered.
+            <button type="button" onClick={() => setEditing(r)} aria-label={`Edit ${r.name}`}>
+              Edit
+            </button>
           )}
           empty={<Empty>No {noun.many.toLocaleLowerCase()} yet. Create the first one.</Empty>}
         />
@@ -72,18 +67,6 @@ export function NamedRecordScreen({ collection }: { collection: NamedCollection 
             void list.reload();
           }}
           onCancel={() => setEditing(null)}
-        />
-      )}
-      {deleting && (
-        <ConfirmDelete
-          collection={collection}
-          record={deleting}
-          noun={noun.one}
-          onDone={() => {
-            setDeleting(null);
-            void list.reload();
-          }}
-          onCancel={() => setDeleting(null)}
         />
       )}
     </section>
@@ -136,45 +119,6 @@ function NamedRecordForm(props: {
           </button>
         </div>
       </form>
-    </Dialog>
-  );
-}
-
-export function ConfirmDelete(props: {
-  collection: Parameters<typeof deleteOne>[1];
-  record: { id: string; name?: string };
-  noun: string;
-  onDone(): void;
-  onCancel(): void;
-}) {
-  const api = useSession((s) => s.api);
-  const { busy, error, submit } = useSubmission();
-  return (
-    <Dialog title={`Delete ${props.noun}`} onClose={props.onCancel}>
-      <p>
-        Delete {props.noun} “{props.record.name ?? props.record.id}”?
-      </p>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={busy}
-          onClick={async () => {
-            const ok = await submit(() => deleteOne(api, props.collection, props.record.id).then(() => true));
-            if (ok) props.onDone();
-          }}
-        >
-          Delete
-        </button>
-      </div>
     </Dialog>
   );
 }

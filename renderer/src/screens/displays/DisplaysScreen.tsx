@@ -12,7 +12,7 @@ import { hrefFor } from '../../navigation/routes';
 import { navigate } from '../../navigation/useRoute';
 import { collectionsStore, useCollection } from '../../stores/appStores';
 import { useSession } from '../../stores/session';
-import { ConfirmDelete } from '../catalog/NamedRecordScreen';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
 
 type Editing =
   | { kind: 'displays'; record: Display | null }

@@ -1,0 +1,93 @@
+// The pure parts of the visit screens: filters, the compliance grid, box geometry and colours.
+import { describe, expect, it } from 'vitest';
+import type { CompliancePosition, Visit } from '../../api/types';
+import { complianceGrid, percent, statusCounts } from './complianceGrid';
+import { kpiValuesOf } from './dataVisit';
+import { boxRect, colourForSku, UNKNOWN_COLOUR } from './skuColours';
+import { distinct, filterVisits, NO_FILTER } from './visitFilters';
+
+const visit = (id: string, agent: string | null, shop: string | null, started: string | null): Visit => ({
+  id,
+  agent,
+  shop,
+  started_date: started,
+});
+
+describe('filterVisits', () => {
+  const visits = [
+    visit('1', 'ann', 'S1', '2026-11-20T10:00:00Z'),
+    visit('2', 'bob', 'S2', '2026-11-21T10:00:00Z'),
+    visit('3', 'ann', 'S2', null),
+  ];
+  const isNew = (id: string) => (id === '1' ? false : id === '2' ? true : undefined);
+
+  it('filters by new or acknowledged, treating visits the Data API does not list as new', () => {
+    expect(filterVisits(visits, { ...NO_FILTER, status: 'new' }, isNew).map((v) => v.id)).toEqual(['2', '3']);
+    expect(filterVisits(visits, { ...NO_FILTER, status: 'acknowledged' }, isNew).map((v) => v.id)).toEqual(['1']);
+  });
+
+  it('filters by agent, shop and day, combined', () => {
+    expect(filterVisits(visits, { ...NO_FILTER, agent: 'ann', shop: 'S2' }, isNew).map((v) => v.id)).toEqual(['3']);
+    const day = new Date('2026-11-21T10:00:00Z');
+    const local = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+    expect(filterVisits(visits, { ...NO_FILTER, date: local }, isNew).map((v) => v.id)).toEqual(['2']);
+    expect(filterVisits(visits, NO_FILTER, isNew)).toHaveLength(3);
+  });
+
+  it('lists distinct values for the filter menus, sorted, without blanks', () => {
+    expect(distinct(['b', null, 'a', 'b', '', undefined])).toEqual(['a', 'b']);
+  });
+});
+
+describe('complianceGrid', () => {
+  const p = (rack: number, shelf: number, index: number, status: CompliancePosition['status']): CompliancePosition => ({
+    planogram_record: `${rack}${shelf}${index}`,
+    rack_index: rack,
+    shelf_index: shelf,
+    product_index: index,
+    sku_id: 's',
+    expected_facings: 2,
+    found_facings: 1,
+    found_sku_ids: [],
+    status,
+  });
+
+  it('lays positions out as racks of shelves in product order', () => {
+    const grid = complianceGrid([p(0, 1, 3, 'ok'), p(1, 0, 4, 'missing'), p(0, 0, 1, 'extra'), p(0, 0, 0, 'ok')]);
+    expect(grid.map((rack) => rack.map((shelf) => shelf.map((x) => x.product_index)))).toEqual([[[0, 1], [3]], [[4]]]);
+  });
+
+  it('counts statuses and formats fractions as percentages', () => {
+    expect(statusCounts([p(0, 0, 0, 'ok'), p(0, 0, 1, 'ok'), p(0, 0, 2, 'wrong_sku')])).toEqual({
+      ok: 2,
+      missing: 0,
+      wrong_sku: 1,
+      fewer_facings: 0,
+      extra: 0,
+    });
+    expect(percent(0.8333)).toBe('83.3%');
+    expect(percent(1)).toBe('100%');
+  });
+});
+
+describe('boxes', () => {
+  it('turns a centre box into an SVG rect', () => {
+    expect(boxRect({ x: 100, y: 50, w: 40, h: 20 })).toEqual({ x: 80, y: 40, width: 40, height: 20 });
+  });
+
+  it('gives each SKU a stable colour of its own, and unknowns their own red', () => {
+    expect(colourForSku('sku-1')).toBe(colourForSku('sku-1'));
+    expect(colourForSku('sku-1')).not.toBe(colourForSku('sku-2'));
+    expect(colourForSku(null)).toBe(UNKNOWN_COLOUR);
+    const ids = Array.from({ length: 50 }, (_, i) => `sku-${i}`);
+    for (const id of ids) expect(colourForSku(id)).not.toBe(UNKNOWN_COLOUR);
+  });
+});
+
+describe('kpiValuesOf', () => {
+  it('finds the KPI values of a Data API visit detail', () => {
+    const v = { id: 1, cid: 'x', name: '', created_at: '', updated_at: '', kpi_values: [{ kpi: 1, value: 0.5 }] };
+    expect(kpiValuesOf(v)).toEqual([{ kpi: 1, value: 0.5 }]);
+    expect(kpiValuesOf(null)).toEqual([]);
+  });
+});

@@ -1,0 +1,120 @@
+// Fixtures of the browser tests: the real headless server from the build on a temp data directory
+// (one per worker), an authenticated API request context for setting up data where the UI is not
+// what a test checks, and a page that fails its test on any console error.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export interface RunningServer {
+  url: string;
+  key: string;
+  dataDir: string;
+}
+
+async function startServer(): Promise<{ server: RunningServer; stop(): Promise<void> }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'shelf-audit-e2e-'));
+  const key = `e2e-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', key],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const m = /listening on (\S+)/.exec(line);
+      if (m) resolve(m[1].replace(/\/+$/, ''));
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before listening:\n${stderr}`)));
+    child.once('error', reject);
+  });
+  return {
+    server: { url, key, dataDir },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const SCREENSHOTS = path.resolve('test-results', 'screenshots');
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+interface WorkerFixtures {
+  server: RunningServer;
+}
+
+interface TestFixtures {
+  api: APIRequestContext;
+  /** The page, opened on the app with the server's key (as `npm start`'s #token link does). */
+  app: Page;
+  consoleErrors: ConsoleErrors;
+}
+
+export interface ConsoleErrors {
+  errors: string[];
+  /**
+   * Chromium logs every 4xx answer to fetch as a console error ("Failed to load resource: ... status
+   * of 400"). A test that provokes such an answer on purpose declares the status; anything else fails.
+   */
+  allowHttpStatus(status: number): void;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  server: [
+    async ({}, use) => {
+      const running = await startServer();
+      await use(running.server);
+      await running.stop();
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
+  api: async ({ playwright, server }, use) => {
+    const context = await playwright.request.newContext({
+      baseURL: server.url,
+      extraHTTPHeaders: { Authorization: `Token ${server.key}` },
+    });
+    await use(context);
+    await context.dispose();
+  },
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      const allowed = new Set<number>();
+      page.on('console', (m) => {
+        if (m.type() !== 'error') return;
+        const status = /Failed to load resource: the server responded with a status of (\d+)/.exec(m.text());
+        if (status && allowed.has(Number(status[1]))) return;
+        errors.push(`console: ${m.text()} (${m.location().url})`);
+      });
+      page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+      await use({ errors, allowHttpStatus: (s) => allowed.add(s) });
+      expect(errors, 'no console errors on the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+  app: async ({ page, server }, use) => {
+    await page.goto(`/#token=${encodeURIComponent(server.key)}`);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await use(page);
+  },
+});
+
+export { expect };
+
+/** Data files the tests use, read in place (never copied into the repository). */
+export const DATA = path.resolve('..', 'shared', 'data');
