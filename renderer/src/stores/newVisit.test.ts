@@ -1,0 +1,105 @@
+// The new-visit flow's draft and photos survive a reload (a new store on the same saved data), and a
+// failed start keeps everything for a retry that reuses the visit already created.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../../main/server/server.js';
+import { ApiClient } from '../api/client';
+import { listAll } from '../api/endpoints';
+import type { PendingPhoto, StartedRecognition, VisitDraft } from '../db/database';
+import { createNewVisitStore, CURRENT_DRAFT, reportTypesFor, type DraftRepository } from './newVisit';
+
+const KEY = 'renderer-new-visit-test-key-0123456789';
+let server: RunningServer;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'renderer-new-visit-'));
+  server = await startServer({ dataDir, port: 0, apiKey: KEY });
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function memoryRepository() {
+  const drafts = new Map<string, VisitDraft>();
+  const photos = new Map<string, PendingPhoto>();
+  const recognitions: StartedRecognition[] = [];
+  const repo: DraftRepository = {
+    loadDraft: async (id) => drafts.get(id),
+    saveDraft: async (d) => void drafts.set(d.id, { ...d }),
+    photos: async (id) => [...photos.values()].filter((p) => p.draftId === id).sort((a, b) => a.addedAt - b.addedAt),
+    addPhoto: async (p) => void photos.set(p.id, { ...p }),
+    markUploaded: async (id, uploadId) => void (photos.get(id)!.uploadId = uploadId),
+    removePhoto: async (id) => void photos.delete(id),
+    clearDraft: async (id) => {
+      drafts.delete(id);
+      for (const [k, p] of photos) if (p.draftId === id) photos.delete(k);
+    },
+    rememberRecognition: async (r) => void recognitions.push(r),
+  };
+  return { repo, drafts, photos, recognitions };
+}
+
+const jpeg = (name: string) => new File([new Uint8Array([0xff, 0xd8, 0xff, 0xd9])], name, { type: 'image/jpeg' });
+
+describe('new visit store', () => {
+  it('keeps the draft and its photos across a reload, and removes a photo', async () => {
+    const { repo } = memoryRepository();
+    let n = 0;
+    const first = createNewVisitStore(repo, () => `id-${++n}`);
+    await first.getState().load();
+    await first.getState().update({ shop: 'Shop 7', agent: 'ann' });
+    await first.getState().addPhotos([jpeg('a.jpg'), jpeg('b.jpg')]);
+
+    const reloaded = createNewVisitStore(repo);
+    await reloaded.getState().load();
+    expect(reloaded.getState().draft).toMatchObject({ id: CURRENT_DRAFT, shop: 'Shop 7', agent: 'ann' });
+    expect(reloaded.getState().photos.map((p) => p.name)).toEqual(['a.jpg', 'b.jpg']);
+
+    await reloaded.getState().removePhoto('id-1');
+    const again = createNewVisitStore(repo);
+    await again.getState().load();
+    expect(again.getState().photos.map((p) => p.name)).toEqual(['b.jpg']);
+  });
+
+  it('will not start without photos', async () => {
+    const store = createNewVisitStore(memoryRepository().repo);
+    await store.getState().load();
+    expect(await store.getState().start(new ApiClient(server.url, KEY), null)).toBeNull();
+    expect(store.getState().phase).toEqual({ step: 'failed', message: 'Add at least one photo of the shelf.' });
+  });
+
+  it('after a failed upload keeps the photos and the visit, and a retry creates no second visit', async () => {
+    const { repo, photos } = memoryRepository();
+    const api = new ApiClient(server.url, KEY);
+    const store = createNewVisitStore(repo);
+    await store.getState().load();
+    await store.getState().update({ shop: 'Shop 9', agent: 'bob' });
+    // Four bytes are not a decodable image: the upload is refused, whatever else the server has.
+    await store.getState().addPhotos([jpeg('broken.jpg')]);
+
+    expect(await store.getState().start(api, null)).toBeNull();
+    const phase = store.getState().phase;
+    expect(phase.step).toBe('failed');
+    expect(photos.size).toBe(1);
+    const visitId = store.getState().draft.visitId;
+    expect(visitId).toBeTruthy();
+    const visits = await listAll(api, 'visits');
+    expect(visits.filter((v) => v.shop === 'Shop 9')).toEqual([expect.objectContaining({ id: visitId, agent: 'bob' })]);
+
+    await store.getState().start(api, null);
+    expect((await listAll(api, 'visits')).filter((v) => v.shop === 'Shop 9')).toHaveLength(1);
+  });
+});
+
+describe('reportTypesFor', () => {
+  it('asks for compliance reports only when the display has a planogram or a must-have list', () => {
+    expect(reportTypesFor(null)).not.toContain('PLANOGRAM_COMPLIANCE');
+    const both = reportTypesFor({ id: 'd', name: 'D', planogram: 'p', musthavelist: 'm' });
+    expect(both).toEqual(expect.arrayContaining(['FACING_COUNT', 'REALOGRAM', 'PLANOGRAM_COMPLIANCE', 'MHL_COMPLIANCE']));
+    expect(reportTypesFor({ id: 'd', name: 'D', planogram: null, musthavelist: 'm' })).not.toContain('PLANOGRAM_COMPLIANCE');
+  });
+});
