@@ -24,3 +24,11 @@ export const messages = {
   doesNotExist: (pk: unknown) => `Invalid pk "${String(pk)}" - object does not exist.`,
   unique: (label: string, field = 'id') => `${label} with this ${field} already exists.`,
 };
+
+/** Input rejected as a whole with a structured report (the master-data import's failed rows). */
+export class RejectedError extends Error {
+  constructor(readonly report: { detail: string } & Record<string, unknown>) {
+    super(report.detail);
+    this.name = 'RejectedError';
+  }
+}

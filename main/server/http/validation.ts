@@ -75,7 +75,13 @@ export function drfFieldErrors(errors: readonly SchemaError[], data: unknown): R
     // anyOf/oneOf summaries repeat what the branch errors already say.
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
     const path = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-    if (e.keyword === 'required') path.push(String(e.params.missingProperty));
+    if (e.keyword === 'required') {
+      // AJV names one missing property per error, TypeBox's Value.Errors lists them all in one.
+      const missing: string[] = e.params.missingProperty !== undefined ? [e.params.missingProperty] : (e.params.requiredProperties ?? []);
+      if (path.length === 0) for (const field of missing) out[field] ??= [message(e, undefined)];
+      else out[path[0]] ??= [message(e, undefined)];
+      continue;
+    }
     if (path.length === 0) {
       const text =
         e.keyword === 'type' ? `Invalid data. Expected a dictionary, but got ${typeName(data)}.` : message(e, data);

@@ -11,6 +11,16 @@ import v15PlanogramRecords from './v1_5/planogram-records.js';
 import v15Mhl from './v1_5/mhl.js';
 import v15MhlRecords from './v1_5/mhl-records.js';
 import v15Visits from './v1_5/visits.js';
+import dataTasks from './data/tasks.js';
+import dataVisits from './data/visits.js';
+import dataCategories from './data/categories.js';
+import dataBrands from './data/brands.js';
+import dataKpi from './data/kpi.js';
+import dataSku from './data/sku.js';
+import dataMdImportStatus from './data/md-import-status.js';
+import appImport from './app/import.js';
+import appKeys from './app/keys.js';
+import appInfo from './app/info.js';
 
 export const V15_PREFIX = '/api/v1.5';
 export const DATA_PREFIX = '/api/data/v1.0';
@@ -28,6 +38,14 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(v15Mhl, { prefix: V15_PREFIX });
   await app.register(v15MhlRecords, { prefix: V15_PREFIX });
   await app.register(v15Visits, { prefix: V15_PREFIX });
+
+  // Data API v1.0
+  for (const plugin of [dataTasks, dataVisits, dataCategories, dataBrands, dataKpi, dataSku, dataMdImportStatus]) {
+    await app.register(plugin, { prefix: DATA_PREFIX });
+  }
+
+  // The app's own endpoints
+  for (const plugin of [appImport, appKeys, appInfo]) await app.register(plugin, { prefix: APP_PREFIX });
 
   // --- recognition routes (owned by the recognition engineer) ---
   // --- end recognition routes ---

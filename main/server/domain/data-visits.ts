@@ -1,0 +1,105 @@
+// Data API visits: the list with its filters (is_new, cid, agent, datetime_gte), the detail with KPI
+// values and the scenes recognition adds, and the kpivalue action.
+import type { Kysely } from 'kysely';
+import { newId, now } from '../storage/ids.js';
+import type { Database } from '../storage/schema.js';
+import type { WriteContext } from '../storage/transaction.js';
+import { NotFoundError, ValidationError, messages } from './errors.js';
+import type { ListResult, Page } from './resource.js';
+import { touchVisit, visitIdOf } from './visits.js';
+
+type Row = Record<string, any>;
+
+export interface DataVisitFilters {
+  /** The real service lists only new visits unless told otherwise. */
+  is_new?: boolean;
+  cid?: string;
+  agent?: string;
+  /** ISO date-time: visits whose start (or, lacking one, creation) is at or after it. */
+  datetime_gte?: string;
+}
+
+/** What recognition contributes to a visit's detail; recognition sets it when its plugin loads. */
+export type ScenesLoader = (db: Kysely<Database>, visitId: string) => Promise<unknown[]>;
+let scenesLoader: ScenesLoader = async () => [];
+export function setVisitScenesLoader(loader: ScenesLoader): void {
+  scenesLoader = loader;
+}
+
+function listItem(r: Row): Row {
+  return { id: r.data_id, cid: r.id, name: r.name ?? r.shop_name ?? '', created_at: r.created_at, updated_at: r.updated_at, is_new: r.is_new === 1 };
+}
+
+export async function listDataVisits(db: Kysely<Database>, page: Page, f: DataVisitFilters): Promise<ListResult<Row>> {
+  let q = db.selectFrom('visits');
+  q = q.where('is_new', '=', f.is_new === false ? 0 : 1);
+  if (f.cid !== undefined) q = q.where('id', '=', f.cid);
+  if (f.agent !== undefined) q = q.where('agent', '=', f.agent);
+  if (f.datetime_gte !== undefined) {
+    const from = new Date(f.datetime_gte).toISOString();
+    q = q.where((eb) => eb(eb.fn.coalesce('started_date', 'created_at'), '>=', from));
+  }
+  const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
+  const rows = await q.selectAll().orderBy('data_id').limit(page.limit).offset(page.offset).execute();
+  return { count: Number(n), results: rows.map(listItem) };
+}
+
+export async function getDataVisit(db: Kysely<Database>, dataId: number): Promise<Row> {
+  const r = await db.selectFrom('visits').selectAll().where('data_id', '=', dataId).executeTakeFirst();
+  if (!r) throw new NotFoundError('visit');
+  const kpiValues = await db
+    .selectFrom('kpi_values')
+    .innerJoin('kpis', 'kpis.id', 'kpi_values.kpi_id')
+    .leftJoin('categories', 'categories.id', 'kpi_values.category_id')
+    .select(['kpis.data_id as kpi', 'categories.data_id as category', 'kpi_values.value', 'kpi_values.updated_at'])
+    .where('kpi_values.visit_id', '=', r.id)
+    .orderBy('kpi_values.data_id')
+    .execute();
+  return {
+    ...listItem(r),
+    agent_id: r.agent,
+    store_id: r.shop,
+    started_date: r.started_date,
+    is_closed: r.is_closed === 1,
+    closed_at: r.closed_at,
+    kpi_values: kpiValues,
+    scenes: await scenesLoader(db, r.id),
+  };
+}
+
+export interface KpiValueInput {
+  kpi: number;
+  value: number;
+  category: number;
+}
+
+/** POST /visits/{id}/kpivalue/: sets (replaces) the visit's value of a KPI for a category. */
+export async function setKpiValue(ctx: WriteContext, visitDataId: number, input: KpiValueInput): Promise<Row> {
+  const visitId = await visitIdOf(ctx.trx, visitDataId);
+  const kpi = await ctx.trx.selectFrom('kpis').select('id').where('data_id', '=', input.kpi).executeTakeFirst();
+  const category = await ctx.trx.selectFrom('categories').select('id').where('data_id', '=', input.category).executeTakeFirst();
+  const errors: Record<string, string[]> = {};
+  if (!kpi) errors.kpi = [messages.doesNotExist(input.kpi)];
+  if (!category) errors.category = [messages.doesNotExist(input.category)];
+  if (!kpi || !category) throw new ValidationError(errors);
+  const at = now();
+  const existing = await ctx.trx
+    .selectFrom('kpi_values')
+    .select('id')
+    .where('visit_id', '=', visitId)
+    .where('kpi_id', '=', kpi.id)
+    .where('category_id', '=', category.id)
+    .executeTakeFirst();
+  const id = existing?.id ?? newId();
+  if (existing) {
+    await ctx.trx.updateTable('kpi_values').set({ value: input.value, updated_at: at }).where('id', '=', id).execute();
+  } else {
+    await ctx.trx
+      .insertInto('kpi_values')
+      .values({ id, visit_id: visitId, kpi_id: kpi.id, category_id: category.id, value: input.value, created_at: at, updated_at: at })
+      .execute();
+  }
+  ctx.changed('kpi_value', id);
+  await touchVisit(ctx, visitId);
+  return { visit: visitDataId, kpi: input.kpi, category: input.category, value: input.value };
+}

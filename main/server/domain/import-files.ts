@@ -1,0 +1,55 @@
+// Import files: a JSON document with every entity, or a CSV of one entity (header row = field names;
+// empty cells are left out; `attributes` holds a JSON object). Both become an ImportDocument.
+import { parse } from 'csv-parse/sync';
+import { Value } from 'typebox/value';
+import { ImportRowSchemas } from '../schemas/import.js';
+import { RejectedError } from './errors.js';
+import type { EntityKey, ImportDocument } from './import.js';
+
+const ALIASES: Record<string, EntityKey> = {
+  brand: 'brands', category: 'categories', manufacturer: 'manufacturers', sku: 'skus', display: 'displays',
+  planogram: 'planograms', planogram_record: 'planogram_records', mhl: 'mhls', musthavelist: 'mhls',
+  mhl_record: 'mhl_records', task: 'tasks', kpi: 'kpis',
+};
+
+export function entityKey(name: string): EntityKey {
+  const n = name.trim().toLowerCase().replaceAll('-', '_');
+  if (n in ImportRowSchemas) return n as EntityKey;
+  if (n in ALIASES) return ALIASES[n];
+  throw new RejectedError({ detail: `Unknown entity "${name}". Known: ${Object.keys(ImportRowSchemas).join(', ')}.` });
+}
+
+export function parseJsonImport(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new RejectedError({ detail: `Malformed JSON: ${(error as Error).message}` });
+  }
+}
+
+export function parseCsvImport(text: string, entity: string): ImportDocument {
+  const key = entityKey(entity);
+  let records: Array<Record<string, string>>;
+  try {
+    records = parse(text, { columns: true, skip_empty_lines: true, trim: true, bom: true });
+  } catch (error) {
+    throw new RejectedError({ detail: `Malformed CSV: ${(error as Error).message}` });
+  }
+  const schema = ImportRowSchemas[key];
+  const rows = records.map((record) => {
+    const row: Record<string, unknown> = {};
+    for (const [field, cell] of Object.entries(record)) {
+      if (cell === '') continue;
+      if (field === 'attributes') {
+        try {
+          row[field] = JSON.parse(cell);
+        } catch {
+          row[field] = cell; // left for validation to reject with the field's message
+        }
+      } else row[field] = cell;
+    }
+    // Cells are text: convert "3" -> 3 and "true" -> true where the schema wants those types.
+    return Value.Convert(schema, row) as Record<string, unknown>;
+  });
+  return { [key]: rows };
+}
