@@ -1,6 +1,6 @@
 // The preload: runs sandboxed, so it may require nothing but 'electron' (no local modules: bridge-types
-// is imported for types only). It exposes a frozen bridge and never ipcRenderer itself, so the page can
-// reach only these channels, which main/electron/ipc.ts allowlists under the same names.
+// is imported for types only). It exposes a small bridge (contextBridge hands the page a copy) and never
+// ipcRenderer itself, so the page can reach only these channels, which main/electron/ipc.ts allowlists under the same names.
 import { contextBridge, ipcRenderer } from 'electron';
 import type { PickedPhoto, ShelfAuditBridge } from './bridge-types.js';
 

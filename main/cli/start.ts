@@ -3,7 +3,7 @@
 // URL with a fresh key in its #token= fragment (the page keeps it and strips it from the address bar).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { defaultDataDir, legacyDataDirs } from '../host/data-directory.js';
+import { defaultDataDir } from '../host/data-directory.js';
 import { migrateDataDir } from '../host/data-layout.js';
 import { findElectronRuntime } from '../host/electron-runtime.js';
 import { configuredPort, listenOnPreferredPort } from '../host/port.js';
@@ -15,7 +15,7 @@ const appRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 async function runHeadless(): Promise<void> {
   const dataDir = defaultDataDir();
-  await migrateDataDir(dataDir, { legacyDirs: legacyDataDirs() });
+  await migrateDataDir(dataDir);
   const preferred = configuredPort();
   const { result: server, fellBack } = await listenOnPreferredPort(preferred, (port) =>
     startServer({ host: '127.0.0.1', port, dataDir }),

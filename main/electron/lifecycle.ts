@@ -5,7 +5,7 @@
 import type { BrowserWindow } from 'electron';
 import { app, dialog, ipcMain, Menu, session, shell } from 'electron';
 import path from 'node:path';
-import { defaultDataDir, legacyDataDirs } from '../host/data-directory.js';
+import { defaultDataDir } from '../host/data-directory.js';
 import { migrateDataDir } from '../host/data-layout.js';
 import { configuredPort, listenOnPreferredPort } from '../host/port.js';
 import { showAboutBox } from './about.js';
@@ -28,13 +28,12 @@ export interface SessionKey {
 }
 
 export interface DesktopDeps<S extends HostedServer = HostedServer> {
-  startServer(options: { host: string; port: number; dataDir: string; webRoot: string }): Promise<S>;
+  startServer(options: { host: string; port: number; dataDir: string }): Promise<S>;
   /** A key for the window's page to call the API with, valid until revoked on quit. */
   issueSessionKey(server: S): Promise<SessionKey>;
   /** The shipped detector's version for the About box (asked of the server with the session token). */
   modelVersion(server: S, token: string): Promise<string>;
   preloadPath: string;
-  webRoot: string;
 }
 
 export interface DesktopApp {
@@ -95,11 +94,11 @@ export async function runDesktopApp<S extends HostedServer>(deps: DesktopDeps<S>
   await app.whenReady();
   try {
     const dataDir = defaultDataDir();
-    const layout = await migrateDataDir(dataDir, { legacyDirs: legacyDataDirs() });
-    log.info(`Data folder ${dataDir} (layout ${layout.from} -> ${layout.to})`, layout.adoptedFrom ?? '');
+    const layout = await migrateDataDir(dataDir);
+    log.info(`Data folder ${dataDir} (layout ${layout.from} -> ${layout.to})`);
 
     const { result, fellBack } = await listenOnPreferredPort(configuredPort(), (port) =>
-      deps.startServer({ host: '127.0.0.1', port, dataDir, webRoot: deps.webRoot }),
+      deps.startServer({ host: '127.0.0.1', port, dataDir }),
     );
     server = result;
     if (fellBack) log.warn(`Port ${configuredPort()} is taken; the server listens on ${result.port} instead`);

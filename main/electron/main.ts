@@ -1,7 +1,5 @@
 // Electron's entry point (package.json "main"): wires the real server and key domain into the
 // lifecycle. Everything with logic lives in the modules it imports.
-import { app } from 'electron';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueSessionKey } from '../host/session-key.js';
 import { startServer } from '../server/server.js';
@@ -14,5 +12,5 @@ void runDesktopApp({
   modelVersion: (server, token) => modelVersionFromServer(server.app, token),
   // dist/main/electron/main.js -> dist/preload/index.js (CommonJS, as a sandboxed preload must be).
   preloadPath: fileURLToPath(new URL('../../preload/index.js', import.meta.url)),
-  webRoot: path.join(app.getAppPath(), 'dist', 'renderer'),
+  // The web UI (dist/renderer) is found by the server itself, in the checkout and inside app.asar.
 });

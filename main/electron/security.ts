@@ -79,9 +79,11 @@ function openInBrowser(url: string): void {
   if (isSafeExternalUrl(url)) void shell.openExternal(url);
 }
 
-/** Session-wide rules: the CSP on every response, permission requests and device access. */
+/** Session-wide rules: the CSP on the app's responses, permission requests and device access. */
 export function hardenSession(session: Session, appOrigin: string): void {
   session.webRequest.onHeadersReceived((details, callback) => {
+    // Only the app's own pages: Chromium's internal ones (devtools) bring their own policy.
+    if (!isAppUrl(details.url, appOrigin)) return callback({});
     callback({ responseHeaders: withContentSecurityPolicy(details.responseHeaders) });
   });
   session.setPermissionRequestHandler((_contents, permission, callback, details) => {

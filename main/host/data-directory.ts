@@ -42,13 +42,3 @@ export function defaultDataDir(ctx: PlatformContext = currentContext()): string 
   if (configured) return path.resolve(configured);
   return userDataDir(ctx);
 }
-
-/**
- * Folders an earlier build may have kept the same data in: Electron's user-data folder named after the
- * package name, as a build without productName had it. None when the folder was configured explicitly.
- */
-export function legacyDataDirs(ctx: PlatformContext = currentContext()): string[] {
-  if (ctx.env[DATA_DIR_ENV]?.trim()) return [];
-  const join = ctx.platform === 'win32' ? path.win32.join : path.posix.join;
-  return [join(appDataDir(ctx), 'shelf-audit')];
-}

@@ -1,13 +1,10 @@
 // The data directory's layout is versioned by a small file in it, so that a newer app can move an older
 // layout into shape before the server opens the database, and an older app refuses a folder that a newer
 // one has already changed (opening it could corrupt data it does not understand).
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export const LAYOUT_FILE = 'data-layout.json';
-/** The database file the server opens in the data directory (storage/database.ts). */
-export const DATABASE_FILE = 'shelf-audit.sqlite';
 
 export interface LayoutStep {
   /** The version this step upgrades to; steps run in ascending order. */
@@ -17,11 +14,6 @@ export interface LayoutStep {
 }
 
 export interface LayoutContext {
-  /**
-   * Folders an earlier build may have used for the same data: Electron names the user-data folder after
-   * package.json's productName, or its name ("shelf-audit") when a build ran without one.
-   */
-  legacyDirs?: string[];
   steps?: LayoutStep[];
 }
 
@@ -29,7 +21,6 @@ export interface LayoutResult {
   from: number;
   to: number;
   applied: string[];
-  adoptedFrom?: string;
 }
 
 export class DataLayoutTooNewError extends Error {
@@ -80,38 +71,15 @@ async function writeLayoutVersion(dataDir: string, version: number): Promise<voi
   await rename(`${file}.tmp`, file);
 }
 
-function holdsAppData(dir: string): boolean {
-  return existsSync(path.join(dir, DATABASE_FILE)) || existsSync(path.join(dir, LAYOUT_FILE));
-}
-
 /**
- * Moves a legacy folder's contents into dataDir. Entries dataDir already has (Chromium's own files, made
- * when Electron started) are left in the legacy folder rather than overwritten.
- */
-async function adoptLegacyDir(legacyDir: string, dataDir: string): Promise<void> {
-  await mkdir(dataDir, { recursive: true });
-  for (const entry of await readdir(legacyDir)) {
-    const target = path.join(dataDir, entry);
-    if (!existsSync(target)) await rename(path.join(legacyDir, entry), target);
-  }
-  // Remove the legacy folder only when everything moved; otherwise keep what is left for support.
-  await rmdir(legacyDir).catch(() => {});
-}
-
-/**
- * Brings dataDir to the current layout: adopts a legacy folder when dataDir holds no data yet, refuses a
- * newer layout, then applies each pending step, recording the version after every step so an interrupted
+ * Brings dataDir to the current layout: refuses a newer layout, then applies each pending step (a step
+ * may move files into a new arrangement), recording the version after every step so an interrupted
  * migration resumes where it stopped.
  */
 export async function migrateDataDir(dataDir: string, ctx: LayoutContext = {}): Promise<LayoutResult> {
   const steps = [...(ctx.steps ?? LAYOUT_STEPS)].sort((a, b) => a.to - b.to);
   const supported = steps.reduce((v, s) => Math.max(v, s.to), 0);
 
-  let adoptedFrom: string | undefined;
-  if (!holdsAppData(dataDir)) {
-    adoptedFrom = (ctx.legacyDirs ?? []).find((d) => path.resolve(d) !== path.resolve(dataDir) && holdsAppData(d));
-    if (adoptedFrom) await adoptLegacyDir(adoptedFrom, dataDir);
-  }
   await mkdir(dataDir, { recursive: true });
   await rm(path.join(dataDir, `${LAYOUT_FILE}.tmp`), { force: true });
 
@@ -125,5 +93,5 @@ export async function migrateDataDir(dataDir: string, ctx: LayoutContext = {}): 
     await writeLayoutVersion(dataDir, step.to);
     applied.push(step.description);
   }
-  return { from, to: Math.max(from, supported), applied, adoptedFrom };
+  return { from, to: Math.max(from, supported), applied };
 }

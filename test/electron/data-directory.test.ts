@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appDataDir, defaultDataDir, legacyDataDirs, userDataDir } from '../../main/host/data-directory.js';
+import { appDataDir, defaultDataDir, userDataDir } from '../../main/host/data-directory.js';
 
 describe('default data directory (Electron userData for "Shelf Audit")', () => {
   it('is %APPDATA%\\Shelf Audit on Windows', () => {
@@ -30,8 +30,4 @@ describe('default data directory (Electron userData for "Shelf Audit")', () => {
     expect(defaultDataDir({ ...ctx, env: { SHELF_AUDIT_DATA_DIR: '  ' } })).toBe('/home/ann/.config/Shelf Audit');
   });
 
-  it('names the package-name folder as the legacy location, unless the folder is configured', () => {
-    expect(legacyDataDirs({ platform: 'linux', env: {}, homedir: '/home/ann' })).toEqual(['/home/ann/.config/shelf-audit']);
-    expect(legacyDataDirs({ platform: 'linux', env: { SHELF_AUDIT_DATA_DIR: '/d' }, homedir: '/home/ann' })).toEqual([]);
-  });
 });

@@ -85,40 +85,4 @@ describe('data directory layout migration', () => {
     expect(result).toMatchObject({ from: 2, to: 3, applied: ['three'] });
     expect(layoutOf(dir)).toBe(3);
   });
-
-  it('moves a legacy folder (database with its WAL files) into an empty data folder', async () => {
-    const legacy = path.join(root, 'shelf-audit');
-    const dir = path.join(root, 'Shelf Audit');
-    mkdirSync(path.join(legacy, 'uploads'), { recursive: true });
-    for (const f of ['shelf-audit.sqlite', 'shelf-audit.sqlite-wal', 'shelf-audit.sqlite-shm']) writeFileSync(path.join(legacy, f), f);
-    writeFileSync(path.join(legacy, 'uploads', 'a.jpg'), 'a');
-    // Chromium has already made its own files in the new user-data folder: they stay, the legacy copy too.
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, 'Preferences'), 'new');
-    writeFileSync(path.join(legacy, 'Preferences'), 'old');
-
-    const result = await migrateDataDir(dir, { legacyDirs: [legacy] });
-    expect(result.adoptedFrom).toBe(legacy);
-    for (const f of ['shelf-audit.sqlite', 'shelf-audit.sqlite-wal', 'shelf-audit.sqlite-shm']) {
-      expect(readFileSync(path.join(dir, f), 'utf8')).toBe(f);
-    }
-    expect(readFileSync(path.join(dir, 'uploads', 'a.jpg'), 'utf8')).toBe('a');
-    expect(readFileSync(path.join(dir, 'Preferences'), 'utf8')).toBe('new');
-    expect(readFileSync(path.join(legacy, 'Preferences'), 'utf8')).toBe('old');
-    expect(existsSync(path.join(legacy, 'shelf-audit.sqlite'))).toBe(false);
-    expect(layoutOf(dir)).toBe(CURRENT_LAYOUT_VERSION);
-  });
-
-  it('never adopts a legacy folder over data already in place', async () => {
-    const legacy = path.join(root, 'shelf-audit');
-    const dir = path.join(root, 'Shelf Audit');
-    mkdirSync(legacy);
-    mkdirSync(dir);
-    writeFileSync(path.join(legacy, 'shelf-audit.sqlite'), 'old');
-    writeFileSync(path.join(dir, 'shelf-audit.sqlite'), 'current');
-    const result = await migrateDataDir(dir, { legacyDirs: [legacy] });
-    expect(result.adoptedFrom).toBeUndefined();
-    expect(readFileSync(path.join(dir, 'shelf-audit.sqlite'), 'utf8')).toBe('current');
-    expect(readFileSync(path.join(legacy, 'shelf-audit.sqlite'), 'utf8')).toBe('old');
-  });
 });

@@ -40,7 +40,6 @@ function deps(overrides: Partial<DesktopDeps> = {}) {
     }),
     modelVersion: vi.fn(async () => 'detector-1.0'),
     preloadPath: '/app/dist/preload/index.js',
-    webRoot: '/app/dist/renderer',
     ...overrides,
   };
   return { d, server, revoke };
@@ -92,7 +91,7 @@ describe('desktop lifecycle', () => {
       'menu',
       'window',
     ]);
-    expect(d.startServer).toHaveBeenCalledWith({ host: '127.0.0.1', port: 47001, dataDir, webRoot: '/app/dist/renderer' });
+    expect(d.startServer).toHaveBeenCalledWith({ host: '127.0.0.1', port: 47001, dataDir });
     expect(started).toMatchObject({ dataDir, appUrl: 'http://127.0.0.1:47001/' });
 
     // The page gets the server's origin and the session token through the allowlisted sync channel.

@@ -85,6 +85,9 @@ describe('window security settings', () => {
     const cb = vi.fn();
     onHeaders({ url: `${APP}/`, responseHeaders: { 'Content-Security-Policy': ['default-src *'] } }, cb);
     expect(cb).toHaveBeenCalledWith({ responseHeaders: { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    const other = vi.fn();
+    onHeaders({ url: 'devtools://devtools/bundled/index.html', responseHeaders: {} }, other);
+    expect(other).toHaveBeenCalledWith({});
 
     const onRequest = ses.setPermissionRequestHandler.mock.calls[0][0];
     const grant = vi.fn();

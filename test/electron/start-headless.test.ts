@@ -2,7 +2,7 @@
 // on the data folder it is given, and shut down cleanly on SIGTERM, revoking that key.
 import Database from 'better-sqlite3';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,11 +41,21 @@ function waitForLine(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchAr
   });
 }
 
+/** True when dist/ is missing the entry or older than any main/ source (a standalone run after edits). */
+function buildIsStale(): boolean {
+  if (!existsSync(START)) return true;
+  const built = statSync(START).mtimeMs;
+  return readdirSync('main', { recursive: true, withFileTypes: true }).some(
+    (e) => e.isFile() && e.name.endsWith('.ts') && statSync(path.join(e.parentPath, e.name)).mtimeMs > built,
+  );
+}
+
 beforeAll(() => {
-  // `npm test` builds first; build main/ here only when run on its own against a clean checkout.
-  if (!existsSync(START)) {
+  // `npm test` builds first; compile main/ here only when the build is missing or stale.
+  if (buildIsStale()) {
     const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('could not build main/');
+    // Type errors elsewhere in main/ still emit; only a missing entry point stops this test.
+    if (r.status !== 0 && !existsSync(START)) throw new Error('could not build main/');
   }
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-start-'));
 });
