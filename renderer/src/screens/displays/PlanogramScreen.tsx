@@ -320,7 +320,7 @@ function ShelfRow(props: {
               role="listitem"
               key={p.id}
               className={`position${props.selected === p.id ? ' position-selected' : ''}`}
-              style={{ flexGrow: p.facing_x, minWidth: `${p.facing_x * 2.6}rem` }}
+              style={{ flex: `0 0 ${p.facing_x * 4.5}rem` }}
               draggable
               onDragStart={(e) => {
                 e.dataTransfer.setData(DRAG_POSITION, p.id);
