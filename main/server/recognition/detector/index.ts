@@ -1,0 +1,3 @@
+// The detector's public API (see detector.ts for the contract).
+export { createDetector, defaultModelPath, DetectorInputError } from './detector.js';
+export type { Box, Detection, Detector, DetectorInput, DetectorOptions, RawImage } from './detector.js';

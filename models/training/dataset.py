@@ -1,0 +1,97 @@
+"""Training samples from generated shelves: random scale, crop and flip, with CenterNet targets.
+
+Targets at stride 4, one per product: an elliptical Gaussian on the heatmap whose spread follows the
+box (TTFNet-style, so neighbours in dense rows stay separate), log box size and the sub-cell offset at
+the centre cell.
+"""
+import glob
+import json
+import math
+import os
+
+import cv2
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+from model import STRIDE
+
+MAX_OBJ = 600
+
+
+def list_samples(folder):
+    return sorted(f[:-5] for f in glob.glob(os.path.join(folder, '*.json')))
+
+
+def load_sample(stem):
+    img = cv2.imread(stem + '.jpg')
+    with open(stem + '.json') as fh:
+        boxes = np.array(json.load(fh)['boxes'], np.float32).reshape(-1, 4)
+    return img, boxes
+
+
+def draw_targets(boxes, out_h, out_w, alpha=0.54):
+    hm = np.zeros((out_h, out_w), np.float32)
+    ind = np.zeros(MAX_OBJ, np.int64); wh = np.zeros((MAX_OBJ, 2), np.float32)
+    off = np.zeros((MAX_OBJ, 2), np.float32); msk = np.zeros(MAX_OBJ, np.float32)
+    k = 0
+    for x1, y1, x2, y2 in boxes[:MAX_OBJ]:
+        w, h = (x2 - x1) / STRIDE, (y2 - y1) / STRIDE
+        cx, cy = (x1 + x2) / 2 / STRIDE, (y1 + y2) / 2 / STRIDE
+        ix, iy = int(cx), int(cy)
+        if not (0 <= ix < out_w and 0 <= iy < out_h):
+            continue
+        sx, sy = max(alpha * w / 6, 0.4), max(alpha * h / 6, 0.4)
+        rx, ry = int(3 * sx) + 1, int(3 * sy) + 1
+        xs = np.arange(max(0, ix - rx), min(out_w, ix + rx + 1)); ys = np.arange(max(0, iy - ry), min(out_h, iy + ry + 1))
+        g = np.exp(-((xs[None, :] - ix) ** 2) / (2 * sx * sx) - ((ys[:, None] - iy) ** 2) / (2 * sy * sy))
+        sub = hm[ys[0]:ys[-1] + 1, xs[0]:xs[-1] + 1]
+        np.maximum(sub, g, out=sub)
+        ind[k] = iy * out_w + ix; wh[k] = (math.log(max(w, 0.25)), math.log(max(h, 0.25)))
+        off[k] = (cx - ix, cy - iy); msk[k] = 1; k += 1
+    return hm, ind, wh, off, msk
+
+
+class ShelfCrops(Dataset):
+    """Random crops of size `size` from the generated shelves (rescans the folder: generation may still run)."""
+
+    def __init__(self, folder, size=384, length=10 ** 7, seed=0):
+        self.folder, self.size, self.length, self.seed = folder, size, length, seed
+        self.stems = list_samples(folder)
+
+    def __len__(self):
+        return self.length
+
+    def __getitem__(self, i):
+        rng = np.random.default_rng([self.seed, i])
+        if i % 500 == 0:
+            self.stems = list_samples(self.folder)
+        img, boxes = load_sample(self.stems[rng.integers(len(self.stems))])
+        s = math.exp(rng.uniform(math.log(0.6), math.log(1.5)))
+        img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        boxes = boxes * s
+        S = self.size; H, W = img.shape[:2]
+        if H < S or W < S:  # pad small images with a plain colour
+            pad = np.full((max(H, S), max(W, S), 3), rng.integers(0, 256, 3), np.uint8)
+            pad[:H, :W] = img; img = pad; H, W = img.shape[:2]
+        x0 = int(rng.integers(0, W - S + 1)); y0 = int(rng.integers(0, H - S + 1))
+        img = img[y0:y0 + S, x0:x0 + S]
+        if len(boxes):
+            full = boxes - np.float32([x0, y0, x0, y0])
+            b = full.copy(); b[:, [0, 2]] = b[:, [0, 2]].clip(0, S); b[:, [1, 3]] = b[:, [1, 3]].clip(0, S)
+            area = (full[:, 2] - full[:, 0]) * (full[:, 3] - full[:, 1])
+            vis = (b[:, 2] - b[:, 0]).clip(0) * (b[:, 3] - b[:, 1]).clip(0)
+            keep = (vis >= 0.3 * area) & (b[:, 2] - b[:, 0] >= 2) & (b[:, 3] - b[:, 1] >= 2)
+            # Mostly-hidden products are neither positives nor negatives: they would teach noise.
+            boxes = b[keep]
+        if rng.random() < 0.5:
+            img = img[:, ::-1]
+            if len(boxes):
+                boxes = boxes[:, [2, 1, 0, 3]] * np.float32([-1, 1, -1, 1]) + np.float32([S, 0, S, 0])
+        img = img.astype(np.float32)
+        if rng.random() < 0.5:  # light / colour jitter on top of the generator's
+            img = img * rng.uniform(0.7, 1.3) * rng.uniform(0.9, 1.1, 3) + rng.uniform(-20, 20)
+        img = np.ascontiguousarray(np.clip(img, 0, 255)[:, :, ::-1], dtype=np.float32)  # BGR -> RGB
+        hm, ind, wh, off, msk = draw_targets(boxes, S // STRIDE, S // STRIDE)
+        return (torch.from_numpy(img).permute(2, 0, 1).contiguous(), torch.from_numpy(hm)[None],
+                torch.from_numpy(ind), torch.from_numpy(wh), torch.from_numpy(off), torch.from_numpy(msk))

@@ -1,0 +1,399 @@
+"""Synthetic shelf photos with exact product boxes, deterministic from a seed.
+
+A scene is a wall/background, one or more shelf units with rows of products standing on shelf boards,
+price tags and signs (which are NOT products), then the camera: perspective, light, shadows, blur,
+noise and JPEG. The image is drawn at the scale the app's detector sees (a phone photo resized so its
+long side is about 1024 px), so product sizes match what the model meets at inference.
+
+Product appearances: packshots cut from their white backgrounds and in-store photos (Grocery Store
+Dataset, MIT), SKU crops (MIT), and procedurally drawn boxes, bottles, cans and pouches, so the model
+learns "a product" rather than a few brands.
+
+Usage: python3 generator.py OUT_DIR --count N --seed S [--workers W]
+writes OUT_DIR/NNNNNN.jpg and OUT_DIR/NNNNNN.json ({"width","height","boxes":[[x1,y1,x2,y2],...]}).
+"""
+import argparse
+import glob
+import json
+import os
+import sys
+
+import cv2
+import numpy as np
+
+DATA = os.environ.get('SHELF_DATA', os.path.join(os.path.dirname(__file__), '../../../shared/data'))
+cv2.setNumThreads(1)
+
+
+# ---------------------------------------------------------------- textures from the shared data
+class TextureBank:
+    """Product appearances from shared/data: (BGR image, alpha mask) pairs, loaded once per process."""
+
+    def __init__(self, data_dir=DATA):
+        self.packshots = []
+        for f in sorted(glob.glob(os.path.join(data_dir, 'grocery-store-dataset/dataset/iconic-images-and-descriptions/Packages/*/*/*.jpg'))):
+            cut = cut_from_white(cv2.imread(f))
+            if cut is not None:
+                self.packshots.append(cut)
+        self.crops = []
+        for f in sorted(glob.glob(os.path.join(data_dir, 'sku-crops/*/*.jpg'))):
+            im = cv2.imread(f)
+            if im is not None:
+                self.crops.append((im, np.full(im.shape[:2], 255, np.uint8)))
+        # In-store photos: the product fills the middle of the frame; its centre is a realistic label.
+        files = sorted(glob.glob(os.path.join(data_dir, 'grocery-store-dataset/dataset/train/Packages/*/*/*.jpg')))
+        self.instore_files = files
+        self._instore_cache = {}
+
+    def instore(self, rng):
+        f = self.instore_files[rng.integers(len(self.instore_files))]
+        im = self._instore_cache.get(f)
+        if im is None:
+            im = cv2.imread(f)
+            if len(self._instore_cache) < 400:
+                self._instore_cache[f] = im
+        h, w = im.shape[:2]
+        cw, ch = int(w * rng.uniform(0.35, 0.6)), int(h * rng.uniform(0.45, 0.8))
+        x0 = int(rng.uniform(0.2, 0.8) * (w - cw)); y0 = int(rng.uniform(0.1, 0.9) * (h - ch))
+        crop = im[y0:y0 + ch, x0:x0 + cw]
+        return crop, np.full(crop.shape[:2], 255, np.uint8)
+
+
+def cut_from_white(im):
+    """Packshot on white -> tight crop and alpha mask of the non-white object."""
+    if im is None:
+        return None
+    fg = (im.astype(np.int16).min(axis=2) < 235).astype(np.uint8)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(fg)
+    if n < 2:
+        return None
+    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    mask = (lab == big).astype(np.uint8)
+    # Fill holes (white labels inside the package belong to it).
+    inv = (1 - mask).astype(np.uint8)
+    n2, lab2, stats2, _ = cv2.connectedComponentsWithStats(inv)
+    h, w = mask.shape
+    for i in range(1, n2):
+        x, y, ww, hh, _a = stats2[i]
+        if x > 0 and y > 0 and x + ww < w and y + hh < h:
+            mask[lab2 == i] = 1
+    x, y, ww, hh, _a = stats[big]
+    if ww < 20 or hh < 20:
+        return None
+    return im[y:y + hh, x:x + ww].copy(), (mask[y:y + hh, x:x + ww] * 255).astype(np.uint8)
+
+
+# ---------------------------------------------------------------- procedural packages
+def rand_color(rng, sat=None):
+    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 256) if sat is None else sat, rng.integers(40, 256)]]])
+    return tuple(int(c) for c in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+
+
+def gradient(h, w, c1, c2, rng):
+    t = np.linspace(0, 1, h if rng.random() < 0.6 else w, dtype=np.float32)
+    if len(t) == h:
+        t = np.repeat(t[:, None], w, axis=1)
+    else:
+        t = np.repeat(t[None, :], h, axis=0)
+    a = np.array(c1, np.float32); b = np.array(c2, np.float32)
+    return (a * (1 - t[..., None]) + b * t[..., None]).astype(np.uint8)
+
+
+WORDS = ['MILK', 'COLA', 'JUICE', 'BIO', 'FRESH', 'CREAM', 'SODA', 'ORGANIC', 'LIGHT', 'ZERO', 'TEA', 'PLUS',
+         'SOFT', 'CARE', 'NATURAL', 'MAX', 'KIDS', 'PRO', 'CLASSIC', 'NEW', 'FRUIT', 'OAT', 'CHOCO', 'RICE']
+
+
+def draw_label(img, rng):
+    """Brand-like decorations: bands, a logo blob, words."""
+    h, w = img.shape[:2]
+    for _ in range(rng.integers(0, 3)):
+        y = rng.integers(0, h); bh = max(1, int(h * rng.uniform(0.03, 0.25)))
+        cv2.rectangle(img, (0, y), (w, y + bh), rand_color(rng), -1)
+    if rng.random() < 0.7:
+        c = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.2, 0.8) * h))
+        r = max(2, int(min(w, h) * rng.uniform(0.1, 0.35)))
+        if rng.random() < 0.5:
+            cv2.circle(img, c, r, rand_color(rng), -1)
+        else:
+            cv2.ellipse(img, c, (r, max(1, r // 2)), float(rng.uniform(0, 180)), 0, 360, rand_color(rng), -1)
+    for _ in range(rng.integers(1, 4)):
+        word = WORDS[rng.integers(len(WORDS))]
+        scale = max(0.2, w / 110 * rng.uniform(0.4, 1.0))
+        org = (int(rng.uniform(0, 0.3) * w), int(rng.uniform(0.2, 0.95) * h))
+        col = (255, 255, 255) if rng.random() < 0.4 else rand_color(rng)
+        cv2.putText(img, word, org, rng.integers(0, 8), scale, col, max(1, int(scale * 2)), cv2.LINE_AA)
+
+
+def procedural_product(rng, w, h):
+    """A drawn package of about w x h: box, bottle, can or pouch. Returns (BGR, alpha)."""
+    kind = rng.choice(['box', 'box', 'bottle', 'can', 'pouch', 'jar'])
+    img = gradient(h, w, rand_color(rng), rand_color(rng), rng)
+    draw_label(img, rng)
+    mask = np.zeros((h, w), np.uint8)
+    if kind == 'box':
+        mask[:] = 255
+        if rng.random() < 0.5:  # visible side face
+            sw = max(1, int(w * rng.uniform(0.05, 0.2)))
+            img[:, w - sw:] = (img[:, w - sw:] * 0.6).astype(np.uint8)
+    elif kind == 'bottle':
+        neck_w = max(2, int(w * rng.uniform(0.25, 0.45))); neck_h = int(h * rng.uniform(0.15, 0.35))
+        sh = int(h * rng.uniform(0.05, 0.15))
+        cx = w // 2
+        cv2.rectangle(mask, (cx - neck_w // 2, 0), (cx + neck_w // 2, neck_h), 255, -1)
+        pts = np.array([[cx - neck_w // 2, neck_h], [cx + neck_w // 2, neck_h], [w - 1, neck_h + sh], [w - 1, h - 1], [0, h - 1], [0, neck_h + sh]], np.int32)
+        cv2.fillPoly(mask, [pts], 255)
+        cap_h = max(2, int(h * 0.06))
+        img[:cap_h] = rand_color(rng)
+        if rng.random() < 0.5:  # transparent-ish bottle: liquid colour shows
+            img[:] = (0.5 * img + 0.5 * np.array(rand_color(rng), np.float32)).astype(np.uint8)
+    elif kind == 'can':
+        mask[:] = 255
+        r = max(1, int(w * 0.12))
+        mask[:r, :r] = 0; mask[:r, w - r:] = 0
+        cv2.circle(mask, (r, r), r, 255, -1); cv2.circle(mask, (w - 1 - r, r), r, 255, -1)
+        img[:max(2, h // 14)] = (190, 190, 190)
+    elif kind == 'pouch':
+        pts = np.array([[int(w * 0.1), 0], [int(w * 0.9), 0], [w - 1, h - 1], [0, h - 1]], np.int32)
+        cv2.fillPoly(mask, [pts], 255)
+    else:  # jar
+        mask[int(h * 0.12):] = 255
+        cv2.rectangle(mask, (int(w * 0.1), 0), (int(w * 0.9), int(h * 0.12)), 255, -1)
+        img[:int(h * 0.12)] = rand_color(rng)
+    # Cylindrical shading for round packages.
+    if kind in ('bottle', 'can', 'jar') or rng.random() < 0.2:
+        x = np.linspace(-1, 1, w, dtype=np.float32)
+        shade = 0.65 + 0.45 * np.sqrt(np.clip(1 - x ** 2, 0, 1))
+        hl = np.exp(-((x - rng.uniform(-0.6, 0.2)) ** 2) / 0.01) * 80
+        img = np.clip(img * shade[None, :, None] + hl[None, :, None], 0, 255).astype(np.uint8)
+    return img, mask
+
+
+# ---------------------------------------------------------------- scene
+def background(h, w, rng):
+    kind = rng.integers(0, 4)
+    if kind == 0:
+        bg = gradient(h, w, rand_color(rng, sat=rng.integers(0, 80)), rand_color(rng, sat=rng.integers(0, 80)), rng)
+    elif kind == 1:  # tiles / panels
+        bg = np.full((h, w, 3), rand_color(rng, sat=rng.integers(0, 60)), np.uint8)
+        step = int(rng.integers(20, 120)); col = rand_color(rng, sat=30)
+        for x in range(0, w, step):
+            cv2.line(bg, (x, 0), (x, h), col, 1)
+        for y in range(0, h, step):
+            cv2.line(bg, (0, y), (w, y), col, 1)
+    elif kind == 2:  # cluttered store: big blurred blocks
+        bg = np.full((h, w, 3), rand_color(rng), np.uint8)
+        for _ in range(rng.integers(5, 25)):
+            x, y = rng.integers(0, w), rng.integers(0, h)
+            cv2.rectangle(bg, (x, y), (x + int(rng.integers(20, 300)), y + int(rng.integers(20, 300))), rand_color(rng), -1)
+        bg = cv2.GaussianBlur(bg, (0, 0), rng.uniform(3, 12))
+    else:
+        bg = np.full((h, w, 3), rand_color(rng, sat=rng.integers(0, 40)), np.uint8)
+    noise = rng.normal(0, rng.uniform(1, 8), (h, w, 1)).astype(np.float32)
+    return np.clip(bg + noise, 0, 255).astype(np.uint8)
+
+
+def paste(canvas, img, mask, x, y):
+    """Alpha-paste img at (x, y); clipped to the canvas."""
+    H, W = canvas.shape[:2]; h, w = img.shape[:2]
+    x0, y0 = max(0, x), max(0, y); x1, y1 = min(W, x + w), min(H, y + h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    a = mask[y0 - y:y1 - y, x0 - x:x1 - x, None].astype(np.float32) / 255
+    sub = canvas[y0:y1, x0:x1]
+    canvas[y0:y1, x0:x1] = (img[y0 - y:y1 - y, x0 - x:x1 - x] * a + sub * (1 - a)).astype(np.uint8)
+
+
+def price_tag(rng, w, h):
+    tag = np.full((h, w, 3), rand_color(rng, sat=rng.integers(0, 60)) if rng.random() < 0.4 else (245, 245, 245), np.uint8)
+    if rng.random() < 0.5:
+        tag[:] = (40, 220, 250) if rng.random() < 0.5 else (245, 245, 245)
+    txt = '%d.%02d' % (rng.integers(0, 20), rng.integers(0, 100))
+    cv2.putText(tag, txt, (1, h - 2), cv2.FONT_HERSHEY_SIMPLEX, max(0.2, h / 30), (0, 0, 0) if rng.random() < 0.8 else (0, 0, 200), 1, cv2.LINE_AA)
+    if rng.random() < 0.6:
+        cv2.line(tag, (1, max(1, h // 4)), (w - 2, max(1, h // 4)), (60, 60, 60), 1)
+    return tag
+
+
+class Generator:
+    def __init__(self, data_dir=DATA):
+        self.bank = TextureBank(data_dir)
+
+    def product_appearance(self, rng, w, h):
+        """A product look for a slot of about w x h; its own aspect may differ (the slot adapts)."""
+        r = rng.random()
+        if r < 0.3 and self.bank.packshots:
+            img, mask = self.bank.packshots[rng.integers(len(self.bank.packshots))]
+        elif r < 0.42 and self.bank.crops:
+            img, mask = self.bank.crops[rng.integers(len(self.bank.crops))]
+        elif r < 0.55 and self.bank.instore_files:
+            img, mask = self.bank.instore(rng)
+        else:
+            return procedural_product(rng, max(4, w), max(4, h))
+        if rng.random() < 0.2:  # recolour so real textures are not the only colours the model sees
+            hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+            hsv[..., 0] = (hsv[..., 0].astype(np.int32) + int(rng.integers(0, 180))) % 180
+            img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+        return img, mask
+
+    def scene(self, seed):
+        rng = np.random.default_rng(seed)
+        aspect = [(3, 4), (4, 3), (9, 16), (16, 9), (1, 1), (2, 3), (3, 2), (9, 19.5)][rng.integers(8)]
+        L = int(rng.integers(700, 1100))
+        if aspect[0] < aspect[1]:
+            H, W = L, int(L * aspect[0] / aspect[1])
+        else:
+            W, H = L, int(L * aspect[1] / aspect[0])
+        canvas = background(H, W, rng)
+        boxes = []
+        # Scale: typical product height in px at this image size (close-ups to far shots).
+        prod_h = float(np.exp(rng.uniform(np.log(28), np.log(220))))
+        row_h = prod_h * rng.uniform(1.1, 1.45)
+        board = max(3, int(prod_h * rng.uniform(0.08, 0.22)))
+        # Shelf unit extent (may run past the photo: products get cut by the border).
+        ux0 = int(rng.uniform(-0.2, 0.25) * W); ux1 = int(W - rng.uniform(-0.2, 0.25) * W)
+        uy0 = int(rng.uniform(-0.3, 0.2) * H); uy1 = int(H - rng.uniform(-0.3, 0.1) * H)
+        back = rand_color(rng, sat=rng.integers(0, 90))
+        cv2.rectangle(canvas, (ux0, uy0), (ux1, uy1), back, -1)
+        # Uprights (vertical posts) split the unit into bays.
+        n_bays = int(rng.integers(1, 4))
+        post_w = max(2, int(board * rng.uniform(0.5, 1.5)))
+        post_col = rand_color(rng, sat=rng.integers(0, 60))
+        bay_edges = np.linspace(ux0, ux1, n_bays + 1).astype(int)
+        shade = np.ones((H, W), np.float32)
+        y = uy0 + int(rng.uniform(0.0, 0.6) * row_h)
+        board_col = rand_color(rng, sat=rng.integers(0, 60))
+        while y + row_h < uy1 + row_h * 0.5:
+            base = int(y + row_h)  # top of the board the products stand on
+            shade[max(0, int(y)):max(0, min(H, int(y + row_h * 0.35)))] *= rng.uniform(0.55, 0.9)  # shadow under the board above
+            for b in range(n_bays):
+                self.fill_row(canvas, boxes, rng, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, base, prod_h, row_h, H, W)
+            cv2.rectangle(canvas, (ux0, base), (ux1, base + board), board_col, -1)
+            cv2.line(canvas, (ux0, base), (ux1, base), tuple(int(c * 0.6) for c in board_col), 1)
+            # Price tags and shelf strips on the board edge: NOT products.
+            x = ux0 + int(rng.uniform(0, prod_h))
+            th = max(3, int(board * rng.uniform(0.6, 1.6)))
+            while x < ux1:
+                tw = max(5, int(th * rng.uniform(1.2, 2.5)))
+                paste(canvas, price_tag(rng, tw, th), np.full((th, tw), 255, np.uint8), x, base + int(rng.uniform(-0.2, 0.3) * board))
+                x += tw + int(prod_h * rng.uniform(0.4, 3))
+            y = base + board
+        for b in range(n_bays + 1):
+            cv2.rectangle(canvas, (bay_edges[b] - post_w // 2, uy0), (bay_edges[b] + post_w // 2, uy1), post_col, -1)
+        # Hanging signs / wobblers (not products), sometimes over the products.
+        for _ in range(rng.integers(0, 4)):
+            sw = int(prod_h * rng.uniform(0.5, 2)); sh = int(sw * rng.uniform(0.3, 1))
+            sign = price_tag(rng, max(6, sw), max(4, sh))
+            paste(canvas, sign, np.full(sign.shape[:2], 255, np.uint8), int(rng.uniform(0, W)), int(rng.uniform(0, H)))
+        canvas = (canvas * shade[..., None]).astype(np.uint8)
+        boxes = np.array(boxes, np.float32).reshape(-1, 4)
+        canvas, boxes = camera(canvas, boxes, rng)
+        return canvas, boxes
+
+    def fill_row(self, canvas, boxes, rng, x0, x1, base, prod_h, row_h, H, W):
+        """Groups of repeated facings standing on the board at y=base, with gaps and stacks."""
+        x = x0 + int(rng.uniform(0, 0.1) * prod_h)
+        gap_p = rng.uniform(0, 0.12)
+        while x < x1:
+            if rng.random() < gap_p:  # empty slot
+                x += int(prod_h * rng.uniform(0.3, 1.2)); continue
+            ph = int(prod_h * rng.uniform(0.55, 1.0))
+            look_img, look_mask = self.product_appearance(rng, int(ph * rng.uniform(0.3, 0.9)), ph)
+            ar = look_img.shape[1] / look_img.shape[0]
+            ar = float(np.clip(ar * rng.uniform(0.85, 1.15), 0.2, 2.5))
+            pw = max(3, int(ph * ar))
+            if pw > prod_h * 2.2:
+                pw = int(prod_h * 2.2); ph = max(3, int(pw / ar))
+            img = cv2.resize(look_img, (pw, ph), interpolation=cv2.INTER_AREA)
+            mask = cv2.resize(look_mask, (pw, ph), interpolation=cv2.INTER_NEAREST)
+            stack = 1
+            if ph * 2.05 < row_h * 0.98 and rng.random() < 0.5:
+                stack = int(min(3, (row_h * 0.98) // ph))
+            n_face = int(rng.integers(1, 7))
+            spacing = int(pw * rng.uniform(0.0, 0.12))
+            for _ in range(n_face):
+                if x + pw * 0.5 > x1:
+                    break
+                for s in range(stack):
+                    top = base - ph * (s + 1)
+                    paste(canvas, img, mask, x, top)
+                    ys, xs = np.nonzero(mask)
+                    bx1, by1, bx2, by2 = x + xs.min(), top + ys.min(), x + xs.max() + 1, top + ys.max() + 1
+                    boxes.append([bx1, by1, bx2, by2])
+                x += pw + spacing
+            x += int(pw * rng.uniform(0.0, 0.2))
+
+
+def camera(img, boxes, rng):
+    """Perspective, lighting, colour cast, blur, noise. Boxes follow the perspective (enclosing box)."""
+    H, W = img.shape[:2]
+    if rng.random() < 0.8:
+        d = rng.uniform(0, 0.08)
+        src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+        jit = rng.uniform(-d, d, (4, 2)) * np.float32([W, H])
+        if rng.random() < 0.5:  # seen from one side: one edge shorter
+            k = rng.uniform(0, 0.12) * H
+            jit[0, 1] += k; jit[3, 1] -= k
+        dst = (src + jit).astype(np.float32)
+        M = cv2.getPerspectiveTransform(src, dst)
+        img = cv2.warpPerspective(img, M, (W, H), borderMode=cv2.BORDER_REFLECT)
+        if len(boxes):
+            c = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1).reshape(-1, 1, 2)
+            c = cv2.perspectiveTransform(c.astype(np.float32), M).reshape(-1, 4, 2)
+            boxes = np.concatenate([c.min(1), c.max(1)], 1)
+    # Light: smooth gain field + colour cast.
+    gy, gx = np.mgrid[0:H, 0:W].astype(np.float32)
+    cx, cy = rng.uniform(0, W), rng.uniform(0, H)
+    r = np.sqrt((gx - cx) ** 2 + (gy - cy) ** 2) / max(H, W)
+    gain = rng.uniform(0.7, 1.2) * (1 - rng.uniform(0, 0.5) * r)
+    cast = rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    f = img.astype(np.float32) * gain[..., None] * cast
+    f = (f - 128) * rng.uniform(0.75, 1.2) + 128
+    if rng.random() < 0.6:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.6))
+    f += rng.normal(0, rng.uniform(0, 8), f.shape).astype(np.float32)
+    img = np.clip(f, 0, 255).astype(np.uint8)
+    # Clip to the photo; keep products with enough of them visible.
+    if len(boxes):
+        full = boxes.copy()
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, W); boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, H)
+        area = (full[:, 2] - full[:, 0]) * (full[:, 3] - full[:, 1])
+        vis = (boxes[:, 2] - boxes[:, 0]).clip(0) * (boxes[:, 3] - boxes[:, 1]).clip(0)
+        keep = (vis >= 0.3 * area) & ((boxes[:, 2] - boxes[:, 0]) >= 3) & ((boxes[:, 3] - boxes[:, 1]) >= 3)
+        boxes = boxes[keep]
+    return img, boxes
+
+
+def _work(args):
+    out, start, end, seed = args
+    gen = Generator()
+    for i in range(start, end):
+        path = os.path.join(out, '%06d' % i)
+        if os.path.exists(path + '.json'):
+            continue
+        rng = np.random.default_rng([seed, i, 1])
+        img, boxes = gen.scene([seed, i])
+        q = int(rng.integers(45, 96))
+        cv2.imwrite(path + '.jpg', img, [cv2.IMWRITE_JPEG_QUALITY, q])
+        with open(path + '.json', 'w') as fh:
+            json.dump({'width': img.shape[1], 'height': img.shape[0], 'boxes': np.round(boxes, 1).tolist()}, fh)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('out'); ap.add_argument('--count', type=int, default=100); ap.add_argument('--seed', type=int, default=0)
+    ap.add_argument('--start', type=int, default=0); ap.add_argument('--workers', type=int, default=1)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    n = a.count; k = max(1, a.workers)
+    chunks = [(a.out, a.start + n * j // k, a.start + n * (j + 1) // k, a.seed) for j in range(k)]
+    if k == 1:
+        _work(chunks[0])
+    else:
+        from multiprocessing import Pool
+        with Pool(k) as p:
+            p.map(_work, chunks)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,66 @@
+"""ShelfNet: a small CenterNet-style single-class detector for dense shelves, built for CPU inference.
+
+Plain 3x3 conv/BN/ReLU backbone (no pretrained weights exist here) down to stride 32, a light top-down
+FPN back to stride 4, and three 1x1 heads at stride 4:
+  heatmap [N,1,H/4,W/4]  product-centre probability (sigmoid in the graph),
+  size    [N,2,H/4,W/4]  box width, height in input pixels (exp in the graph),
+  offset  [N,2,H/4,W/4]  sub-cell centre offset, in cells.
+Input: [N,3,H,W] RGB float 0..255 (normalised in the graph), H and W multiples of 32.
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+STRIDE = 4
+
+
+def cbr(cin, cout, stride=1, k=3):
+    return nn.Sequential(nn.Conv2d(cin, cout, k, stride, k // 2, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class Res(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.a = cbr(c, c)
+        self.b = nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, bias=False), nn.BatchNorm2d(c))
+
+    def forward(self, x):
+        return F.relu(x + self.b(self.a(x)))
+
+
+class ShelfNet(nn.Module):
+    def __init__(self, w=(16, 32, 48, 64, 96), head=32):
+        super().__init__()
+        self.s4 = nn.Sequential(cbr(3, w[0], 2), cbr(w[0], w[1], 2))
+        self.s8 = nn.Sequential(cbr(w[1], w[2], 2), Res(w[2]))
+        self.s16 = nn.Sequential(cbr(w[2], w[3], 2), Res(w[3]), Res(w[3]))
+        self.s32 = nn.Sequential(cbr(w[3], w[4], 2), Res(w[4]))
+        self.l32 = nn.Conv2d(w[4], head, 1)
+        self.l16 = nn.Conv2d(w[3], head, 1)
+        self.l8 = nn.Conv2d(w[2], head, 1)
+        self.l4 = nn.Conv2d(w[1], head, 1)
+        self.smooth8 = cbr(head, head)
+        self.trunk = cbr(head, head)
+        self.hm = nn.Conv2d(head, 1, 1)
+        self.wh = nn.Conv2d(head, 2, 1)
+        self.off = nn.Conv2d(head, 2, 1)
+        nn.init.constant_(self.hm.bias, -4.6)  # prior 0.01: focal loss starts stable
+        self.register_buffer('mean', torch.tensor([123.7, 116.3, 103.5]).view(1, 3, 1, 1))
+        self.register_buffer('std', torch.tensor([58.4, 57.1, 57.4]).view(1, 3, 1, 1))
+
+    def features(self, x):
+        x = (x - self.mean) / self.std
+        c4 = self.s4(x); c8 = self.s8(c4); c16 = self.s16(c8); c32 = self.s32(c16)
+        p = self.l32(c32)
+        p = self.l16(c16) + F.interpolate(p, scale_factor=2.0, mode='nearest')
+        p = self.smooth8(self.l8(c8) + F.interpolate(p, scale_factor=2.0, mode='nearest'))
+        p = self.l4(c4) + F.interpolate(p, scale_factor=2.0, mode='nearest')
+        return self.trunk(p)
+
+    def forward_raw(self, x):
+        f = self.features(x)
+        return self.hm(f), self.wh(f), self.off(f)
+
+    def forward(self, x):
+        hm, wh, off = self.forward_raw(x)
+        return torch.sigmoid(hm), torch.exp(wh.clamp(max=6.0)) * STRIDE, off

@@ -1,0 +1,108 @@
+"""Train ShelfNet on generated shelves, on CPU (or CUDA when present), with checkpoints and resume.
+
+The learning-rate schedule runs on a wall-clock budget (--minutes): warm-up, then cosine decay to the
+end of the budget, so a run on a shared CPU ends on time whatever its speed. Resuming restores the model,
+optimiser, step and elapsed time from RUN/last.pt.
+
+Usage: python3 train.py --data cache/train --run runs/r1 --minutes 75 [--batch 16 --size 384 --threads 2]
+"""
+import argparse
+import math
+import os
+import time
+
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader
+
+from dataset import ShelfCrops
+from model import ShelfNet
+
+
+def focal_loss(logits, target):
+    """CornerNet's penalty-reduced focal loss on the centre heatmap, normalised by the object count."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    neg = 1 - pos
+    pos_l = torch.log(p) * (1 - p) ** 2 * pos
+    neg_l = torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_l.sum() + neg_l.sum()) / n
+
+
+def gather(feat, ind):
+    n, c = feat.shape[:2]
+    feat = feat.view(n, c, -1).permute(0, 2, 1)
+    return feat.gather(1, ind[..., None].expand(-1, -1, c))
+
+
+def losses(model, batch):
+    img, hm, ind, wh, off, msk = batch
+    p_hm, p_wh, p_off = model.forward_raw(img)
+    l_hm = focal_loss(p_hm, hm)
+    m = msk[..., None]; n = msk.sum().clamp(min=1)
+    l_wh = (F.l1_loss(gather(p_wh, ind), wh, reduction='none') * m).sum() / n
+    l_off = (F.l1_loss(gather(p_off, ind), off, reduction='none') * m).sum() / n
+    return l_hm, l_wh, l_off
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--data', default='cache/train'); ap.add_argument('--run', default='runs/r1')
+    ap.add_argument('--minutes', type=float, default=75); ap.add_argument('--batch', type=int, default=16)
+    ap.add_argument('--size', type=int, default=384); ap.add_argument('--lr', type=float, default=3e-3)
+    ap.add_argument('--threads', type=int, default=2); ap.add_argument('--workers', type=int, default=1)
+    ap.add_argument('--init', help='start from these weights (a previous run)')
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(0)
+    dev = 'cuda' if torch.cuda.is_available() else 'cpu'
+    os.makedirs(a.run, exist_ok=True)
+    model = ShelfNet().to(dev)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    step, elapsed = 0, 0.0
+    ck = os.path.join(a.run, 'last.pt')
+    if os.path.exists(ck):
+        s = torch.load(ck, map_location=dev)
+        model.load_state_dict(s['model']); opt.load_state_dict(s['opt']); step, elapsed = s['step'], s['elapsed']
+        print(f'resumed at step {step}, {elapsed / 60:.1f} min', flush=True)
+    elif a.init:
+        model.load_state_dict(torch.load(a.init, map_location=dev)['model'])
+    budget = a.minutes * 60
+    ds = ShelfCrops(a.data, a.size, seed=step + 1000 * int(elapsed))
+    dl = DataLoader(ds, batch_size=a.batch, num_workers=a.workers, persistent_workers=a.workers > 0, prefetch_factor=4 if a.workers else None)
+    model.train()
+    t0 = time.time() - elapsed
+    last_save = time.time(); acc = [0.0, 0.0, 0.0]; k = 0
+    for batch in dl:
+        elapsed = time.time() - t0
+        if elapsed >= budget:
+            break
+        frac = elapsed / budget
+        lr = a.lr * min(1.0, (step + 1) / 150) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac)))
+        for g in opt.param_groups:
+            g['lr'] = lr
+        batch = [b.to(dev) for b in batch]
+        l_hm, l_wh, l_off = losses(model, batch)
+        loss = l_hm + 0.5 * l_wh + l_off
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)
+        opt.step()
+        step += 1; k += 1
+        for j, v in enumerate((l_hm, l_wh, l_off)):
+            acc[j] += v.item()
+        if step % 20 == 0:
+            print(f'step {step} t {elapsed / 60:.1f}m lr {lr:.5f} hm {acc[0] / k:.3f} wh {acc[1] / k:.3f} off {acc[2] / k:.3f}', flush=True)
+            acc = [0.0, 0.0, 0.0]; k = 0
+        if time.time() - last_save > 300:
+            torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0}, ck + '.tmp')
+            os.replace(ck + '.tmp', ck); last_save = time.time()
+    torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0}, ck + '.tmp')
+    os.replace(ck + '.tmp', ck)
+    torch.save({'model': model.state_dict(), 'step': step}, os.path.join(a.run, 'final.pt'))
+    print(f'done: {step} steps, {(time.time() - t0) / 60:.1f} min', flush=True)
+
+
+if __name__ == '__main__':
+    main()
