@@ -42,8 +42,7 @@ export async function modelVersionFromServer(
   try {
     const res = await app.inject({ method: 'GET', url: '/api/app/v1/info/', headers: { authorization: `Token ${token}` } });
     if (res.statusCode !== 200) return 'unknown';
-    const info = JSON.parse(res.body) as { model_version?: unknown; model?: { version?: unknown } | string };
-    const version = info.model_version ?? (typeof info.model === 'object' ? info.model?.version : info.model);
+    const version = (JSON.parse(res.body) as { model_version?: unknown }).model_version;
     return typeof version === 'string' && version ? version : 'unknown';
   } catch {
     return 'unknown';

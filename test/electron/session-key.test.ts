@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// about.ts shows its box through electron's dialog; only its server query runs here.
+vi.mock('electron', async () => (await import('./fake-electron.js')).electron);
 import { issueSessionKey, revokeOrphanedSessionKeys, sessionKeyName } from '../../main/host/session-key.js';
 import { createApiKey, listApiKeys, verifyApiKey } from '../../main/server/domain/api-keys.js';
 import { openDatabase, type OpenDatabase } from '../../main/server/storage/database.js';
@@ -47,5 +50,31 @@ describe('UI session keys', () => {
     const next = await issueSessionKey(database.db, 'desktop app');
     expect(await verifyApiKey(database.db, crashed.token)).toBeUndefined();
     expect(await verifyApiKey(database.db, next.token)).toBeDefined();
+  });
+});
+
+describe('the About box’s model version', () => {
+  it('is asked of the running server’s info endpoint with the session key', async () => {
+    const { startServer } = await import('../../main/server/server.js');
+    const { modelVersionFromServer } = await import('../../main/electron/about.js');
+    const server = await startServer({ dataDir: path.join(dir, 'served'), port: 0 });
+    try {
+      const key = await issueSessionKey(server.app.db, 'desktop app');
+      const statuses: number[] = [];
+      const recording = {
+        inject: async (o: { method: 'GET'; url: string; headers: Record<string, string> }) => {
+          const res = await server.app.inject(o);
+          statuses.push(res.statusCode);
+          return res;
+        },
+      };
+      const info = (await server.app.inject({ url: '/api/app/v1/info/', headers: { authorization: `Token ${key.token}` } })).json();
+      expect(await modelVersionFromServer(recording as never, key.token)).toBe(info.model_version ?? 'unknown');
+      expect(statuses).toEqual([200]);
+      expect(await modelVersionFromServer(recording as never, 'sa_wrong')).toBe('unknown');
+      expect(statuses).toEqual([200, 401]);
+    } finally {
+      await server.close();
+    }
   });
 });
