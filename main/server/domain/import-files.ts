@@ -1,7 +1,6 @@
 // Import files: a JSON document with every entity, or a CSV of one entity (header row = field names;
 // empty cells are left out; `attributes` holds a JSON object). Both become an ImportDocument.
 import { parse } from 'csv-parse/sync';
-import { Value } from 'typebox/value';
 import { ImportRowSchemas } from '../schemas/import.js';
 import { RejectedError } from './errors.js';
 import type { EntityKey, ImportDocument } from './import.js';
@@ -48,8 +47,25 @@ export function parseCsvImport(text: string, entity: string): ImportDocument {
         }
       } else row[field] = cell;
     }
-    // Cells are text: convert "3" -> 3 and "true" -> true where the schema wants those types.
-    return Value.Convert(schema, row) as Record<string, unknown>;
+    return convertCells(schema as unknown as { properties: Record<string, { type?: string | string[] }> }, row);
   });
   return { [key]: rows };
+}
+
+/**
+ * Cells are text: "3" -> 3 and "true" -> true where the row schema wants a number or boolean (the
+ * same coercion the API applies to form bodies). Anything else stays text for validation to judge.
+ */
+function convertCells(schema: { properties: Record<string, { type?: string | string[] }> }, row: Record<string, unknown>) {
+  for (const [field, value] of Object.entries(row)) {
+    const t = schema.properties[field]?.type;
+    const types = Array.isArray(t) ? t : t ? [t] : [];
+    if (typeof value !== 'string') continue;
+    if ((types.includes('number') || types.includes('integer')) && value.trim() !== '' && Number.isFinite(Number(value))) {
+      row[field] = Number(value);
+    } else if (types.includes('boolean') && /^(true|false|1|0)$/i.test(value)) {
+      row[field] = /^(true|1)$/i.test(value);
+    }
+  }
+  return row;
 }

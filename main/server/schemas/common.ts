@@ -39,8 +39,14 @@ export function Envelope<T extends TSchema>(item: T) {
 }
 
 export const Detail = Type.Object({ detail: Type.String() }, { description: 'DRF error body' });
-export const FieldErrors = Type.Record(Type.String(), Type.Array(Type.String()), {
-  description: 'DRF validation errors: field -> messages ("non_field_errors" for the whole body)',
+/**
+ * DRF validation errors: field -> messages ("non_field_errors" for the whole body), or {"detail"} for
+ * an unparsable body. Declared open so the response serializer passes every shape through.
+ */
+export const FieldErrors = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  additionalProperties: true,
+  description: 'DRF validation errors: {"field": ["message", ...]}, or {"detail": "..."}',
 });
 export const Created = Type.Object({ result: Type.Literal('CREATED'), id: Type.String() });
 export const Ok = Type.Object({ result: Type.Literal('OK') });
