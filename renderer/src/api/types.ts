@@ -119,6 +119,7 @@ export interface DataVisit {
   agent_id?: string | null;
   store_id?: string | null;
   kpi_values?: KpiValue[];
+  scenes?: Array<{ id: string; images?: unknown[]; facing_counts?: unknown }>;
 }
 
 export interface Kpi {
@@ -260,8 +261,9 @@ export interface ApiKeyRecord {
   name?: string | null;
   prefix?: string | null;
   created_date?: string;
-  created_at?: string;
-  last_used?: string | null;
+  last_used_date?: string | null;
+  revoked_date?: string | null;
+  /** Present only in the answer to the create call: the key is shown once. */
   key?: string;
 }
 

@@ -19,7 +19,8 @@ export const skuPicturesStore = create<SkuPicturesState>()((set, get) => {
       pending.add(sku);
       listSkuImages(api, sku)
         .then((images) => set((s) => ({ urls: { ...s.urls, [sku]: images[0] ? images[0].url : null } })))
-        .catch(() => undefined)
+        // Remembered as "no picture" so a failing lookup is not repeated on every render.
+        .catch(() => set((s) => ({ urls: { ...s.urls, [sku]: null } })))
         .finally(() => pending.delete(sku));
     },
     forget(sku) {

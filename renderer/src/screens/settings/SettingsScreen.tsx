@@ -67,6 +67,7 @@ function AppInfoPanel() {
 
 function ApiKeysPanel() {
   const api = useSession((s) => s.api);
+  const token = useSession((s) => s.credentials.token);
   const [keys, setKeys] = useState<ApiKeyRecord[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
@@ -81,7 +82,9 @@ function ApiKeysPanel() {
   return (
     <section aria-labelledby="keys-title">
       <h3 id="keys-title">API keys</h3>
-      <p className="muted">Local integrations call this computer's API with a key: `Authorization: Token KEY`.</p>
+      <p className="muted">
+        Local integrations call this computer's API with a key, sent as <code>Authorization: Token KEY</code>.
+      </p>
       <form
         className="inline-form"
         noValidate
@@ -146,13 +149,20 @@ function ApiKeysPanel() {
             <tbody>
               {keys.map((k) => (
                 <tr key={k.id}>
-                  <td>{k.name || '(unnamed)'}</td>
+                  <td>
+                    {k.name || '(unnamed)'}
+                    {/* Revoking the key this page uses would lock the page out: say which one it is. */}
+                    {k.prefix && token?.startsWith(k.prefix) && !k.revoked_date && <span className="muted"> (used by this window)</span>}
+                  </td>
                   <td>
                     <code>{k.prefix ?? '—'}</code>
                   </td>
-                  <td>{k.created_date || k.created_at ? new Date((k.created_date || k.created_at)!).toLocaleString() : '—'}</td>
-                  <td>{k.last_used ? new Date(k.last_used).toLocaleString() : 'never'}</td>
+                  <td>{k.created_date ? new Date(k.created_date).toLocaleString() : '—'}</td>
+                  <td>{k.last_used_date ? new Date(k.last_used_date).toLocaleString() : 'never'}</td>
                   <td>
+                    {k.revoked_date ? (
+                      <span className="badge">Revoked</span>
+                    ) : (
                     <button
                       type="button"
                       className="danger"
@@ -169,6 +179,7 @@ function ApiKeysPanel() {
                     >
                       Revoke
                     </button>
+                    )}
                   </td>
                 </tr>
               ))}

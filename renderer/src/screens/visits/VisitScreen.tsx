@@ -2,13 +2,14 @@
 // compliance, the must-have checklist, the panorama and KPI values. Reports appear as they become
 // ready; errors in them can be reported back, and the visit acknowledged.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { acknowledgeVisit, getOne } from '../../api/endpoints';
+import { acknowledgeVisit, getOne, listKpis } from '../../api/endpoints';
 import { describeError } from '../../api/errors';
 import {
   REPORT_TYPES,
   type Annotation,
   type DataVisit,
   type FacingCount,
+  type Kpi,
   type MhlCompliance,
   type Panorama,
   type PlanogramCompliance,
@@ -51,6 +52,7 @@ export function VisitScreen({ id }: { id: string }) {
   const [boxError, setBoxError] = useState<{ annotation: Annotation; image: string } | null>(null);
   const [oos, setOos] = useState<string | null>(null);
   const [knownScene, setKnownScene] = useState<string | null>(null);
+  const [kpiDefinitions, setKpiDefinitions] = useState<Kpi[]>([]);
   const { reports, loaded, error: reportsError } = visitReportsStore();
   const skus = useCollection('sku');
   const mhlRecords = useCollection('mhl_record');
@@ -70,13 +72,22 @@ export function VisitScreen({ id }: { id: string }) {
       .then((r) => setKnownScene(r.at(-1)?.scene ?? null))
       .catch(() => undefined);
   }, [id]);
+  useEffect(() => {
+    listKpis(api).then(setKpiDefinitions, () => undefined);
+  }, [api]);
   const pending = pendingCount(reports);
   // KPI values are computed with the reports: read them again whenever a report settles.
   useEffect(() => {
     findDataVisit(api, id).then(setDataVisit, () => undefined);
   }, [api, id, pending]);
 
-  const scene = (Object.values(reports).find((r) => r?.scene)?.scene as string | undefined) ?? knownScene;
+  // The scene errors are reported against: from a report, else the one this computer started, else
+  // the newest the Data API lists for the visit.
+  const scene =
+    (Object.values(reports).find((r) => r?.scene)?.scene as string | undefined) ??
+    knownScene ??
+    dataVisit?.scenes?.at(-1)?.id ??
+    null;
   const name = (sku: string | null) => (sku ? (skuById.get(sku)?.name ?? sku) : 'Unknown products');
   const ready = <J,>(t: ReportType) => (reports[t]?.status === 'READY' ? (reports[t] as Report<J>).json : null);
 
@@ -242,14 +253,17 @@ export function VisitScreen({ id }: { id: string }) {
             ) : (
               <table aria-label="KPI values">
                 <tbody>
-                  {kpis.map((k, i) => (
-                    <tr key={i}>
-                      <th scope="row">{k.name ?? k.kpi}</th>
-                      <td>
-                        {typeof k.value === 'number' ? Math.round(k.value * 1000) / 1000 : (k.value ?? '—')} {k.units ?? ''}
-                      </td>
-                    </tr>
-                  ))}
+                  {kpis.map((k, i) => {
+                    const definition = kpiDefinitions.find((d) => String(d.id) === String(k.kpi));
+                    return (
+                      <tr key={i}>
+                        <th scope="row">{k.name ?? definition?.name ?? `KPI ${k.kpi}`}</th>
+                        <td>
+                          {typeof k.value === 'number' ? Math.round(k.value * 1000) / 1000 : (k.value ?? '—')} {k.units ?? definition?.units ?? ''}
+                        </td>
+                      </tr>
+                    );
+                  })}
                 </tbody>
               </table>
             )}
