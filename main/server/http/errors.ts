@@ -60,6 +60,8 @@ export function drfErrorHandler(error: FastifyError | Error, request: FastifyReq
     case 'FST_PROTO_VIOLATION':
       return reply.code(400).send(malformed);
   }
+  // The multipart parser (busboy) reports a truncated or garbled body as a bare Error.
+  if (e.statusCode === undefined && mediaType(request).startsWith('multipart/')) return reply.code(400).send(malformed);
   const status = e.statusCode ?? 500;
   if (status === 429) {
     return reply.code(429).send(detail(e.message));
