@@ -68,8 +68,18 @@ export async function runDesktopApp<S extends HostedServer>(deps: DesktopDeps<S>
   let key: SessionKey | undefined;
   let shutDown = false;
   let shuttingDown = false;
+  // A quit asked for while the server is still starting waits for the start to finish, so that the
+  // database it opens is closed again rather than left to the process's exit.
+  let starting = true;
+  let quitRequested = false;
   app.on('before-quit', (event) => {
-    if (shutDown || !server) return;
+    if (shutDown) return;
+    if (starting) {
+      event.preventDefault();
+      quitRequested = true;
+      return;
+    }
+    if (!server) return;
     event.preventDefault();
     if (shuttingDown) return;
     shuttingDown = true;
@@ -144,6 +154,11 @@ export async function runDesktopApp<S extends HostedServer>(deps: DesktopDeps<S>
       ),
     );
 
+    starting = false;
+    if (quitRequested) {
+      app.quit();
+      return undefined;
+    }
     win = createMainWindow({ appUrl, preloadPath: deps.preloadPath });
     win.on('closed', () => {
       win = undefined;
@@ -155,6 +170,7 @@ export async function runDesktopApp<S extends HostedServer>(deps: DesktopDeps<S>
     // Whatever started must still be undone (the key, the database above all) before exiting.
     await key?.revoke().catch(() => {});
     await server?.close().catch(() => {});
+    starting = false;
     shutDown = true;
     app.exit(1);
     return undefined;

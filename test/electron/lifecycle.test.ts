@@ -136,6 +136,20 @@ describe('desktop lifecycle', () => {
     expect(server.close).toHaveBeenCalledOnce();
   });
 
+  it('a quit during start-up waits for the server, then closes it without opening a window', async () => {
+    const { d, server } = deps();
+    const start = d.startServer;
+    d.startServer = vi.fn(async (o) => {
+      fake.app.quit(); // e.g. Cmd+Q while the database opens
+      return start(o);
+    });
+    expect(await runDesktopApp(d)).toBeUndefined();
+    await vi.waitFor(() => expect(fake.app.quitting).toBe(true));
+    expect(server.close).toHaveBeenCalledOnce();
+    expect(FakeBrowserWindow.instances).toHaveLength(0);
+    expect(order.slice(-2)).toEqual(['key.revoke', 'server.close']);
+  });
+
   it('still closes the server when revoking the key fails', async () => {
     const { d, server, revoke } = deps();
     revoke.mockRejectedValueOnce(new Error('db gone'));

@@ -2,7 +2,7 @@
 // on the data folder it is given, and shut down cleanly on SIGTERM, revoking that key.
 import Database from 'better-sqlite3';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -104,5 +104,25 @@ describe('npm start without Electron', () => {
     expect(keys).toHaveLength(1);
     expect(keys[0].revoked_at).not.toBeNull();
     expect(existsSync(path.join(dataDir, 'data-layout.json'))).toBe(true);
+  });
+});
+
+describe('what npm start loads', () => {
+  it('never imports electron, directly or through its modules (plain Node must run it)', () => {
+    const seen = new Set<string>();
+    const offenders: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      for (const [, spec] of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
+        if (/^electron(-log)?(\/|$)/.test(spec)) offenders.push(`${file} imports ${spec}`);
+        if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts')));
+      }
+    };
+    visit(path.resolve('main/cli/start.ts'));
+    expect(seen.size).toBeGreaterThan(5);
+    expect([...seen].some((f) => f.endsWith(path.join('host', 'data-directory.ts')))).toBe(true);
+    expect(offenders).toEqual([]);
   });
 });
