@@ -1,0 +1,100 @@
+// The visits list and its filters, acknowledging a visit, and the new-visit draft that keeps photos
+// on this computer (IndexedDB) until they are uploaded.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DATA, expect, screenshot, test } from './fixtures';
+
+test('visits list: filter by new or acknowledged, agent, shop and day; acknowledge a visit', async ({ app: page, api }) => {
+  const visits = [
+    { id: 'visit-ann-1', shop: 'Shop North', agent: 'ann', started_date: '2026-03-02T09:00:00Z' },
+    { id: 'visit-bob-1', shop: 'Shop South', agent: 'bob', started_date: '2026-03-03T12:00:00Z' },
+    { id: 'visit-ann-2', shop: 'Shop South', agent: 'ann', started_date: '2026-03-04T12:00:00Z' },
+  ];
+  for (const v of visits) expect((await api.post('/api/v1.5/visits/', { data: v })).status()).toBe(201);
+  const dataVisits = (await (await api.get('/api/data/v1.0/visits/?cid=visit-bob-1')).json()).results;
+  expect((await api.post(`/api/data/v1.0/visits/${dataVisits[0].id}/ack/`)).ok()).toBe(true);
+
+  // The page opened before these visits existed: a reload lists them.
+  await page.reload();
+  const table = page.getByRole('table', { name: 'Visits' });
+  await expect(table.getByRole('row')).toHaveCount(4);
+  // Newest first.
+  await expect(table.getByRole('row').nth(1)).toContainText('Shop South');
+  await expect(table.getByRole('row').nth(1)).toContainText('ann');
+
+  const filters = page.getByRole('form', { name: 'Filter visits' });
+  await filters.getByRole('combobox', { name: 'Status' }).selectOption('new');
+  await expect(table.getByRole('row')).toHaveCount(3);
+  await filters.getByRole('combobox', { name: 'Status' }).selectOption('acknowledged');
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expect(table.getByRole('row').nth(1)).toContainText('bob');
+
+  await filters.getByRole('button', { name: 'Clear filters' }).click();
+  await filters.getByRole('combobox', { name: 'Agent' }).selectOption('ann');
+  await filters.getByRole('combobox', { name: 'Shop' }).selectOption('Shop South');
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expect(table.getByRole('row').nth(1)).toContainText('ann');
+
+  await filters.getByRole('button', { name: 'Clear filters' }).click();
+  await filters.getByRole('textbox', { name: 'Date' }).fill('2026-03-02');
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expect(table.getByRole('row').nth(1)).toContainText('Shop North');
+  await filters.getByRole('textbox', { name: 'Date' }).fill('2025-01-01');
+  await expect(page.getByText('No visit matches these filters.')).toBeVisible();
+  await filters.getByRole('button', { name: 'Clear filters' }).click();
+  await screenshot(page, 'visits');
+
+  // Acknowledge from the visit page; the list then shows it acknowledged.
+  await table.getByRole('row', { name: /Shop North/ }).getByRole('link').click();
+  await expect(page.getByRole('heading', { name: 'Visit at Shop North' })).toBeVisible();
+  await expect(page.getByText('No recognition has been run for this visit.')).toBeVisible();
+  await page.getByRole('button', { name: 'Acknowledge visit' }).click();
+  await expect(page.getByText('Visit acknowledged.')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Acknowledged$/ })).toBeVisible();
+  const after = (await (await api.get('/api/data/v1.0/visits/?cid=visit-ann-1&is_new=false')).json()).results;
+  expect(after).toEqual([expect.objectContaining({ cid: 'visit-ann-1', is_new: false })]);
+  await page.getByRole('link', { name: 'Visits', exact: true }).first().click();
+  await filters.getByRole('combobox', { name: 'Status' }).selectOption('acknowledged');
+  await expect(table.getByRole('row')).toHaveCount(3);
+});
+
+test('new visit: a photo added but not uploaded survives a reload; drag and drop adds more', async ({ app: page }) => {
+  await page.getByRole('link', { name: 'Visits' }).click();
+  await page.getByRole('link', { name: 'New visit' }).click();
+  await expect(page.getByRole('heading', { name: 'New visit' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Shop' }).fill('Shop West');
+  await page.getByRole('textbox', { name: 'Agent' }).fill('carol');
+
+  // File picker.
+  const shelfPhoto = path.join(DATA, 'shelf-photos', 'test_256.jpg');
+  await page.getByLabel('Add shelf photos: choose files').setInputFiles(shelfPhoto);
+  const photos = page.getByRole('list', { name: 'Photos to upload' });
+  await expect(photos.getByRole('img', { name: 'Photo 1: test_256.jpg' })).toBeVisible();
+  await expect(page.getByText('1 photo not uploaded')).toBeVisible();
+
+  await page.reload();
+  await expect(photos.getByRole('img', { name: 'Photo 1: test_256.jpg' })).toBeVisible();
+  await expect(photos.getByText('not uploaded yet')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Shop' })).toHaveValue('Shop West');
+  await expect(page.getByRole('textbox', { name: 'Agent' })).toHaveValue('carol');
+  // The picture really is the stored file, decoded by the browser.
+  const width = await photos.getByRole('img', { name: 'Photo 1: test_256.jpg' }).evaluate((img: HTMLImageElement) => img.naturalWidth);
+  expect(width).toBeGreaterThan(1000);
+
+  // Drag and drop of a file onto the drop zone.
+  const crop = await readFile(path.join(DATA, 'sku-crops', 'sprite_pet', (await import('node:fs')).readdirSync(path.join(DATA, 'sku-crops', 'sprite_pet'))[0]));
+  const dataTransfer = await page.evaluateHandle((b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'dropped.jpg', { type: 'image/jpeg' }));
+    return dt;
+  }, crop.toString('base64'));
+  await page.getByRole('group', { name: 'Add shelf photos' }).dispatchEvent('drop', { dataTransfer });
+  await expect(photos.getByRole('img', { name: 'Photo 2: dropped.jpg' })).toBeVisible();
+  await expect(page.getByText('2 photos not uploaded')).toBeVisible();
+  await screenshot(page, 'new-visit');
+
+  await photos.getByRole('button', { name: 'Remove photo dropped.jpg' }).click();
+  await page.reload();
+  await expect(photos.getByRole('listitem')).toHaveCount(1);
+});
