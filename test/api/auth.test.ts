@@ -11,7 +11,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const PUBLIC = [/^\/health$/, /^\/api\/schema\/?$/, /^\/api\/docs(\/|$)/];
+const PUBLIC = [/^\/health$/, /^\/api\/schema\/?$/, /^\/api\/docs(\/|$)/, /^\/\*$/]; // the last: static web UI
 
 function concrete(url: string): string {
   return url.replace(/:[A-Za-z_]+/g, '1').replace(/\*$/, 'x');
