@@ -1,6 +1,6 @@
 // The catalog screens on the real server: create, edit, validation errors at the field the API names,
 // search, sort and paging.
-import { expect, screenshot, test } from './fixtures';
+import { expect, screenshot, test } from './fixtures.js';
 
 test('brands: create, edit, and the API validation message at the Name field', async ({ app: page, consoleErrors }) => {
   await page.getByRole('link', { name: 'Brands' }).click();

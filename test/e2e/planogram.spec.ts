@@ -1,5 +1,5 @@
 // Displays, the visual planogram editor and must-have lists on the real server.
-import { expect, screenshot, test } from './fixtures';
+import { expect, screenshot, test } from './fixtures.js';
 
 test('build a planogram for a display by keyboard and by drag and drop, then a must-have list', async ({ app: page, api }) => {
   for (const [id, name] of [

@@ -1,5 +1,5 @@
 // Settings: installation details and API keys (created, copied once, used, revoked).
-import { expect, screenshot, test } from './fixtures';
+import { expect, screenshot, test } from './fixtures.js';
 
 test('shows the data folder and version, creates a key shown once, and revokes it', async ({ app: page, server, context, playwright }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });

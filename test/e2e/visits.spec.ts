@@ -2,7 +2,7 @@
 // on this computer (IndexedDB) until they are uploaded.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DATA, expect, screenshot, test } from './fixtures';
+import { DATA, expect, screenshot, test } from './fixtures.js';
 
 test('visits list: filter by new or acknowledged, agent, shop and day; acknowledge a visit', async ({ app: page, api }) => {
   const visits = [

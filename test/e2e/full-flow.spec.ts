@@ -1,0 +1,141 @@
+// The whole audit through the screens, on the real server and the real model: a catalog with
+// reference images, a planogram tied to a display, a visit with a shelf photo, recognition, and what
+// the reviewer sees and sends back.
+import { expect, screenshot, test } from './fixtures.js';
+import { composeShelf, referenceImages } from './shelfPhoto.js';
+
+const PRODUCTS = [
+  { crops: 'cocacola_pet', name: 'Coca-Cola 0.5 PET' },
+  { crops: 'sprite_pet', name: 'Sprite 0.5 PET' },
+  { crops: 'fanta_pet', name: 'Fanta Orange 0.5 PET' },
+  { crops: 'cream_soda_pet', name: 'Cream Soda 0.5 PET' },
+];
+
+test.setTimeout(600_000);
+
+test('catalog, planogram, display, visit with a real photo, recognition, boxes, counts and compliance', async ({ app: page, api }, testInfo) => {
+  // Catalog: a brand, then each SKU with its reference images added on the SKU page.
+  await page.getByRole('link', { name: 'Brands' }).click();
+  await page.getByRole('button', { name: 'New brand' }).click();
+  await page.getByRole('dialog', { name: 'New brand' }).getByRole('textbox', { name: 'Name' }).fill('The Coca-Cola Company');
+  await page.getByRole('dialog', { name: 'New brand' }).getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('table', { name: 'Brands' }).getByRole('cell', { name: 'The Coca-Cola Company', exact: true })).toBeVisible();
+
+  for (const product of PRODUCTS) {
+    await page.getByRole('link', { name: 'SKUs' }).click();
+    await page.getByRole('button', { name: 'New SKU' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New SKU' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill(product.name);
+    await dialog.getByRole('combobox', { name: 'Brand' }).selectOption({ label: 'The Coca-Cola Company' });
+    await dialog.getByRole('button', { name: 'Create SKU' }).click();
+    await expect(page.getByRole('heading', { name: `SKU: ${product.name}` })).toBeVisible();
+    await page.getByLabel('Add reference images: choose files').setInputFiles(referenceImages(product.crops));
+    await expect(page.getByRole('list', { name: 'Reference images' }).getByRole('listitem')).toHaveCount(2, { timeout: 60_000 });
+  }
+  await screenshot(page, 'full-flow-sku');
+  const skus = (await (await api.get('/api/v1.5/sku/')).json()).results as Array<{ id: string; name: string }>;
+  const skuId = (name: string) => skus.find((s) => s.name === name)!.id;
+
+  // Remove one reference image and add it back: both ways through the screen.
+  await page.getByRole('button', { name: 'Remove reference image 2' }).click();
+  await expect(page.getByRole('list', { name: 'Reference images' }).getByRole('listitem')).toHaveCount(1);
+  await page.getByLabel('Add reference images: choose files').setInputFiles(referenceImages('cream_soda_pet')[1]);
+  await expect(page.getByRole('list', { name: 'Reference images' }).getByRole('listitem')).toHaveCount(2);
+
+  // A display and its planogram: shelf 1 cola x3 and sprite x2, shelf 2 fanta x3 and cream soda x2.
+  await page.getByRole('link', { name: 'Displays & planograms' }).click();
+  await page.getByRole('button', { name: 'New display' }).click();
+  await page.getByRole('dialog', { name: 'New display' }).getByRole('textbox', { name: 'Name' }).fill('Cold drinks');
+  await page.getByRole('dialog', { name: 'New display' }).getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('table', { name: 'Displays' }).getByRole('cell', { name: 'Cold drinks', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'New planogram' }).click();
+  const newPlanogram = page.getByRole('dialog', { name: 'New planogram' });
+  await newPlanogram.getByRole('textbox', { name: 'Name' }).fill('Cold drinks standard');
+  await newPlanogram.getByRole('combobox', { name: 'Display' }).selectOption({ label: 'Cold drinks' });
+  await newPlanogram.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { name: 'Planogram: Cold drinks standard' })).toBeVisible();
+  await page.getByRole('button', { name: 'Add shelf to rack 1' }).click();
+  const palette = page.getByRole('complementary', { name: 'Products' });
+  const panel = page.getByRole('complementary', { name: 'Selected position' });
+  const place = async (name: string, shelf: number, facings: number) => {
+    await palette.getByRole('button', { name: new RegExp(name) }).click();
+    await page.getByRole('button', { name: `Add ${name} to rack 1 shelf ${shelf}` }).click();
+    await panel.getByRole('spinbutton', { name: 'Facings across' }).fill(String(facings));
+  };
+  await place('Coca-Cola 0.5 PET', 1, 3);
+  await place('Sprite 0.5 PET', 1, 2);
+  await place('Fanta Orange 0.5 PET', 2, 3);
+  await place('Cream Soda 0.5 PET', 2, 2);
+  await page.getByRole('button', { name: 'Save planogram' }).click();
+  await expect(page.getByText('Planogram saved.')).toBeVisible();
+  await screenshot(page, 'full-flow-planogram');
+
+  // The visit: the shelf as it really is (no cream soda), photographed.
+  const photo = testInfo.outputPath('shelf.jpg');
+  await composeShelf(photo, [
+    [
+      ['cocacola_pet', 3],
+      ['sprite_pet', 2],
+    ],
+    [['fanta_pet', 3]],
+  ]);
+  await page.getByRole('link', { name: 'Visits' }).click();
+  await page.getByRole('link', { name: 'New visit' }).click();
+  await page.getByRole('combobox', { name: 'Display' }).selectOption({ label: 'Cold drinks' });
+  await page.getByRole('textbox', { name: 'Shop' }).fill('Store 12');
+  await page.getByRole('textbox', { name: 'Agent' }).fill('dana');
+  await expect(page.getByText(/planogram compliance/)).toBeVisible();
+  await page.getByLabel('Add shelf photos: choose files').setInputFiles(photo);
+  await expect(page.getByRole('list', { name: 'Photos to upload' }).getByRole('listitem')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Start recognition' }).click();
+
+  // The visit page: progress while recognition runs, then every report, with no refresh.
+  await expect(page.getByRole('heading', { name: 'Visit at Store 12' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('progressbar', { name: 'Reports ready' })).toBeVisible();
+  await expect(page.getByText('All reports ready')).toBeVisible({ timeout: 300_000 });
+  await expect(page.getByText('1 photo not uploaded')).toHaveCount(0);
+
+  // Boxes over the photo, each named by its product (or unknown) and score.
+  const boxes = page.getByRole('group', { name: 'Products found on photo 1' }).getByRole('button');
+  expect(await boxes.count()).toBeGreaterThanOrEqual(4);
+  const first = boxes.first();
+  await first.hover();
+  await expect(page.locator('.box-detail')).toContainText(/detection \d\.\d\d/);
+  const boxNames = await boxes.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+  expect(boxNames.some((n) => /Coca-Cola 0.5 PET|Sprite 0.5 PET|Fanta Orange 0.5 PET/.test(n))).toBe(true);
+
+  // Facing counts name our products.
+  const facings = page.getByRole('table', { name: 'Facing counts' });
+  await expect(facings).toBeVisible();
+  await expect(facings.getByRole('row', { name: /Coca-Cola 0.5 PET|Sprite 0.5 PET|Fanta Orange 0.5 PET/ }).first()).toBeVisible();
+
+  // Compliance: the planogram's positions expected, coloured by status; cream soda is missing.
+  await expect(page.getByLabel('Planogram compliance')).toHaveText(/\d+(\.\d)?%/);
+  const expected = page.getByRole('region', { name: 'Expected' });
+  await expect(expected.getByRole('listitem')).toHaveCount(4);
+  const cream = expected.getByRole('listitem', { name: /Cream Soda 0.5 PET: expected 2, Missing/ });
+  await expect(cream).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Actions required' }).getByRole('listitem').first()).toBeVisible();
+  await screenshot(page, 'full-flow-visit');
+
+  // An out-of-stock reason for the missing product.
+  await cream.getByRole('button', { name: 'Out-of-stock reason for Cream Soda 0.5 PET' }).click();
+  const oos = page.getByRole('dialog', { name: 'Out-of-stock reason: Cream Soda 0.5 PET' });
+  await oos.getByRole('combobox', { name: 'Reason' }).selectOption('On its way from the warehouse');
+  await oos.getByRole('button', { name: 'Record reason' }).click();
+  await expect(page.getByText('Out-of-stock reason recorded for Cream Soda 0.5 PET.')).toBeVisible();
+
+  // A recognition error from a box.
+  await first.click();
+  await page.getByRole('button', { name: 'Report recognition error' }).click();
+  const report = page.getByRole('dialog', { name: 'Report recognition error' });
+  await report.getByRole('combobox', { name: 'The product really is' }).selectOption({ label: 'Sprite 0.5 PET' });
+  await report.getByRole('textbox', { name: 'Message' }).fill('Label hidden by a price tag');
+  await report.getByRole('button', { name: 'Send report' }).click();
+  await expect(page.getByText('Recognition error reported.')).toBeVisible();
+
+  // The visit is new until acknowledged.
+  await page.getByRole('button', { name: 'Acknowledge visit' }).click();
+  await expect(page.getByText('Visit acknowledged.')).toBeVisible();
+  void skuId;
+});
