@@ -216,12 +216,13 @@ def price_tag(rng, w, h):
 
 
 class Generator:
-    def __init__(self, data_dir=DATA):
-        self.bank = TextureBank(data_dir)
+    def __init__(self, data_dir=DATA, procedural_only=False):
+        # procedural_only: no pixels from shared/data (for fixtures that get committed).
+        self.bank = TextureBank(data_dir) if not procedural_only else None
 
     def product_appearance(self, rng, w, h):
         """A product look for a slot of about w x h; its own aspect may differ (the slot adapts)."""
-        r = rng.random()
+        r = rng.random() if self.bank else 1.0
         if r < 0.3 and self.bank.packshots:
             img, mask = self.bank.packshots[rng.integers(len(self.bank.packshots))]
         elif r < 0.42 and self.bank.crops:
@@ -236,7 +237,7 @@ class Generator:
             img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
         return img, mask
 
-    def scene(self, seed):
+    def scene(self, seed, size=None):
         rng = np.random.default_rng(seed)
         aspect = [(3, 4), (4, 3), (9, 16), (16, 9), (1, 1), (2, 3), (3, 2), (9, 19.5)][rng.integers(8)]
         L = int(rng.integers(700, 1100))
@@ -244,6 +245,8 @@ class Generator:
             H, W = L, int(L * aspect[0] / aspect[1])
         else:
             W, H = L, int(L * aspect[1] / aspect[0])
+        if size:
+            W, H = size
         canvas = background(H, W, rng)
         boxes = []
         # Scale: typical product height in px at this image size (close-ups to far shots).
@@ -365,14 +368,14 @@ def camera(img, boxes, rng):
 
 
 def _work(args):
-    out, start, end, seed = args
-    gen = Generator()
+    out, start, end, seed, procedural_only, size = args
+    gen = Generator(procedural_only=procedural_only)
     for i in range(start, end):
         path = os.path.join(out, '%06d' % i)
         if os.path.exists(path + '.json'):
             continue
         rng = np.random.default_rng([seed, i, 1])
-        img, boxes = gen.scene([seed, i])
+        img, boxes = gen.scene([seed, i], size)
         q = int(rng.integers(45, 96))
         cv2.imwrite(path + '.jpg', img, [cv2.IMWRITE_JPEG_QUALITY, q])
         with open(path + '.json', 'w') as fh:
@@ -383,10 +386,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('out'); ap.add_argument('--count', type=int, default=100); ap.add_argument('--seed', type=int, default=0)
     ap.add_argument('--start', type=int, default=0); ap.add_argument('--workers', type=int, default=1)
+    ap.add_argument('--procedural-only', action='store_true', help='draw every product (no shared/data pixels)')
+    ap.add_argument('--size', help='fixed WxH instead of random phone-photo shapes')
     a = ap.parse_args()
+    size = tuple(int(v) for v in a.size.split('x')) if a.size else None
     os.makedirs(a.out, exist_ok=True)
     n = a.count; k = max(1, a.workers)
-    chunks = [(a.out, a.start + n * j // k, a.start + n * (j + 1) // k, a.seed) for j in range(k)]
+    chunks = [(a.out, a.start + n * j // k, a.start + n * (j + 1) // k, a.seed, a.procedural_only, size) for j in range(k)]
     if k == 1:
         _work(chunks[0])
     else:

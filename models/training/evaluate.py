@@ -1,0 +1,144 @@
+"""Evaluate the shipped detector through the app's own pipeline (the detect CLI: sharp pre-processing,
+onnxruntime-node, TypeScript decoding), so the figures are those of what ships.
+
+1. Held-out generated set (a seed never trained on): COCO-style AP (IoU .50:.05:.95, 101-point
+   interpolation, as pycocotools computes it; pycocotools itself is not installable here), AP50, AP75,
+   and mean absolute count error per image.
+2. Real shelf photos (shared/data/shelf-photos, evaluation only): overlay PNGs of the detections with
+   the count per photo, for a person to look at.
+
+Usage (after `npm run build`):
+  python3 evaluate.py --val cache/val --photos ../../../shared/data/shelf-photos --out runs/eval
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+
+import cv2
+import numpy as np
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '../..'))
+
+
+def detect(images, extra=()):
+    """Runs `node dist/main/cli/detect.js --json` and returns {image: result}."""
+    out = {}
+    for i in range(0, len(images), 50):
+        chunk = images[i:i + 50]
+        r = subprocess.run(['node', os.path.join(ROOT, 'dist/main/cli/detect.js'), '--json', *extra, *chunk],
+                           capture_output=True, text=True, cwd=ROOT)
+        if r.returncode != 0:
+            raise SystemExit(f'detect failed: {r.stderr}')
+        for line in r.stdout.splitlines():
+            d = json.loads(line)
+            out[d['image']] = d
+    return out
+
+
+def iou_matrix(a, b):
+    ix1 = np.maximum(a[:, None, 0], b[None, :, 0]); iy1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    ix2 = np.minimum(a[:, None, 2], b[None, :, 2]); iy2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(ix2 - ix1, 0, None) * np.clip(iy2 - iy1, 0, None)
+    area = lambda x: (x[:, 2] - x[:, 0]) * (x[:, 3] - x[:, 1])
+    return inter / (area(a)[:, None] + area(b)[None, :] - inter + 1e-9)
+
+
+def average_precision(dets, gts, thr):
+    """dets: per image (N,5) x1,y1,x2,y2,score; gts: per image (M,4). Greedy matching by score per image
+    (as COCO), then the 101-point interpolated precision over recall."""
+    scores, tps = [], []
+    n_gt = sum(len(g) for g in gts)
+    for d, g in zip(dets, gts):
+        if len(d) == 0:
+            continue
+        d = d[np.argsort(-d[:, 4], kind='stable')]
+        matched = np.zeros(len(g), bool)
+        ious = iou_matrix(d[:, :4], g) if len(g) else np.zeros((len(d), 0))
+        for k in range(len(d)):
+            best, bj = thr, -1
+            for j in np.nonzero(ious[k] >= thr)[0]:
+                if not matched[j] and ious[k, j] >= best:
+                    best, bj = ious[k, j], j
+            if bj >= 0:
+                matched[bj] = True
+            scores.append(d[k, 4]); tps.append(bj >= 0)
+    if n_gt == 0 or not scores:
+        return 0.0
+    order = np.argsort(-np.array(scores), kind='stable')
+    tp = np.array(tps)[order].astype(np.float64)
+    ctp, cfp = np.cumsum(tp), np.cumsum(1 - tp)
+    recall = ctp / n_gt; precision = ctp / (ctp + cfp)
+    precision = np.maximum.accumulate(precision[::-1])[::-1]
+    ap = 0.0
+    for r in np.linspace(0, 1, 101):
+        k = np.searchsorted(recall, r, side='left')
+        ap += precision[k] if k < len(precision) else 0.0
+    return ap / 101
+
+
+def evaluate_generated(folder, out_dir, extra):
+    stems = sorted(f[:-5] for f in glob.glob(os.path.join(folder, '*.json')))
+    res = detect([s + '.jpg' for s in stems], extra)
+    dets, gts, count_err, ms = [], [], [], []
+    for s in stems:
+        g = np.array(json.load(open(s + '.json'))['boxes'], np.float64).reshape(-1, 4)
+        r = res[s + '.jpg']
+        d = np.array([[b['x1'], b['y1'], b['x2'], b['y2'], b['score']] for b in r['boxes']], np.float64).reshape(-1, 5)
+        dets.append(d); gts.append(g); count_err.append(abs(len(d) - len(g))); ms.append(r['ms'])
+    aps = {t: average_precision(dets, gts, t) for t in np.round(np.arange(0.5, 0.96, 0.05), 2)}
+    m = {'images': len(stems), 'objects': int(sum(len(g) for g in gts)),
+         'AP': float(np.mean(list(aps.values()))), 'AP50': aps[0.5], 'AP75': aps[0.75],
+         'count_mae': float(np.mean(count_err)), 'mean_objects_per_image': float(np.mean([len(g) for g in gts])),
+         'mean_ms': float(np.mean(ms))}
+    # A few overlays of the generated set too: green = truth, red = detections.
+    for s, d, g in list(zip(stems, dets, gts))[:4]:
+        im = cv2.imread(s + '.jpg')
+        for b in g:
+            cv2.rectangle(im, (int(b[0]), int(b[1])), (int(b[2]), int(b[3])), (0, 255, 0), 1)
+        for b in d:
+            cv2.rectangle(im, (int(b[0]), int(b[1])), (int(b[2]), int(b[3])), (0, 0, 255), 1)
+        cv2.imwrite(os.path.join(out_dir, 'generated-' + os.path.basename(s) + '.png'), im)
+    return m
+
+
+def overlay_photos(folder, out_dir, extra):
+    files = sorted(glob.glob(os.path.join(folder, '*.jpg')))
+    res = detect(files, extra)
+    counts = {}
+    for f in files:
+        r = res[f]
+        im = cv2.imread(f, cv2.IMREAD_COLOR)  # applies EXIF orientation, as the app does
+        t = max(2, im.shape[1] // 600)
+        for b in r['boxes']:
+            cv2.rectangle(im, (int(b['x1']), int(b['y1'])), (int(b['x2']), int(b['y2'])), (0, 0, 255), t)
+        label = f"{len(r['boxes'])} products, {r['ms']:.0f} ms"
+        cv2.rectangle(im, (0, 0), (im.shape[1], 30 * t), (0, 0, 0), -1)
+        cv2.putText(im, label, (10, 24 * t), cv2.FONT_HERSHEY_SIMPLEX, t, (255, 255, 255), t, cv2.LINE_AA)
+        scale = 1200 / max(im.shape[:2])
+        im = cv2.resize(im, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        name = os.path.splitext(os.path.basename(f))[0]
+        cv2.imwrite(os.path.join(out_dir, f'photo-{name}.png'), im)
+        counts[name] = {'count': len(r['boxes']), 'ms': r['ms']}
+    return counts
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--val', default='cache/val'); ap.add_argument('--photos')
+    ap.add_argument('--out', default='runs/eval'); ap.add_argument('--detect-args', default='')
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    extra = a.detect_args.split() if a.detect_args else []
+    report = {'generated': evaluate_generated(os.path.abspath(a.val), a.out, extra)}
+    print(json.dumps(report['generated'], indent=1), flush=True)
+    if a.photos:
+        report['photos'] = overlay_photos(os.path.abspath(a.photos), a.out, extra)
+        print(json.dumps(report['photos'], indent=1))
+    with open(os.path.join(a.out, 'report.json'), 'w') as fh:
+        json.dump(report, fh, indent=1)
+
+
+if __name__ == '__main__':
+    main()
