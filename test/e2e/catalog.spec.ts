@@ -107,3 +107,33 @@ test('SKU: field errors from the API, then create and edit codes, sizes and attr
   await page.getByRole('link', { name: 'SKUs', exact: true }).first().click();
   await expect(page.getByRole('table', { name: 'SKUs' }).getByRole('row', { name: /Fanta Orange/ })).toContainText('Soft drinks');
 });
+
+test('offline: lists stay readable from the saved copy, and the status bar says the server is unreachable', async ({
+  app: page,
+  api,
+  context,
+  consoleErrors,
+}) => {
+  await api.post('/api/v1.5/manufacturers/', { data: { name: 'Hellenic Bottling' } });
+  await page.getByRole('link', { name: 'Manufacturers' }).click();
+  await expect(page.getByRole('table', { name: 'Manufacturers' }).getByRole('cell', { name: 'Hellenic Bottling', exact: true })).toBeVisible();
+  await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('Local server connected');
+
+  consoleErrors.allowNetworkFailures();
+  await context.setOffline(true);
+  await page.getByRole('link', { name: 'Brands' }).click();
+  await expect(page.getByRole('alert')).toContainText('cannot be reached');
+  await page.getByRole('link', { name: 'Manufacturers' }).click();
+  await expect(page.getByText(/Showing the saved copy: The local server cannot be reached/)).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Manufacturers' }).getByRole('cell', { name: 'Hellenic Bottling', exact: true })).toBeVisible();
+  const status = page.getByRole('contentinfo', { name: 'Status' });
+  await expect(status).toContainText('Local server unreachable');
+  await expect(status).toContainText('Offline: working locally');
+  await screenshot(page, 'offline');
+
+  await context.setOffline(false);
+  await page.getByRole('link', { name: 'Brands' }).click();
+  await page.getByRole('link', { name: 'Manufacturers' }).click();
+  await expect(page.getByText(/Showing the saved copy/)).toBeHidden();
+  await expect(status).toContainText('Local server connected');
+});

@@ -71,6 +71,8 @@ export interface ConsoleErrors {
    * of 400"). A test that provokes such an answer on purpose declares the status; anything else fails.
    */
   allowHttpStatus(status: number): void;
+  /** Likewise for requests that fail outright (the test takes the browser offline). */
+  allowNetworkFailures(): void;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -95,14 +97,20 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ page }, use) => {
       const errors: string[] = [];
       const allowed = new Set<number>();
+      let networkFailuresAllowed = false;
       page.on('console', (m) => {
         if (m.type() !== 'error') return;
         const status = /Failed to load resource: the server responded with a status of (\d+)/.exec(m.text());
         if (status && allowed.has(Number(status[1]))) return;
+        if (networkFailuresAllowed && /Failed to load resource: net::ERR_/.test(m.text())) return;
         errors.push(`console: ${m.text()} (${m.location().url})`);
       });
       page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-      await use({ errors, allowHttpStatus: (s) => allowed.add(s) });
+      await use({
+        errors,
+        allowHttpStatus: (s) => void allowed.add(s),
+        allowNetworkFailures: () => void (networkFailuresAllowed = true),
+      });
       expect(errors, 'no console errors on the page').toEqual([]);
     },
     { auto: true },
