@@ -58,6 +58,14 @@ test('build a planogram for a display by keyboard and by drag and drop, then a m
   await expect(shelf2.getByRole('listitem')).toHaveCount(1);
 
   await expect(page.getByText('Unsaved changes.')).toBeVisible();
+  // Unsaved edits survive a reload (kept in IndexedDB), and can be discarded.
+  await page.reload();
+  await expect(page.getByText('Unsaved changes from an earlier session')).toBeVisible();
+  await expect(shelf1.getByRole('listitem')).toHaveCount(3);
+  await expect(shelf2.getByRole('listitem')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Add shelf to rack 1' }).click();
+  await expect(page.getByRole('list', { name: 'Rack 1 shelf 3' })).toBeVisible();
+  await page.getByRole('button', { name: 'Remove rack 1 shelf 3' }).click();
   await page.getByRole('button', { name: 'Save planogram' }).click();
   await expect(page.getByText('Planogram saved.')).toBeVisible();
   await screenshot(page, 'planogram-editor');

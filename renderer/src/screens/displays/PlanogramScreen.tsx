@@ -9,6 +9,7 @@ import { SkuPicture } from '../../components/SkuPicture';
 import { ErrorMessage, Loading } from '../../components/StateMessage';
 import { useSubmission } from '../../components/useSubmission';
 import { hrefFor } from '../../navigation/routes';
+import { clearPlanogramDraft, loadPlanogramDraft, savePlanogramDraft } from '../../db/planogramDrafts';
 import { useCollection } from '../../stores/appStores';
 import { useSession } from '../../stores/session';
 import {
@@ -39,19 +40,25 @@ export function PlanogramScreen({ id }: { id: string }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [paletteSku, setPaletteSku] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  const [restored, setRestored] = useState(false);
   const skus = useCollection('sku');
   const displays = useCollection('displays');
   const { busy, error, submit } = useSubmission();
 
   const load = useCallback(() => {
     setLoadError(null);
-    Promise.all([getOne(api, 'planograms', id), listAll(api, 'planogram_records', { planogram: id })]).then(
-      ([p, all]) => {
+    Promise.all([
+      getOne(api, 'planograms', id),
+      listAll(api, 'planogram_records', { planogram: id }),
+      loadPlanogramDraft(id).catch(() => null),
+    ]).then(
+      ([p, all, draft]) => {
         // The list may not filter by planogram; keep only this one's records either way.
         const mine = all.filter((r) => r.planogram === id);
         setPlanogram(p);
         setRecords(mine);
-        setLayout(layoutFromRecords(mine));
+        setLayout(draft ?? layoutFromRecords(mine));
+        setRestored(!!draft);
       },
       (e) => setLoadError(describeError(e)),
     );
@@ -71,6 +78,12 @@ export function PlanogramScreen({ id }: { id: string }) {
   const edit = (next: Layout) => {
     setLayout(next);
     setSaved(false);
+    void savePlanogramDraft(id, next);
+  };
+  const discard = () => {
+    void clearPlanogramDraft(id);
+    setRestored(false);
+    setLayout(layoutFromRecords(records));
   };
   const newPosition = (sku: string) => ({ id: crypto.randomUUID(), sku, facing_x: 1, facing_y: 1, width: null, height: null });
   const place = (at: Place, data: { sku?: string; position?: string }) => {
@@ -110,9 +123,20 @@ export function PlanogramScreen({ id }: { id: string }) {
           onClick={async () => {
             setSaved(false);
             const ok = await submit(save);
-            // Reload either way: after a partial failure the screen must show what the server holds.
-            if (ok) setSaved(true);
-            load();
+            // After a partial failure the draft stays, so nothing typed is lost; the server's state
+            // is shown once the save went through.
+            if (ok) {
+              await clearPlanogramDraft(id);
+              setSaved(true);
+              setRestored(false);
+              load();
+            } else {
+              // Compare the next save with what the server holds now, keeping the edits on screen.
+              listAll(api, 'planogram_records', { planogram: id }).then(
+                (all) => setRecords(all.filter((r) => r.planogram === id)),
+                () => undefined,
+              );
+            }
           }}
         >
           Save planogram
@@ -126,7 +150,10 @@ export function PlanogramScreen({ id }: { id: string }) {
       )}
       {dirty && (
         <p className="muted" role="status">
-          Unsaved changes.
+          {restored ? 'Unsaved changes from an earlier session, kept on this computer.' : 'Unsaved changes.'}{' '}
+          <button type="button" className="link" onClick={discard}>
+            Discard changes
+          </button>
         </p>
       )}
       <div className="planogram-layout">
