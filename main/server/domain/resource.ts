@@ -66,9 +66,17 @@ function fromColumn(def: FieldDef, value: unknown): unknown {
   return value;
 }
 
+const fieldLists = new WeakMap<ResourceDef, Array<[string, FieldDef]>>();
+
 export function present(def: ResourceDef, row: Row): Row {
+  let fields = fieldLists.get(def);
+  if (!fields) fieldLists.set(def, (fields = Object.entries(def.fields)));
   const out: Row = { id: row.id };
-  for (const [field, f] of Object.entries(def.fields)) out[field] = fromColumn(f, row[f.column]);
+  for (let i = 0; i < fields.length; i++) {
+    const [field, f] = fields[i];
+    const value = row[f.column];
+    out[field] = f.kind === undefined || value === null ? value : fromColumn(f, value);
+  }
   if (def.computed) for (const [k, v] of Object.entries(row)) if (!(k in out) && !isColumn(def, k)) out[k] = v;
   if (def.timestamps) {
     out.created_at = row.created_at;

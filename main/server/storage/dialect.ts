@@ -29,9 +29,33 @@ export function createDialect(target: DatabaseTarget): DialectHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   return {
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     close: () => {
       if (sqlite.open) sqlite.close();
+    },
+  };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query afresh; preparing is most of the cost of a small SQLite read. The
+ * builders produce the same SQL text for the same query shape (values are bound parameters), so
+ * statements are kept by their SQL and reused. better-sqlite3 runs one statement at a time, so
+ * reuse is safe; the cache starts over when full rather than tracking use.
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
+        stmt = sqlite.prepare(sql);
+        cache.set(sql, stmt);
+      }
+      return stmt;
     },
   };
 }
