@@ -59,6 +59,13 @@ test('categories: search, sort and pages over many records', async ({ app: page,
   await expect(page.getByText('10 items')).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Categories pages' })).toBeHidden();
   await screenshot(page, 'categories');
+
+  // Sort order and page size are view preferences: kept across a reload.
+  await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('10');
+  await page.reload();
+  await expect(table.getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByText('Page 1 of 3')).toBeVisible();
+  await expect(table.getByRole('row').nth(1)).toContainText('Category 27');
 });
 
 test('SKU: field errors from the API, then create and edit codes, sizes and attributes', async ({ app: page, api, consoleErrors }) => {

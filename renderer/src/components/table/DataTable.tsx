@@ -1,5 +1,6 @@
 // A searchable, sortable, paginated table over an in-memory list, with a row action column.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { loadTablePreference, saveTablePreference } from '../../db/viewPreferences';
 import { applyTable, toggleSort, type ColumnSpec, type TableView } from './tableModel';
 
 export interface DataColumn<T> extends ColumnSpec<T> {
@@ -27,6 +28,24 @@ export function DataTable<T>(props: DataTableProps<T>) {
     page: 1,
     pageSize: props.pageSize ?? 20,
   });
+  // Sort and page size come back as the user left them (kept in IndexedDB per table).
+  const restored = useRef(false);
+  useEffect(() => {
+    let live = true;
+    loadTablePreference(props.label)
+      .then((p) => {
+        if (live && p) setView((v) => ({ ...v, sortKey: p.sortKey, direction: p.direction, pageSize: p.pageSize || v.pageSize }));
+      })
+      .catch(() => undefined)
+      .finally(() => (restored.current = true));
+    return () => {
+      live = false;
+    };
+  }, [props.label]);
+  useEffect(() => {
+    if (restored.current)
+      void saveTablePreference(props.label, { sortKey: view.sortKey, direction: view.direction, pageSize: view.pageSize }).catch(() => undefined);
+  }, [props.label, view.sortKey, view.direction, view.pageSize]);
   const slice = applyTable(props.rows, props.columns, view);
   return (
     <div className="data-table">
@@ -39,9 +58,21 @@ export function DataTable<T>(props: DataTableProps<T>) {
             onChange={(e) => setView({ ...view, search: e.target.value, page: 1 })}
           />
         </label>
-        <span className="table-count" aria-live="polite">
-          {slice.total} {slice.total === 1 ? 'item' : 'items'}
-        </span>
+        <div className="table-meta">
+          <span className="table-count" aria-live="polite">
+            {slice.total} {slice.total === 1 ? 'item' : 'items'}
+          </span>
+          <label>
+          Rows per page
+          <select value={view.pageSize} onChange={(e) => setView({ ...view, pageSize: Number(e.target.value), page: 1 })}>
+            {[...new Set([props.pageSize ?? 20, 10, 20, 50, 100])].sort((a, b) => a - b).map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+          </label>
+        </div>
       </div>
       {props.rows.length === 0 ? (
         props.empty
