@@ -7,6 +7,7 @@ let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
   await t.post('/api/v1.5/brands/', { id: 'b1', name: 'Brand' });
+  await t.post('/api/v1.5/brands/', { id: 'b2', name: 'Other brand' });
   await t.post('/api/v1.5/sku/', { id: 's1', name: 'SKU' });
   await t.post('/api/v1.5/planograms/', { id: 'p1', name: 'Planogram' });
 });
@@ -44,7 +45,7 @@ const cases: Case[] = [
   { name: 'unknown reference', method: 'POST', path: '/api/v1.5/planogram_records/', options: { json: { ...record, sku: 'nope' } }, status: 400, body: { sku: ['Invalid pk "nope" - object does not exist.'] } },
   { name: 'display that does not exist', method: 'POST', path: '/api/v1.5/mhl/', options: { json: { name: 'MHL', display: 'ghost' } }, status: 400, body: { display: ['Invalid pk "ghost" - object does not exist.'] } },
   { name: 'duplicate id on create', method: 'POST', path: '/api/v1.5/sku/', options: { json: { id: 's1', name: 'Again' } }, status: 400, body: { id: ['sku with this id already exists.'] } },
-  { name: 'rename onto an existing id', method: 'PATCH', path: '/api/v1.5/sku/s1/', options: { json: { id: 's1', name: 'same is fine' } }, status: 200, body: undefined },
+  { name: 'rename onto an existing id', method: 'PATCH', path: '/api/v1.5/brands/b1/', options: { json: { id: 'b2' } }, status: 400, body: { id: ['brand with this id already exists.'] } },
   { name: 'unknown id', method: 'PUT', path: '/api/v1.5/brands/nope/', options: { json: { name: 'x' } }, status: 404, body: { detail: 'Not found.' } },
   { name: 'unknown id on delete', method: 'DELETE', path: '/api/v1.5/displays/nope/', status: 404, body: { detail: 'Not found.' } },
   { name: 'Data API id of the wrong kind', method: 'GET', path: '/api/data/v1.0/tasks/first/', status: 404, body: { detail: 'Not found.' } },

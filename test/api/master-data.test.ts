@@ -152,3 +152,21 @@ describe('visits (v1.5)', () => {
     expect(res.body.gps_shop).toEqual(['Expected a dictionary of items.']);
   });
 });
+
+describe('the interface\'s other spellings and HTTP niceties', () => {
+  it('serves by-id MHL and planogram records under /api/data/v1.5 and KPIs under /api/data/v1.1', async () => {
+    await t.post('/api/v1.5/mhl/', { id: 'alias-mhl', name: 'Alias' });
+    expect((await t.get('/api/data/v1.5/mhl/alias-mhl/')).body).toMatchObject({ id: 'alias-mhl', musthavelist: 'alias-mhl' });
+    expect((await t.get('/api/data/v1.5/planogram_records/')).status).toBe(200);
+    expect((await t.get('/api/data/v1.1/kpi/')).body.count).toBe(0);
+  });
+
+  it('keeps an id when PUT repeats it, and answers HEAD and OPTIONS', async () => {
+    expect((await t.put('/api/v1.5/brands/br/', { id: 'br', name: 'Brand' })).status).toBe(200);
+    const head = await t.call('HEAD', '/api/v1.5/brands/');
+    expect(head.status).toBe(200);
+    const options = await t.call('OPTIONS', '/api/v1.5/brands/br/');
+    expect(options.status).toBe(200);
+    expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS, PATCH, PUT');
+  });
+});

@@ -5,7 +5,7 @@ import type { AliasedExpression, ExpressionBuilder, Kysely } from 'kysely';
 import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import type { WriteContext } from '../storage/transaction.js';
-import { NotFoundError, ValidationError, messages } from './errors.js';
+import { NotFoundError, RejectedError, ValidationError, messages } from './errors.js';
 
 export type TableName = keyof Omit<Database, 'outbox'>;
 type Row = Record<string, unknown>;
@@ -181,9 +181,23 @@ export async function updateRecord(ctx: WriteContext, def: ResourceDef, id: stri
   return getRecord(ctx.trx, def, newIdValue);
 }
 
+/** SQLite's and PostgreSQL's codes for a foreign-key violation. */
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
+
 export async function deleteRecord(ctx: WriteContext, def: ResourceDef, id: string): Promise<void> {
   const db = ctx.trx as AnyDb;
   if (!(await exists(db, def.table, id))) throw new NotFoundError(def.label);
-  await db.deleteFrom(def.table).where('id', '=', id).execute();
+  try {
+    await db.deleteFrom(def.table).where('id', '=', id).execute();
+  } catch (error) {
+    // Records that must not lose their reference (recognised scenes, reports) protect this one.
+    if (isForeignKeyViolation(error)) {
+      throw new RejectedError({ detail: `Cannot delete this ${def.label}: other records refer to it.` });
+    }
+    throw error;
+  }
   ctx.changed(def.entity, id, 'delete');
 }

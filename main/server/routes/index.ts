@@ -44,6 +44,12 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
     await app.register(plugin, { prefix: DATA_PREFIX });
   }
 
+  // The interface's other spellings of some addresses (section 9): by-id MHL and planogram-record
+  // calls under /api/data/v1.5, the KPI example under /api/data/v1.1. Same handlers, same auth.
+  await app.register(v15Mhl, { prefix: '/api/data/v1.5' });
+  await app.register(v15PlanogramRecords, { prefix: '/api/data/v1.5' });
+  await app.register(dataKpi, { prefix: '/api/data/v1.1' });
+
   // The app's own endpoints
   for (const plugin of [appImport, appKeys, appInfo]) await app.register(plugin, { prefix: APP_PREFIX });
 
