@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../api/types';
-import { currentReports, pendingCount } from './visitReports';
+import { currentReports, pendingCount, realogramsByScene } from './visitReports';
 
 const report = (id: string, type: Report['report_type'], status: Report['status'], created: string): Report => ({
   id,
@@ -25,5 +25,21 @@ describe('currentReports', () => {
     expect(current.PANORAMA?.id).toBe('c');
     expect(pendingCount(current)).toBe(1);
     expect(pendingCount({})).toBe(0);
+  });
+});
+
+describe('realogramsByScene', () => {
+  it('keeps the newest REALOGRAM of each scene, oldest scene first', () => {
+    const r = (id: string, scene: string, created: string, type: Report['report_type'] = 'REALOGRAM') => ({
+      ...report(id, type, 'READY', created),
+      scene,
+    });
+    const picked = realogramsByScene([
+      r('s2-old', 's2', '2026-01-01T12:00:00Z'),
+      r('s1', 's1', '2026-01-01T10:00:00Z'),
+      r('s2-new', 's2', '2026-01-01T13:00:00Z'),
+      r('fc', 's1', '2026-01-01T14:00:00Z', 'FACING_COUNT'),
+    ]);
+    expect(picked.map((x) => x.id)).toEqual(['s1', 's2-new']);
   });
 });

@@ -17,6 +17,18 @@ export function currentReports(reports: readonly Report[]): Partial<Record<Repor
   return out;
 }
 
+/** The newest REALOGRAM of each scene, oldest scene first: a visit may hold several scenes. */
+export function realogramsByScene(reports: readonly Report[]): Report[] {
+  const latest = new Map<string, Report>();
+  for (const r of reports) {
+    if (r.report_type !== 'REALOGRAM') continue;
+    const key = r.scene ?? r.id;
+    const seen = latest.get(key);
+    if (!seen || r.created_date > seen.created_date) latest.set(key, r);
+  }
+  return [...latest.values()].sort((a, b) => a.created_date.localeCompare(b.created_date));
+}
+
 export function pendingCount(reports: Partial<Record<ReportType, Report>>): number {
   return Object.values(reports).filter((r) => r?.status === 'NOT_READY').length;
 }
@@ -24,6 +36,8 @@ export function pendingCount(reports: Partial<Record<ReportType, Report>>): numb
 export interface VisitReportsState {
   visit: string | null;
   reports: Partial<Record<ReportType, Report>>;
+  /** Every report of the visit, all scenes. */
+  all: Report[];
   loaded: boolean;
   error: string | null;
   watch(api: ApiClient, visit: string): () => void;
@@ -46,7 +60,8 @@ export function createVisitReportsStore(timing: PollTiming = { busyMs: 1000, idl
         const all = await listReports(api, { visit });
         if (gen !== generation) return;
         // The list may not filter by visit; keep only this visit's reports either way.
-        set({ reports: currentReports(all.filter((r) => r.visit === visit)), loaded: true, error: null });
+        const mine = all.filter((r) => r.visit === visit);
+        set({ reports: currentReports(mine), all: mine, loaded: true, error: null });
       } catch (e) {
         if (gen === generation) set({ error: describeError(e), loaded: true });
       }
@@ -54,12 +69,13 @@ export function createVisitReportsStore(timing: PollTiming = { busyMs: 1000, idl
     return {
       visit: null,
       reports: {},
+      all: [],
       loaded: false,
       error: null,
       watch(api, visit) {
         const gen = ++generation;
         current = { api, visit };
-        set({ visit, reports: {}, loaded: false, error: null });
+        set({ visit, reports: {}, all: [], loaded: false, error: null });
         let timer: ReturnType<typeof setTimeout> | undefined;
         const loop = async () => {
           await fetchOnce(api, visit, gen);

@@ -25,7 +25,7 @@ import { db } from '../../db/database';
 import { hrefFor } from '../../navigation/routes';
 import { useCollection } from '../../stores/appStores';
 import { useSession } from '../../stores/session';
-import { pendingCount, visitReportsStore } from '../../stores/visitReports';
+import { pendingCount, realogramsByScene, visitReportsStore } from '../../stores/visitReports';
 import { percent } from './complianceGrid';
 import { ComplianceView } from './ComplianceView';
 import { findDataVisit, kpiValuesOf } from './dataVisit';
@@ -49,11 +49,11 @@ export function VisitScreen({ id }: { id: string }) {
   const [dataVisit, setDataVisit] = useState<DataVisit | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [ackError, setAckError] = useState<string | null>(null);
-  const [boxError, setBoxError] = useState<{ annotation: Annotation; image: string } | null>(null);
+  const [boxError, setBoxError] = useState<{ annotation: Annotation; image: string; scene: string | null } | null>(null);
   const [oos, setOos] = useState<string | null>(null);
   const [knownScene, setKnownScene] = useState<string | null>(null);
   const [kpiDefinitions, setKpiDefinitions] = useState<Kpi[]>([]);
-  const { reports, loaded, error: reportsError } = visitReportsStore();
+  const { reports, all: allReports, loaded, error: reportsError } = visitReportsStore();
   const skus = useCollection('sku');
   const mhlRecords = useCollection('mhl_record');
   const skuById = useMemo(() => new Map(skus.items.map((s) => [s.id, s])), [skus.items]);
@@ -94,7 +94,10 @@ export function VisitScreen({ id }: { id: string }) {
   if (loadError) return <ErrorMessage message={loadError} onRetry={load} />;
   if (!visit) return <Loading what="visit" />;
 
-  const realogram = ready<Realogram>('REALOGRAM');
+  // Photos of every scene of the visit, each with the scene its boxes belong to.
+  const photos = realogramsByScene(allReports)
+    .filter((r) => r.status === 'READY' && r.json)
+    .flatMap((r) => (r.json as Realogram).map((photo) => ({ photo, scene: r.scene ?? scene })));
   const facings = ready<FacingCount>('FACING_COUNT');
   const compliance = ready<PlanogramCompliance>('PLANOGRAM_COMPLIANCE');
   const mhl = ready<MhlCompliance>('MHL_COMPLIANCE');
@@ -181,8 +184,14 @@ export function VisitScreen({ id }: { id: string }) {
           <h3 id="photos-title">Photos</h3>
           {errorOf('REALOGRAM')}
           {waiting('REALOGRAM')}
-          {realogram?.map((photo, i) => (
-            <PhotoBoxes key={photo.image} photo={photo} index={i} skuById={skuById} onReportError={(annotation, image) => setBoxError({ annotation, image })} />
+          {photos.map(({ photo, scene: photoScene }, i) => (
+            <PhotoBoxes
+              key={`${photoScene}-${photo.image}`}
+              photo={photo}
+              index={i}
+              skuById={skuById}
+              onReportError={(annotation, image) => setBoxError({ annotation, image, scene: photoScene })}
+            />
           ))}
         </section>
 
@@ -330,7 +339,7 @@ export function VisitScreen({ id }: { id: string }) {
 
       {boxError && (
         <RecognitionErrorDialog
-          scene={scene}
+          scene={boxError.scene}
           annotation={boxError.annotation}
           image={boxError.image}
           skus={skus.items}
