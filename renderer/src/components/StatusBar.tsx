@@ -1,5 +1,6 @@
 // Always at the bottom: whether the local server answers, whether this computer is online (the app
 // works without it), photos still waiting on this computer, and the sync state.
+import { liveQuery } from 'dexie';
 import { useEffect, useState } from 'react';
 import { db } from '../db/database';
 import { useSession } from '../stores/session';
@@ -9,20 +10,12 @@ export function StatusBar() {
   const browserOnline = useSession((s) => s.browserOnline);
   const [waiting, setWaiting] = useState(0);
   useEffect(() => {
-    let live = true;
-    const count = () =>
-      db.pendingPhotos
-        .filter((p) => !p.uploadId)
-        .count()
-        .then((n) => live && setWaiting(n))
-        .catch(() => undefined);
-    void count();
-    // Dexie has no cross-table change feed without an add-on; a light poll is enough for a counter.
-    const timer = setInterval(count, 3000);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
+    // Dexie re-runs the query whenever the photos table changes, in this tab or another.
+    const subscription = liveQuery(() => db.pendingPhotos.filter((p) => !p.uploadId).count()).subscribe({
+      next: setWaiting,
+      error: () => undefined,
+    });
+    return () => subscription.unsubscribe();
   }, []);
   const server =
     connection === 'offline'
