@@ -33,6 +33,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     },
     transform: ({ schema, url, route }) => {
       const out = { ...(schema as Record<string, unknown>) };
+      // Every write takes the three body types DRF parses (the import route lists its own).
+      if (out.body && !out.consumes) out.consumes = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
       if (routeNeedsAuth(route.config as { auth?: boolean })) out.security = [{ Token: [] }];
       return { schema: out, url };
     },

@@ -72,6 +72,14 @@ describe('authentication', () => {
     expect(schema.body.openapi).toMatch(/^3\./);
     expect(Object.keys(schema.body.paths)).toContain('/api/v1.5/brands/');
     expect(schema.body.paths['/api/v1.5/brands/'].get.security).toEqual([{ Token: [] }]);
+    expect(Object.keys(schema.body.paths['/api/v1.5/brands/'].post.requestBody.content).sort()).toEqual([
+      'application/json', 'application/x-www-form-urlencoded', 'multipart/form-data',
+    ]);
+    expect(schema.body.paths['/api/v1.5/sku/'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset', 'cid']);
+    for (const p of ['/api/data/v1.0/visits/{id}/kpivalue/', '/api/data/v1.0/md_import_status/', '/api/app/v1/import/']) {
+      expect(schema.body.paths[p], p).toBeDefined();
+    }
+    expect(schema.body.paths['/health'].get.security).toBeUndefined();
     const docs = await t.get('/api/docs/', { token: null });
     expect(docs.status).toBe(200);
     expect(docs.text).toContain('<html');

@@ -72,6 +72,10 @@ describe('displays, planograms, planogram records', () => {
     expect((await t.put('/api/v1.5/planogram_records/pr1/', { shelf_index: 0 })).body.shelf_index).toBe(0);
     expect((await t.get('/api/v1.5/planogram_records/')).body.count).toBe(1);
     expect((await t.put('/api/v1.5/planograms/p1/', { name: 'Soft drinks' })).body.name).toBe('Soft drinks');
+    expect((await t.get('/api/v1.5/planograms/')).body).toEqual({ count: 1, next: null, previous: null, results: [{ id: 'p1', name: 'Soft drinks', display: 'd1' }] });
+    expect((await t.get('/api/v1.5/displays/')).body.results).toEqual([{ id: 'd1', name: 'Aisle 1', planogram: 'p1', musthavelist: null }]);
+    expect((await t.patch('/api/v1.5/planograms/p1/', { display: null })).body.display).toBeNull();
+    expect((await t.put('/api/v1.5/planograms/p1/', { display: 'd1' })).body.display).toBe('d1');
     expect((await t.patch('/api/v1.5/displays/d1/', { name: 'Aisle one' })).body.name).toBe('Aisle one');
     expect((await t.put('/api/v1.5/displays/d1/', { name: 'Aisle 1' })).status).toBe(200);
   });

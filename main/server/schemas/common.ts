@@ -14,6 +14,8 @@ export function Nullable<T extends TSchema>(schema: T) {
 
 /** The v1.5 record id: any non-blank string up to 255 characters (client-chosen or uuidv7). */
 export const Id = Type.String({ minLength: 1, maxLength: 255, description: 'Record id (client-chosen or UUIDv7)' });
+/** A reference: the id of an existing record (checked, `Invalid pk "X" - object does not exist.`). */
+export const Ref = Type.String({ minLength: 1, maxLength: 255 });
 export const Name = Type.String({ minLength: 1, maxLength: 255 });
 export const DateTime = Type.String({ format: 'date-time' });
 

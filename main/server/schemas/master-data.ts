@@ -1,6 +1,6 @@
 // Displays, planograms, planogram records, must-have lists (MHL) and MHL records (v1.5).
 import { Type } from 'typebox';
-import { Id, Name, Nullable } from './common.js';
+import { Id, Name, Nullable, Ref } from './common.js';
 
 export const DisplayItem = Type.Object({
   id: Type.String(),
@@ -13,11 +13,11 @@ export const DisplayUpdate = Type.Object({ id: Type.Optional(Id), name: Type.Opt
 
 /** Planograms and MHLs have the same shape: {id, name, display}. */
 export const DisplayBoundItem = Type.Object({ id: Type.String(), name: Type.String(), display: Nullable(Type.String()) });
-export const DisplayBoundCreate = Type.Object({ id: Type.Optional(Id), name: Name, display: Type.Optional(Nullable(Id)) });
+export const DisplayBoundCreate = Type.Object({ id: Type.Optional(Id), name: Name, display: Type.Optional(Nullable(Ref)) });
 export const DisplayBoundUpdate = Type.Object({
   id: Type.Optional(Id),
   name: Type.Optional(Name),
-  display: Type.Optional(Nullable(Id)),
+  display: Type.Optional(Nullable(Ref)),
 });
 /** GET /mhl/{id}/ adds `musthavelist`, the MHL's id, as the interface shows. */
 export const MhlDetail = Type.Object({ ...DisplayBoundItem.properties, musthavelist: Type.String() });
@@ -53,20 +53,20 @@ export const PlanogramRecordCreate = Type.Object({
   rack_index: Index,
   shelf_index: Index,
   product_index: Index,
-  planogram: Id,
-  sku: Id,
+  planogram: Ref,
+  sku: Ref,
 });
 export const PlanogramRecordUpdate = Type.Object({
   ...planogramRecordFields,
   rack_index: Type.Optional(Index),
   shelf_index: Type.Optional(Index),
   product_index: Type.Optional(Index),
-  planogram: Type.Optional(Id),
-  sku: Type.Optional(Id),
+  planogram: Type.Optional(Ref),
+  sku: Type.Optional(Ref),
 });
 
 const alternatives = Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`sku${i}`, Nullable(Type.String())]));
-const alternativeInputs = Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`sku${i}`, Type.Optional(Nullable(Id))]));
+const alternativeInputs = Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`sku${i}`, Type.Optional(Nullable(Ref))]));
 export const MhlRecordItem = Type.Object({
   id: Type.String(),
   name: Nullable(Type.String()),
@@ -77,14 +77,14 @@ export const MhlRecordItem = Type.Object({
 export const MhlRecordCreate = Type.Object({
   id: Type.Optional(Id),
   name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-  musthavelist: Id,
-  sku: Id,
+  musthavelist: Ref,
+  sku: Ref,
   ...alternativeInputs,
 });
 export const MhlRecordUpdate = Type.Object({
   id: Type.Optional(Id),
   name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-  musthavelist: Type.Optional(Id),
-  sku: Type.Optional(Id),
+  musthavelist: Type.Optional(Ref),
+  sku: Type.Optional(Ref),
   ...alternativeInputs,
 });

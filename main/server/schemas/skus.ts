@@ -1,6 +1,6 @@
 // SKU (v1.5). References are ids of existing brands / categories / manufacturers.
 import { Type } from 'typebox';
-import { Id, Name, Nullable } from './common.js';
+import { Id, Name, Nullable, Ref } from './common.js';
 
 const Size = Nullable(Type.Number({ minimum: 0, maximum: 100_000 }));
 const Attributes = Nullable(Type.Record(Type.String(), Type.String({ maxLength: 1000 })));
@@ -25,9 +25,9 @@ const fields = {
   cid: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
   ean13: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
   image: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
-  brand: Type.Optional(Nullable(Id)),
-  category: Type.Optional(Nullable(Id)),
-  manufacturer: Type.Optional(Nullable(Id)),
+  brand: Type.Optional(Nullable(Ref)),
+  category: Type.Optional(Nullable(Ref)),
+  manufacturer: Type.Optional(Nullable(Ref)),
   size_x_mm: Type.Optional(Size),
   size_y_mm: Type.Optional(Size),
   size_z_mm: Type.Optional(Size),

@@ -1,0 +1,142 @@
+// Schemas of the recognition endpoints: uploads, SKU reference images, /recognize, reports,
+// recognition errors, out-of-stock reasons and the webhook delivery log.
+import { Type, type Static } from 'typebox';
+import { REPORT_TYPES } from '../recognition/report-types.js';
+import { Id, Nullable } from './common.js';
+
+const Url = Type.String({ minLength: 1, maxLength: 2048 });
+
+export const UploadItem = Type.Object({
+  id: Type.String(),
+  url: Type.String({ description: 'Serves the image. The URL carries a secret token, so it works in <img src> without an Authorization header; treat it like a password.' }),
+  width: Type.Integer({ description: 'Width as displayed (EXIF orientation applied)' }),
+  height: Type.Integer(),
+  created_date: Type.String({ format: 'date-time' }),
+});
+export const UploadCreated = Type.Object({
+  ...UploadItem.properties,
+  duplicate: Type.Boolean({ description: 'True when the same bytes were uploaded before; the earlier image is returned' }),
+});
+export const UploadByUrlBody = Type.Object({ url: Url });
+export type UploadByUrlBody = Static<typeof UploadByUrlBody>;
+export const UploadContentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), token: Type.String({ minLength: 1, maxLength: 128 }) });
+
+export const Crop = Type.Object(
+  { x: Type.Number({ minimum: 0 }), y: Type.Number({ minimum: 0 }), w: Type.Number({ minimum: 1 }), h: Type.Number({ minimum: 1 }) },
+  { description: 'Region of the image showing the product, in displayed pixels' },
+);
+export const SkuImageItem = Type.Object({
+  id: Type.String(),
+  sku: Type.String(),
+  upload: Type.String(),
+  url: Type.String(),
+  crop: Nullable(Crop),
+  created_date: Type.String({ format: 'date-time' }),
+});
+export const SkuImageCreate = Type.Object({
+  image: Type.Optional(Id),
+  crop: Type.Optional(Nullable(Crop)),
+});
+export type SkuImageCreate = Static<typeof SkuImageCreate>;
+export const SkuImageParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), image_id: Type.String({ minLength: 1, maxLength: 255 }) });
+
+const ReportType = Type.String({ description: `One of ${REPORT_TYPES.join(', ')}` });
+const Display = Type.Union([Id, Type.Array(Id, { maxItems: 1 })], { description: 'Display id (a list of one is accepted)' });
+
+export const RecognizeBody = Type.Object({
+  images: Type.Optional(Type.Array(Id, { maxItems: 50, description: 'Upload ids, in rack order (left to right)' })),
+  display: Type.Optional(Display),
+  report_types: Type.Optional(Type.Array(ReportType, { maxItems: 10 })),
+  visit: Type.Optional(Id),
+  datetime: Type.Optional(Type.String({ maxLength: 64 })),
+  webhook: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://' })),
+  panorama_stack_height: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  panorama_stack_width: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  country_code: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })),
+  counry_code: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: 'The interface\'s misspelling, accepted' })),
+  retail_chain: Type.Optional(Type.String({ maxLength: 255 })),
+  metadata: Type.Optional(
+    Type.Object({ agent_id: Type.Optional(Type.String({ maxLength: 255 })), agent_name: Type.Optional(Type.String({ maxLength: 255 })) }, { additionalProperties: true }),
+  ),
+});
+export type RecognizeBody = Static<typeof RecognizeBody>;
+
+export const RecognizeCreated = Type.Object({
+  id: Type.String({ description: 'Request id' }),
+  images: Type.Array(Type.String()),
+  display: Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()]),
+  scene: Type.String(),
+  visit: Type.String(),
+  reports: Type.Record(Type.String(), Type.String(), { description: 'Report type -> report id' }),
+});
+
+export const ReportItem = Type.Object({
+  id: Type.String(),
+  status: Type.Union([Type.Literal('NOT_READY'), Type.Literal('READY'), Type.Literal('ERROR')]),
+  report_type: Type.String(),
+  created_date: Type.String(),
+  updated_date: Type.String(),
+  visit: Type.String(),
+  scene: Type.String(),
+  previous_report: Nullable(Type.String()),
+  json: Type.Unknown({ description: 'The report body once READY (see docs/ARCHITECTURE.md, "Report bodies")' }),
+  error: Nullable(Type.String()),
+});
+export const ReportListQuery = Type.Object({
+  visit: Type.Optional(Type.String({ maxLength: 255 })),
+  scene: Type.Optional(Type.String({ maxLength: 255 })),
+  report_type: Type.Optional(Type.String({ maxLength: 64 })),
+  status: Type.Optional(Type.String({ maxLength: 16 })),
+});
+export const ForceUpdateBody = Type.Object({ reports: Type.Array(Id, { minItems: 1, maxItems: 100 }) });
+export type ForceUpdateBody = Static<typeof ForceUpdateBody>;
+export const ForceUpdateResult = Type.Object({ reports: Type.Array(Type.String()) });
+
+export const RecognitionErrorBody = Type.Object({
+  sku_gid: Id,
+  scene: Id,
+  message: Type.Optional(Type.String({ maxLength: 10_000 })),
+  images: Type.Optional(Type.Array(Id, { maxItems: 20 })),
+});
+export type RecognitionErrorBody = Static<typeof RecognitionErrorBody>;
+export const OosReasonBody = Type.Object({
+  sku_gid: Id,
+  scene: Id,
+  reason: Type.Optional(Type.String({ maxLength: 255 })),
+  message: Type.Optional(Type.String({ maxLength: 10_000 })),
+  images: Type.Optional(Type.Array(Id, { maxItems: 20 })),
+});
+export type OosReasonBody = Static<typeof OosReasonBody>;
+export const SceneMessageItem = Type.Object({
+  id: Type.String(),
+  sku_gid: Type.String(),
+  scene: Type.String(),
+  message: Nullable(Type.String()),
+  reason: Type.Optional(Nullable(Type.String())),
+  images: Type.Array(Type.String()),
+  created_date: Type.String(),
+});
+
+export const WebhookDeliveryItem = Type.Object({
+  id: Type.String(),
+  scene: Type.String(),
+  report: Type.String(),
+  url: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  attempts: Type.Integer(),
+  next_attempt_at: Nullable(Type.String()),
+  last_status_code: Nullable(Type.Integer()),
+  last_error: Nullable(Type.String()),
+  delivered_at: Nullable(Type.String()),
+  created_date: Type.String(),
+});
+export const WebhookDeliveryQuery = Type.Object({
+  status: Type.Optional(Type.String({ maxLength: 16 })),
+  scene: Type.Optional(Type.String({ maxLength: 255 })),
+  report: Type.Optional(Type.String({ maxLength: 255 })),
+});
+export const WebhookSecret = Type.Object({
+  secret: Type.String({ description: 'HMAC-SHA256 key of the X-Shelf-Audit-Signature header' }),
+  header: Type.String(),
+  algorithm: Type.String(),
+});
