@@ -11,7 +11,15 @@ afterAll(async () => {
   await t?.close();
 });
 
-const PUBLIC = [/^\/health$/, /^\/api\/schema\/?$/, /^\/api\/docs(\/|$)/, /^\/\*$/]; // the last: static web UI
+// Public by design: health, the API description and docs page, the static web UI, and the images'
+// capability URLs (the unguessable token in the path is the credential, so <img> tags can load them).
+const PUBLIC = [
+  /^\/health$/,
+  /^\/api\/schema\/?$/,
+  /^\/api\/docs(\/|$)/,
+  /^\/\*$/,
+  /^\/api\/v1\.5\/uploads\/:id\/content\/:token\/$/,
+];
 
 function concrete(url: string): string {
   return url.replace(/:[A-Za-z_]+/g, '1').replace(/\*$/, 'x');

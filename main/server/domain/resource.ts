@@ -89,8 +89,16 @@ function isColumn(def: ResourceDef, key: string): boolean {
   return key === 'data_id' || key === 'created_at' || key === 'updated_at' || Object.values(def.fields).some((f) => f.column === key);
 }
 
+const columnLists = new WeakMap<ResourceDef, string[]>();
+
+/** Only the columns the API shows: reading fewer columns is most of what a list page costs. */
 function selectRows(db: AnyDb, def: ResourceDef) {
-  const q = db.selectFrom(def.table).selectAll(def.table);
+  let cols = columnLists.get(def);
+  if (!cols) {
+    const names = ['id', ...Object.values(def.fields).map((f) => f.column), ...(def.timestamps ? ['created_at', 'updated_at'] : [])];
+    columnLists.set(def, (cols = names.map((c) => `${def.table}.${c}`)));
+  }
+  const q = db.selectFrom(def.table).select(cols);
   return def.computed ? q.select((eb) => def.computed!(eb)) : q;
 }
 
