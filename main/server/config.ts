@@ -1,8 +1,8 @@
 // Server settings and their defaults, in one place.
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultDataDir as desktopDataDir } from '../host/data-directory.js';
 
 export interface ServerConfig {
   host: string;
@@ -13,7 +13,7 @@ export interface ServerConfig {
   logger: boolean;
 }
 
-/** The repository (or packaged app) root: dist/main/server/config.js and main/server/config.ts both sit 3 levels down. */
+/** The repository (or packaged app) root: main/server/config.ts sits 2 levels below it, dist/main/server/config.js 3. */
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', ...(import.meta.url.includes('/dist/') ? ['..'] : []));
 
 export function defaultWebRoot(): string | null {
@@ -21,14 +21,12 @@ export function defaultWebRoot(): string | null {
   return existsSync(path.join(dir, 'index.html')) ? dir : null;
 }
 
-/** SHELF_AUDIT_DATA_DIR, else a per-user directory. */
+/**
+ * SHELF_AUDIT_DATA_DIR, else the folder the desktop app uses (Electron's userData for "Shelf Audit"),
+ * so `npm run serve` / `npm run cli` without --data-dir work on the same data as `npm start`.
+ */
 export function defaultDataDir(): string {
-  const fromEnv = process.env.SHELF_AUDIT_DATA_DIR;
-  if (fromEnv) return path.resolve(fromEnv);
-  const home = os.homedir();
-  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'shelf-audit');
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'shelf-audit');
-  return path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'shelf-audit');
+  return desktopDataDir();
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
