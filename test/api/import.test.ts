@@ -36,6 +36,12 @@ describe('import over HTTP', () => {
     expect((await t.get('/api/v1.5/sku/')).body.count).toBe(8);
   });
 
+  it('coerces numeric and boolean text in JSON rows as the API does for form bodies', async () => {
+    const res = await t.post(IMPORT, { skus: [{ id: 'text-sku', name: 'Text', size_x_mm: '70.5' }], tasks: [{ id: 'text-task', name: 'T', is_required: 'true' }] });
+    expect(res.status).toBe(200);
+    expect((await t.get('/api/v1.5/sku/text-sku/')).body.size_x_mm).toBe(70.5);
+  });
+
   it('matches SKUs without id by cid', async () => {
     const res = await t.post(IMPORT, { skus: [{ cid: 'CC-CAN-330', name: 'Coca-Cola can 330 ml' }] });
     expect(res.body.updated.skus).toBe(1);

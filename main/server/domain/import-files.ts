@@ -34,7 +34,6 @@ export function parseCsvImport(text: string, entity: string): ImportDocument {
   } catch (error) {
     throw new RejectedError({ detail: `Malformed CSV: ${(error as Error).message}` });
   }
-  const schema = ImportRowSchemas[key];
   const rows = records.map((record) => {
     const row: Record<string, unknown> = {};
     for (const [field, cell] of Object.entries(record)) {
@@ -47,25 +46,8 @@ export function parseCsvImport(text: string, entity: string): ImportDocument {
         }
       } else row[field] = cell;
     }
-    return convertCells(schema as unknown as { properties: Record<string, { type?: string | string[] }> }, row);
+    return row;
   });
   return { [key]: rows };
 }
 
-/**
- * Cells are text: "3" -> 3 and "true" -> true where the row schema wants a number or boolean (the
- * same coercion the API applies to form bodies). Anything else stays text for validation to judge.
- */
-function convertCells(schema: { properties: Record<string, { type?: string | string[] }> }, row: Record<string, unknown>) {
-  for (const [field, value] of Object.entries(row)) {
-    const t = schema.properties[field]?.type;
-    const types = Array.isArray(t) ? t : t ? [t] : [];
-    if (typeof value !== 'string') continue;
-    if ((types.includes('number') || types.includes('integer')) && value.trim() !== '' && Number.isFinite(Number(value))) {
-      row[field] = Number(value);
-    } else if (types.includes('boolean') && /^(true|false|1|0)$/i.test(value)) {
-      row[field] = /^(true|1)$/i.test(value);
-    }
-  }
-  return row;
-}

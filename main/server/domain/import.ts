@@ -58,6 +58,25 @@ export interface ImportSummary {
   finished_at: string;
 }
 
+type RowSchema = { properties: Record<string, { type?: string | string[] }> };
+
+/**
+ * "3" -> 3 and "true" -> true where the row schema wants a number or boolean: the coercion the API
+ * applies to form bodies, needed for CSV cells (all text) and applied to JSON rows alike.
+ */
+function coerceRow(schema: RowSchema, row: Row): void {
+  for (const [field, value] of Object.entries(row)) {
+    if (typeof value !== 'string') continue;
+    const t = schema.properties[field]?.type;
+    const types = Array.isArray(t) ? t : t ? [t] : [];
+    if ((types.includes('number') || types.includes('integer')) && value.trim() !== '' && Number.isFinite(Number(value))) {
+      row[field] = Number(value);
+    } else if (types.includes('boolean') && /^(true|false|1|0)$/i.test(value)) {
+      row[field] = /^(true|1)$/i.test(value);
+    }
+  }
+}
+
 /** Nested `records` of planograms and MHLs become rows of their own entity, pointing at the parent. */
 function flatten(doc: ImportDocument): ImportDocument {
   const out: ImportDocument = { ...doc };
@@ -125,6 +144,7 @@ export async function importMasterData(db: Kysely<Database>, document: unknown, 
       for (let index = 0; index < rows.length; index++) {
         const row = rows[index];
         const id = row && typeof row === 'object' && typeof row.id === 'string' ? row.id : null;
+        if (row && typeof row === 'object') coerceRow(schema as unknown as RowSchema, row);
         const errors = Value.Check(schema, row) ? [] : [...Value.Errors(schema, row)];
         if (errors.length > 0) {
           failures.push({ entity: spec.key, index, id, errors: drfFieldErrors(errors as unknown as SchemaError[], row) });
