@@ -23,6 +23,10 @@ export function onCommit(db: Kysely<Database>, listener: Listener): () => void {
   return () => set.delete(listener);
 }
 
+/**
+ * Runs `fn` in one transaction. Inside it, use `ctx.trx` only: on SQLite the one connection is held
+ * for the whole transaction, so a query through the outer `db` would wait for it forever.
+ */
 export async function write<T>(db: Kysely<Database>, fn: (ctx: WriteContext) => Promise<T>): Promise<T> {
   const entities = new Set<string>();
   const result = await db.transaction().execute(async (trx) => {
