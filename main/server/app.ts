@@ -16,6 +16,7 @@ import health from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
 import type { Database } from './storage/schema.js';
 import { APP_VERSION } from './version.js';
+import recognitionPlugin from './recognition/plugin.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -58,7 +59,7 @@ export async function buildApp({ db, config }: AppOptions): Promise<FastifyInsta
   await app.register(health);
   await registerRoutes(app);
   // --- recognition plugin (owned by the recognition engineer): job worker started/stopped with the server ---
-  // await app.register(recognitionPlugin);
+  await app.register(recognitionPlugin);
   await registerOpenApiRoutes(app);
   if (config.webRoot) await registerWebUi(app, config.webRoot);
   return app;

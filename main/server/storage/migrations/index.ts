@@ -2,7 +2,9 @@
 // add new ones at the end with the next number.
 import type { Migration } from 'kysely';
 import { core } from './0001-core.js';
+import { recognition } from './0010-recognition.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
+  '0010-recognition': recognition,
 };

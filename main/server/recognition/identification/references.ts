@@ -1,0 +1,87 @@
+// SKU reference images: what identification compares products against. The descriptor of a
+// reference is computed once, when it is added, and stored with it; recognition loads the stored
+// descriptors instead of decoding every reference image per request.
+import type { Kysely } from 'kysely';
+import { NotFoundError, ValidationError, messages } from '../../domain/errors.js';
+import { newId, now } from '../../storage/ids.js';
+import type { Database } from '../../storage/schema.js';
+import { write } from '../../storage/transaction.js';
+import { rec, recTrx } from '../storage/tables.js';
+import { getUpload, uploadFilePath } from '../uploads.js';
+import { decodeDescriptor, describeProduct, encodeDescriptor } from './describe.js';
+import { Identifier } from './identifier.js';
+import type { Rect } from './image-input.js';
+
+export interface SkuImageRecord {
+  id: string;
+  sku: string;
+  upload: string;
+  crop: Rect | null;
+  created_date: string;
+}
+
+type Row = { id: string; sku_id: string; upload_id: string; crop: string | null; created_at: string };
+
+function present(r: Row): SkuImageRecord {
+  return { id: r.id, sku: r.sku_id, upload: r.upload_id, crop: r.crop ? (JSON.parse(r.crop) as Rect) : null, created_date: r.created_at };
+}
+
+async function requireSku(db: Kysely<Database>, skuId: string): Promise<void> {
+  const sku = await db.selectFrom('skus').select('id').where('id', '=', skuId).executeTakeFirst();
+  if (!sku) throw new NotFoundError('sku');
+}
+
+export async function addSkuImage(db: Kysely<Database>, dataDir: string, skuId: string, input: { upload: string; crop?: Rect | null }): Promise<SkuImageRecord> {
+  await requireSku(db, skuId);
+  const upload = await getUpload(db, input.upload).catch(() => {
+    throw new ValidationError({ image: [messages.doesNotExist(input.upload)] });
+  });
+  const crop = input.crop ?? null;
+  if (crop) {
+    const inside = crop.x >= 0 && crop.y >= 0 && crop.w >= 1 && crop.h >= 1 && crop.x + crop.w <= upload.width && crop.y + crop.h <= upload.height;
+    if (!inside) throw new ValidationError({ crop: [`The crop must lie inside the ${upload.width}x${upload.height} image.`] });
+  }
+  const descriptor = encodeDescriptor(await describeProduct(uploadFilePath(dataDir, upload), crop));
+  return write(db, async (ctx) => {
+    const at = now();
+    const row = { id: newId(), sku_id: skuId, upload_id: upload.id, crop: crop ? JSON.stringify(crop) : null, descriptor, created_at: at, updated_at: at };
+    await recTrx(ctx.trx).insertInto('sku_images').values(row).execute();
+    ctx.changed('sku_image', row.id);
+    return present(row);
+  });
+}
+
+export async function listSkuImages(db: Kysely<Database>, skuId: string, page: { limit: number; offset: number }): Promise<{ count: number; results: SkuImageRecord[] }> {
+  await requireSku(db, skuId);
+  const q = rec(db).selectFrom('sku_images').where('sku_id', '=', skuId);
+  const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
+  const rows = await q.select(['id', 'sku_id', 'upload_id', 'crop', 'created_at']).orderBy('data_id').limit(page.limit).offset(page.offset).execute();
+  return { count: Number(n), results: rows.map(present) };
+}
+
+export async function deleteSkuImage(db: Kysely<Database>, skuId: string, imageId: string): Promise<void> {
+  await write(db, async (ctx) => {
+    const r = await recTrx(ctx.trx).deleteFrom('sku_images').where('id', '=', imageId).where('sku_id', '=', skuId).executeTakeFirst();
+    if (Number(r.numDeletedRows) === 0) throw new NotFoundError('sku image');
+    ctx.changed('sku_image', imageId, 'delete');
+  });
+}
+
+/** An identifier over every stored reference (recomputing descriptors stored by an older version). */
+export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Promise<Identifier> {
+  const identifier = new Identifier();
+  const rows = await rec(db)
+    .selectFrom('sku_images')
+    .innerJoin('uploads', 'uploads.id', 'sku_images.upload_id')
+    .select(['sku_images.id', 'sku_images.sku_id', 'sku_images.crop', 'sku_images.descriptor', 'uploads.file'])
+    .execute();
+  for (const r of rows) {
+    let descriptor = r.descriptor ? decodeDescriptor(r.descriptor) : null;
+    if (!descriptor) {
+      descriptor = await describeProduct(uploadFilePath(dataDir, r), r.crop ? (JSON.parse(r.crop) as Rect) : null);
+      await rec(db).updateTable('sku_images').set({ descriptor: encodeDescriptor(descriptor) }).where('id', '=', r.id).execute();
+    }
+    identifier.add({ id: r.id, skuId: r.sku_id, descriptor });
+  }
+  return identifier;
+}

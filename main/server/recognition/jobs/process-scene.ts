@@ -1,0 +1,181 @@
+// One recognition job: analyse the scene's photos (unless a previous attempt already stored the
+// analysis), then build each of the job's reports. Every report becomes READY, with its webhook
+// delivery and its visit KPI values, in one transaction, so a crash between reports loses nothing
+// and a restarted job only builds what is left.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import { now } from '../../storage/ids.js';
+import { write } from '../../storage/transaction.js';
+import type { SceneAnalysis } from '../analysis.js';
+import type { Detector } from '../detector/index.js';
+import { loadIdentifier } from '../identification/references.js';
+import { stitchPanorama } from '../panorama.js';
+import { analyzeScene } from '../pipeline.js';
+import { buildFacingCount } from '../reports/facing-count.js';
+import { buildMhlCompliance } from '../reports/mhl-compliance.js';
+import { buildPlanogramCompliance } from '../reports/planogram-compliance.js';
+import { buildRealogram } from '../reports/realogram.js';
+import { buildShareOfSpace } from '../reports/share-of-space.js';
+import { presentReport } from '../scenes.js';
+import { rec, recTrx, type SceneTable } from '../storage/tables.js';
+import { getUpload, storeUpload, uploadFilePath, uploadUrlPath } from '../uploads.js';
+import { setVisitKpi } from '../visit-kpis.js';
+import { enqueueDelivery } from '../webhooks/deliveries.js';
+import type { SceneOptions } from '../scenes.js';
+import type { ClaimedJob } from './queue.js';
+
+export interface JobContext {
+  db: Kysely<Database>;
+  dataDir: string;
+  detector: () => Promise<Detector>;
+  /** Renews the lease; throws when the job must stop (shutdown, lease lost). */
+  checkpoint: () => Promise<void>;
+  /** Base URL for absolute image URLs in report bodies (the server's own address). */
+  baseUrl: () => string;
+}
+
+/** Input the report cannot be built from (a display without a planogram...): the report ends ERROR. */
+export class ReportInputError extends Error {
+  override name = 'ReportInputError';
+}
+
+type Scene = Omit<SceneTable, 'data_id'>;
+
+async function sceneImages(ctx: JobContext, scene: Scene) {
+  const ids = JSON.parse(scene.images) as string[];
+  const out = [];
+  for (const id of ids) out.push({ id, path: uploadFilePath(ctx.dataDir, await getUpload(ctx.db, id)) });
+  return out;
+}
+
+async function analysisOf(ctx: JobContext, scene: Scene): Promise<SceneAnalysis> {
+  if (scene.analysis) return JSON.parse(scene.analysis) as SceneAnalysis;
+  const identifier = await loadIdentifier(ctx.db, ctx.dataDir);
+  const analysis = await analyzeScene(await sceneImages(ctx, scene), { detector: await ctx.detector(), identifier, checkpoint: ctx.checkpoint });
+  await rec(ctx.db).updateTable('scenes').set({ analysis: JSON.stringify(analysis), updated_at: now() }).where('id', '=', scene.id).execute();
+  return analysis;
+}
+
+async function skuNames(db: Kysely<Database>, analysis: SceneAnalysis): Promise<Map<string, string>> {
+  const ids = [...new Set(analysis.images.flatMap((i) => i.products.map((p) => p.sku_id)).filter((s): s is string => s !== null))];
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('skus').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+interface Built {
+  json: unknown;
+  kpi?: { kpi: 'osa' | 'planogram' | 'facings'; value: number };
+}
+
+async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis: () => Promise<SceneAnalysis>): Promise<Built> {
+  const db = ctx.db;
+  switch (type) {
+    case 'FACING_COUNT': {
+      const a = await analysis();
+      const json = buildFacingCount(a);
+      return { json, kpi: { kpi: 'facings', value: json.reduce((s, r) => s + r.count, 0) } };
+    }
+    case 'REALOGRAM': {
+      const a = await analysis();
+      return { json: buildRealogram(a, await skuNames(db, a)) };
+    }
+    case 'SHARE_OF_SPACE':
+      return { json: buildShareOfSpace(await analysis()) };
+    case 'MHL_COMPLIANCE': {
+      if (!scene.display_id) throw new ReportInputError('MHL_COMPLIANCE needs a display.');
+      const mhl = await db.selectFrom('mhls').select('id').where('display_id', '=', scene.display_id).orderBy('data_id', 'desc').executeTakeFirst();
+      if (!mhl) throw new ReportInputError(`Display "${scene.display_id}" has no must-have list.`);
+      const rows = await db.selectFrom('mhl_records').selectAll().where('mhl_id', '=', mhl.id).orderBy('data_id').execute();
+      const json = buildMhlCompliance(
+        await analysis(),
+        mhl.id,
+        rows.map((r) => ({ id: r.id, skus: [r.sku_id, r.sku1_id, r.sku2_id, r.sku3_id, r.sku4_id, r.sku5_id, r.sku6_id] })),
+      );
+      return { json, kpi: { kpi: 'osa', value: Math.round(json.compliance * 10_000) / 100 } };
+    }
+    case 'PLANOGRAM_COMPLIANCE': {
+      if (!scene.display_id) throw new ReportInputError('PLANOGRAM_COMPLIANCE needs a display.');
+      const planogram = await db.selectFrom('planograms').select('id').where('display_id', '=', scene.display_id).orderBy('data_id', 'desc').executeTakeFirst();
+      if (!planogram) throw new ReportInputError(`Display "${scene.display_id}" has no planogram.`);
+      const rows = await db.selectFrom('planogram_records').selectAll().where('planogram_id', '=', planogram.id).execute();
+      const a = await analysis();
+      const names = await skuNames(db, a);
+      const json = buildPlanogramCompliance(a, planogram.id, scene.display_id, rows, (id) => (id === null ? 'unknown product' : (names.get(id) ?? id)));
+      return { json, kpi: { kpi: 'planogram', value: Math.round(json.compliance * 10_000) / 100 } };
+    }
+    case 'PANORAMA': {
+      const images = await sceneImages(ctx, scene);
+      const options = JSON.parse(scene.options) as SceneOptions;
+      const pano = await stitchPanorama(images.map((i) => i.path), { stackWidth: options.panorama_stack_width, stackHeight: options.panorama_stack_height });
+      const { row } = await storeUpload(db, ctx.dataDir, pano.jpeg);
+      return {
+        json: { upload: row.id, url: ctx.baseUrl() + uploadUrlPath(row), width: pano.width, height: pano.height, images: images.map((i) => i.id), stitched: pano.stitched },
+      };
+    }
+    default:
+      throw new ReportInputError(`Unknown report type "${type}".`);
+  }
+}
+
+export async function processSceneJob(ctx: JobContext, job: ClaimedJob): Promise<void> {
+  const scene = await rec(ctx.db).selectFrom('scenes').selectAll().where('id', '=', job.sceneId).executeTakeFirst();
+  if (!scene) return; // deleted with its visit meanwhile
+  const reports = await rec(ctx.db).selectFrom('reports').selectAll().where('id', 'in', job.reportIds).where('status', '=', 'NOT_READY').orderBy('data_id').execute();
+  // FACING_COUNT first: it is what the auditor waits for.
+  reports.sort((a, b) => Number(b.report_type === 'FACING_COUNT') - Number(a.report_type === 'FACING_COUNT'));
+  let cached: Promise<SceneAnalysis> | undefined;
+  const analysis = () => (cached ??= analysisOf(ctx, scene));
+  for (const report of reports) {
+    await ctx.checkpoint();
+    let built: Built | null = null;
+    let error: string | null = null;
+    try {
+      built = await buildReport(ctx, scene, report.report_type, analysis);
+    } catch (e) {
+      if (!(e instanceof ReportInputError)) throw e;
+      error = e.message;
+    }
+    await write(ctx.db, async (w) => {
+      const trx = recTrx(w.trx);
+      const at = now();
+      const json = built ? JSON.stringify(built.json) : null;
+      const status = built ? 'READY' : 'ERROR';
+      await trx.updateTable('reports').set({ status, json, error, updated_at: at }).where('id', '=', report.id).execute();
+      w.changed('report', report.id);
+      if (built?.kpi) await setVisitKpi(w, scene.visit_id, built.kpi.kpi, built.kpi.value);
+      if (scene.webhook) {
+        const object = presentReport({ ...report, status, json, error, updated_at: at });
+        await enqueueDelivery(w, {
+          sceneId: scene.id,
+          reportId: report.id,
+          url: scene.webhook,
+          body: { id: scene.request_id, images: JSON.parse(scene.images), display: scene.display_id, reports: { [report.id]: object } },
+        });
+      }
+    });
+  }
+}
+
+/** Ends the job's unfinished reports as ERROR (the job failed for good). */
+export async function failReports(db: Kysely<Database>, job: ClaimedJob, message: string): Promise<void> {
+  const scene = await rec(db).selectFrom('scenes').selectAll().where('id', '=', job.sceneId).executeTakeFirst();
+  if (!scene) return;
+  const reports = await rec(db).selectFrom('reports').selectAll().where('id', 'in', job.reportIds).where('status', '=', 'NOT_READY').execute();
+  await write(db, async (w) => {
+    const at = now();
+    for (const report of reports) {
+      await recTrx(w.trx).updateTable('reports').set({ status: 'ERROR', error: message, updated_at: at }).where('id', '=', report.id).execute();
+      w.changed('report', report.id);
+      if (scene.webhook) {
+        const object = presentReport({ ...report, status: 'ERROR', error: message, updated_at: at });
+        await enqueueDelivery(w, {
+          sceneId: scene.id,
+          reportId: report.id,
+          url: scene.webhook,
+          body: { id: scene.request_id, images: JSON.parse(scene.images), display: scene.display_id, reports: { [report.id]: object } },
+        });
+      }
+    }
+  });
+}

@@ -1,0 +1,96 @@
+// The persistent job queue, in the same database as everything else: a job is a row, claimed with a
+// lease (owner + expiry) that the worker renews while it works. A server killed mid-job leaves the
+// row `running` with a lease that expires, and the next worker to start claims it again, so work
+// resumes after a restart. A job that keeps failing ends `failed` and its reports end ERROR.
+import type { Kysely } from 'kysely';
+import { newId, now } from '../../storage/ids.js';
+import type { Database } from '../../storage/schema.js';
+import { write, type WriteContext } from '../../storage/transaction.js';
+import { rec, recTrx } from '../storage/tables.js';
+
+export const MAX_ATTEMPTS = 3;
+
+export interface ClaimedJob {
+  id: string;
+  sceneId: string;
+  reportIds: string[];
+  attempts: number;
+}
+
+export async function enqueueJob(ctx: WriteContext, sceneId: string, reportIds: string[]): Promise<string> {
+  const at = now();
+  const id = newId();
+  await recTrx(ctx.trx)
+    .insertInto('recognition_jobs')
+    .values({ id, scene_id: sceneId, reports: JSON.stringify(reportIds), status: 'queued', attempts: 0, lease_owner: null, lease_until: null, last_error: null, created_at: at, updated_at: at })
+    .execute();
+  return id;
+}
+
+/** Claims the oldest queued job, or a running one whose lease has expired (its worker died). */
+export async function claimJob(db: Kysely<Database>, owner: string, leaseMs: number): Promise<ClaimedJob | null> {
+  return write(db, async (ctx) => {
+    const trx = recTrx(ctx.trx);
+    const at = new Date();
+    const row = await trx
+      .selectFrom('recognition_jobs')
+      .selectAll()
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_until', '<', at.toISOString())])]))
+      .orderBy('data_id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return null;
+    const attempts = row.attempts + 1;
+    await trx
+      .updateTable('recognition_jobs')
+      .set({ status: 'running', attempts, lease_owner: owner, lease_until: new Date(at.getTime() + leaseMs).toISOString(), updated_at: at.toISOString() })
+      .where('id', '=', row.id)
+      .execute();
+    return { id: row.id, sceneId: row.scene_id, reportIds: JSON.parse(row.reports) as string[], attempts };
+  });
+}
+
+/** Extends the lease; false when the job is no longer ours (then the worker stops working on it). */
+export async function renewLease(db: Kysely<Database>, jobId: string, owner: string, leaseMs: number): Promise<boolean> {
+  const r = await rec(db)
+    .updateTable('recognition_jobs')
+    .set({ lease_until: new Date(Date.now() + leaseMs).toISOString() })
+    .where('id', '=', jobId)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function finishJob(ctx: WriteContext, jobId: string): Promise<void> {
+  await recTrx(ctx.trx).updateTable('recognition_jobs').set({ status: 'done', lease_owner: null, lease_until: null, updated_at: now() }).where('id', '=', jobId).execute();
+}
+
+/** Gives the job back for another attempt (status queued), or ends it as failed. */
+export async function releaseJob(ctx: WriteContext, jobId: string, error: string, retry: boolean): Promise<void> {
+  await recTrx(ctx.trx)
+    .updateTable('recognition_jobs')
+    .set({ status: retry ? 'queued' : 'failed', lease_owner: null, lease_until: null, last_error: error, updated_at: now() })
+    .where('id', '=', jobId)
+    .execute();
+}
+
+export async function pendingJobCount(db: Kysely<Database>): Promise<number> {
+  const [{ n }] = await rec(db)
+    .selectFrom('recognition_jobs')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('status', 'in', ['queued', 'running'])
+    .execute();
+  return Number(n);
+}
+
+/** Hands an interrupted job back without counting the attempt (the worker stopped, not the job). */
+export async function returnJob(ctx: WriteContext, jobId: string, owner: string): Promise<void> {
+  await recTrx(ctx.trx)
+    .updateTable('recognition_jobs')
+    .set((eb) => ({ status: 'queued', attempts: eb('attempts', '-', 1), lease_owner: null, lease_until: null, updated_at: now() }))
+    .where('id', '=', jobId)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'running')
+    .execute();
+}

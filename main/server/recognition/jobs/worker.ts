@@ -1,0 +1,149 @@
+// Runs the queue: up to `concurrency` jobs at once (1 by default: detection and identification are
+// CPU-bound, and a second job would only slow the first), plus the webhook sender. Stopping lets a
+// running job reach its next checkpoint (between products, between reports), hands it back to the
+// queue unfinished, and waits for that, so shutdown never leaves a half-written report.
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import { write } from '../../storage/transaction.js';
+import { createDetector, type Detector } from '../detector/index.js';
+import { deliverDue } from '../webhooks/deliveries.js';
+import { failReports, processSceneJob } from './process-scene.js';
+import { claimJob, finishJob, MAX_ATTEMPTS, releaseJob, renewLease, returnJob, type ClaimedJob } from './queue.js';
+
+export interface WorkerOptions {
+  db: Kysely<Database>;
+  dataDir: string;
+  baseUrl: () => string;
+  concurrency?: number;
+  /** How long a claimed job stays ours without a renewal. */
+  leaseMs?: number;
+  pollMs?: number;
+  /** First webhook retry delay; doubles per attempt. */
+  webhookBackoffMs?: number;
+  detectorThreads?: number;
+  /** Logs failures (the server's logger). */
+  log?: (message: string, error?: unknown) => void;
+}
+
+class Stopping extends Error {
+  override name = 'Stopping';
+}
+
+export class RecognitionWorker {
+  private readonly owner = `worker-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private readonly o: Required<Omit<WorkerOptions, 'log'>> & Pick<WorkerOptions, 'log'>;
+  private stopping = false;
+  private loops: Promise<void>[] = [];
+  private detector: Promise<Detector> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(options: WorkerOptions) {
+    this.o = {
+      concurrency: 1,
+      leaseMs: 15_000,
+      pollMs: 250,
+      webhookBackoffMs: Number(process.env.SHELF_AUDIT_WEBHOOK_BACKOFF_MS ?? 5_000),
+      detectorThreads: 2,
+      ...options,
+    };
+  }
+
+  start(): void {
+    if (this.loops.length > 0) return;
+    for (let i = 0; i < Math.max(1, this.o.concurrency); i++) this.loops.push(this.jobLoop());
+    this.loops.push(this.webhookLoop());
+  }
+
+  /** Lets the worker look for work now instead of at its next poll. */
+  notify(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await Promise.all(this.loops);
+    this.loops = [];
+    if (this.detector) await (await this.detector.catch(() => null))?.close();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      const prev = this.wake;
+      function done() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wake = () => {
+        prev?.();
+        done();
+      };
+    });
+  }
+
+  private getDetector(): Promise<Detector> {
+    this.detector ??= createDetector({ threads: this.o.detectorThreads });
+    return this.detector;
+  }
+
+  private async jobLoop(): Promise<void> {
+    while (!this.stopping) {
+      let job: ClaimedJob | null = null;
+      try {
+        job = await claimJob(this.o.db, this.owner, this.o.leaseMs);
+      } catch (e) {
+        this.o.log?.('claiming a recognition job failed', e);
+      }
+      if (!job) {
+        await this.sleep(this.o.pollMs);
+        continue;
+      }
+      await this.run(job);
+    }
+  }
+
+  private async run(job: ClaimedJob): Promise<void> {
+    let lastRenewal = Date.now();
+    const checkpoint = async () => {
+      if (this.stopping) throw new Stopping();
+      if (Date.now() - lastRenewal > this.o.leaseMs / 3) {
+        lastRenewal = Date.now();
+        if (!(await renewLease(this.o.db, job.id, this.owner, this.o.leaseMs))) throw new Stopping();
+      }
+    };
+    try {
+      await processSceneJob({ db: this.o.db, dataDir: this.o.dataDir, detector: () => this.getDetector(), checkpoint, baseUrl: this.o.baseUrl }, job);
+      await write(this.o.db, (ctx) => finishJob(ctx, job.id));
+    } catch (e) {
+      try {
+        if (e instanceof Stopping) {
+          // Not the job's fault: give the attempt back.
+          await write(this.o.db, (ctx) => returnJob(ctx, job.id, this.owner));
+          return;
+        }
+        const message = e instanceof Error ? e.message : String(e);
+        this.o.log?.(`recognition job ${job.id} failed (attempt ${job.attempts})`, e);
+        const retry = job.attempts < MAX_ATTEMPTS;
+        await write(this.o.db, (ctx) => releaseJob(ctx, job.id, message, retry));
+        if (!retry) await failReports(this.o.db, job, `Recognition failed: ${message}`);
+      } catch (inner) {
+        // The database itself failed (closing?): the lease expires and the job is claimed again.
+        this.o.log?.('recording a recognition job failure failed', inner);
+      }
+    }
+  }
+
+  private async webhookLoop(): Promise<void> {
+    while (!this.stopping) {
+      let attempted = 0;
+      try {
+        attempted = await deliverDue(this.o.db, this.o.webhookBackoffMs, () => this.stopping);
+      } catch (e) {
+        this.o.log?.('webhook delivery failed', e);
+      }
+      if (attempted === 0) await this.sleep(this.o.pollMs);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+// FACING_COUNT: facings per SKU, most first; products that were not identified are one item
+// {"sku_id": null} at the end.
+import { allProducts, type SceneAnalysis } from '../analysis.js';
+
+export type FacingCount = { sku_id: string | null; count: number }[];
+
+export function facingCounts(skuIds: readonly (string | null)[]): Map<string | null, number> {
+  const counts = new Map<string | null, number>();
+  for (const id of skuIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return counts;
+}
+
+export function buildFacingCount(analysis: SceneAnalysis): FacingCount {
+  const counts = facingCounts(allProducts(analysis).map((p) => p.sku_id));
+  const known = [...counts.entries()]
+    .filter((e): e is [string, number] => e[0] !== null)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([sku_id, count]) => ({ sku_id, count }));
+  const unknown = counts.get(null);
+  return unknown ? [...known, { sku_id: null, count: unknown }] : known;
+}

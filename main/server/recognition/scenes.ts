@@ -1,0 +1,211 @@
+// POST /recognize as plain functions: validate the request against the database, then create (in one
+// transaction) the visit when none is named, the scene, one NOT_READY report per requested type and
+// the job that builds them. Reading reports and asking for their recomputation live here too.
+import type { Kysely } from 'kysely';
+import { NotFoundError, ValidationError, messages } from '../domain/errors.js';
+import { createVisit, touchVisit } from '../domain/visits.js';
+import { newId, now } from '../storage/ids.js';
+import type { Database } from '../storage/schema.js';
+import { write, type WriteContext } from '../storage/transaction.js';
+import { enqueueJob } from './jobs/queue.js';
+import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES } from './report-types.js';
+import { rec, recTrx, type ReportTable } from './storage/tables.js';
+import { missingUploads } from './uploads.js';
+
+export interface RecognizeInput {
+  images?: string[];
+  display?: string | string[];
+  report_types?: string[];
+  visit?: string;
+  datetime?: string;
+  webhook?: string;
+  country_code?: string;
+  counry_code?: string;
+  retail_chain?: string;
+  panorama_stack_width?: number;
+  panorama_stack_height?: number;
+  metadata?: { agent_id?: string; agent_name?: string; [k: string]: unknown };
+}
+
+export interface SceneOptions {
+  panorama_stack_width: number | null;
+  panorama_stack_height: number | null;
+  country_code: string | null;
+  retail_chain: string | null;
+  datetime: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface RecognizeResult {
+  id: string;
+  images: string[];
+  display: string | string[] | null;
+  scene: string;
+  visit: string;
+  reports: Record<string, string>;
+}
+
+function firstDisplay(display: RecognizeInput['display']): string | null {
+  if (display === undefined || display === null) return null;
+  if (Array.isArray(display)) return display[0] ?? null;
+  return display === '' ? null : display;
+}
+
+export async function recognize(db: Kysely<Database>, input: RecognizeInput): Promise<RecognizeResult> {
+  const images = [...new Set(input.images ?? [])];
+  const types = [...new Set(input.report_types && input.report_types.length > 0 ? input.report_types : DEFAULT_REPORT_TYPES)];
+  const display = firstDisplay(input.display);
+  const errors: Record<string, string[]> = {};
+  if (images.length === 0) errors.images = ['This list may not be empty.'];
+  const missing = await missingUploads(db, images);
+  if (missing.length > 0) errors.images = [messages.doesNotExist(missing[0])];
+  const unknownTypes = types.filter((t) => !(REPORT_TYPES as readonly string[]).includes(t));
+  if (unknownTypes.length > 0) errors.report_types = [`"${unknownTypes[0]}" is not a valid choice. Choices: ${REPORT_TYPES.join(', ')}.`];
+  if (display !== null) {
+    const d = await db.selectFrom('displays').select('id').where('id', '=', display).executeTakeFirst();
+    if (!d) errors.display = [messages.doesNotExist(display)];
+  } else {
+    const needing = types.filter((t) => NEEDS_DISPLAY.has(t));
+    if (needing.length > 0) errors.display = [`A display is required for ${needing.join(' and ')}.`];
+  }
+  if (input.visit !== undefined) {
+    const v = await db.selectFrom('visits').select('id').where('id', '=', input.visit).executeTakeFirst();
+    if (!v) errors.visit = [messages.doesNotExist(input.visit)];
+  }
+  if (input.datetime !== undefined && Number.isNaN(Date.parse(input.datetime))) {
+    errors.datetime = ['Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].'];
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+  const options: SceneOptions = {
+    panorama_stack_width: input.panorama_stack_width ?? null,
+    panorama_stack_height: input.panorama_stack_height ?? null,
+    country_code: input.country_code ?? input.counry_code ?? null,
+    retail_chain: input.retail_chain ?? null,
+    datetime: input.datetime ? new Date(input.datetime).toISOString() : null,
+    metadata: input.metadata ?? null,
+  };
+  return write(db, async (ctx) => {
+    let visitId = input.visit;
+    if (visitId === undefined) {
+      const visit = await createVisit(ctx, {
+        agent: input.metadata?.agent_id ?? null,
+        current_agent_name: input.metadata?.agent_name ?? null,
+        started_date: options.datetime ?? now(),
+      });
+      visitId = visit.id as string;
+    } else {
+      await touchVisit(ctx, visitId);
+    }
+    const at = now();
+    const trx = recTrx(ctx.trx);
+    const scene = { id: newId(), request_id: newId() };
+    await trx
+      .insertInto('scenes')
+      .values({
+        ...scene,
+        visit_id: visitId,
+        display_id: display,
+        images: JSON.stringify(images),
+        options: JSON.stringify(options),
+        webhook: input.webhook ?? null,
+        analysis: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    ctx.changed('scene', scene.id);
+    const reports: Record<string, string> = {};
+    for (const report_type of types) {
+      const id = newId();
+      await trx
+        .insertInto('reports')
+        .values({ id, scene_id: scene.id, visit_id: visitId, report_type, status: 'NOT_READY', json: null, error: null, previous_report: null, created_at: at, updated_at: at })
+        .execute();
+      ctx.changed('report', id);
+      reports[report_type] = id;
+    }
+    await enqueueJob(ctx, scene.id, Object.values(reports));
+    return { id: scene.request_id, images, display: input.display ?? null, scene: scene.id, visit: visitId, reports };
+  });
+}
+
+export interface ReportObject {
+  id: string;
+  status: string;
+  report_type: string;
+  created_date: string;
+  updated_date: string;
+  visit: string;
+  scene: string;
+  previous_report: string | null;
+  json: unknown;
+  error: string | null;
+}
+
+type ReportRow = Pick<ReportTable, 'id' | 'status' | 'report_type' | 'created_at' | 'updated_at' | 'visit_id' | 'scene_id' | 'previous_report' | 'json' | 'error'>;
+
+export function presentReport(r: ReportRow): ReportObject {
+  return {
+    id: r.id,
+    status: r.status,
+    report_type: r.report_type,
+    created_date: r.created_at,
+    updated_date: r.updated_at,
+    visit: r.visit_id,
+    scene: r.scene_id,
+    previous_report: r.previous_report,
+    json: r.json === null ? null : JSON.parse(r.json),
+    error: r.error,
+  };
+}
+
+export interface ReportFilters {
+  visit?: string;
+  scene?: string;
+  report_type?: string;
+  status?: string;
+}
+
+export async function listReports(db: Kysely<Database>, page: { limit: number; offset: number }, f: ReportFilters): Promise<{ count: number; results: ReportObject[] }> {
+  let q = rec(db).selectFrom('reports');
+  if (f.visit !== undefined) q = q.where('visit_id', '=', f.visit);
+  if (f.scene !== undefined) q = q.where('scene_id', '=', f.scene);
+  if (f.report_type !== undefined) q = q.where('report_type', '=', f.report_type);
+  if (f.status !== undefined) q = q.where('status', '=', f.status as ReportTable['status']);
+  const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
+  const rows = await q.selectAll().orderBy('data_id').limit(page.limit).offset(page.offset).execute();
+  return { count: Number(n), results: rows.map(presentReport) };
+}
+
+export async function getReport(db: Kysely<Database>, id: string): Promise<ReportObject> {
+  const row = await rec(db).selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFoundError('report');
+  return presentReport(row);
+}
+
+/** Marks the reports NOT_READY again and queues their recomputation (one job per scene). */
+export async function forceUpdate(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) throw new ValidationError({ reports: ['This list may not be empty.'] });
+  return write(db, async (ctx: WriteContext) => {
+    const trx = recTrx(ctx.trx);
+    const rows = await trx.selectFrom('reports').select(['id', 'scene_id']).where('id', 'in', unique).execute();
+    const have = new Set(rows.map((r) => r.id));
+    const missing = unique.find((id) => !have.has(id));
+    if (missing !== undefined) throw new ValidationError({ reports: [messages.doesNotExist(missing)] });
+    const at = now();
+    await trx.updateTable('reports').set({ status: 'NOT_READY', error: null, updated_at: at }).where('id', 'in', unique).execute();
+    const byScene = new Map<string, string[]>();
+    for (const r of rows) {
+      ctx.changed('report', r.id);
+      byScene.set(r.scene_id, [...(byScene.get(r.scene_id) ?? []), r.id]);
+    }
+    for (const [sceneId, reportIds] of byScene) {
+      // Detect and identify again: the catalog's reference images may have changed since.
+      await trx.updateTable('scenes').set({ analysis: null, updated_at: at }).where('id', '=', sceneId).execute();
+      await enqueueJob(ctx, sceneId, reportIds);
+    }
+    return unique;
+  });
+}

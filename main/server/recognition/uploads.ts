@@ -1,0 +1,173 @@
+// Uploaded images: content-addressed files under DATA_DIR/uploads (the SHA-256 of the bytes names the
+// file, so the same photo uploaded twice is stored once and reported as a duplicate), with the size as
+// displayed (EXIF orientation applied). Files are written and fsynced before their row commits, so an
+// acknowledged upload survives a crash.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, rename } from 'node:fs/promises';
+import path from 'node:path';
+import sharp, { type Metadata } from 'sharp';
+import type { Kysely } from 'kysely';
+import { NotFoundError, ValidationError } from '../domain/errors.js';
+import { newId, now } from '../storage/ids.js';
+import type { Database } from '../storage/schema.js';
+import { write } from '../storage/transaction.js';
+import { rec, recTrx, type UploadTable } from './storage/tables.js';
+
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+export const MAX_UPLOAD_PIXELS = 50_000_000;
+const FORMATS: Record<string, { mime: string; ext: string }> = {
+  jpeg: { mime: 'image/jpeg', ext: 'jpg' },
+  png: { mime: 'image/png', ext: 'png' },
+  webp: { mime: 'image/webp', ext: 'webp' },
+};
+
+export type UploadRow = Omit<UploadTable, 'data_id'> & { data_id: number };
+
+export interface StoredUpload {
+  row: UploadRow;
+  duplicate: boolean;
+}
+
+function invalid(field: string, text: string): ValidationError {
+  return new ValidationError({ [field]: [text] });
+}
+
+/** Checks that `bytes` is a decodable JPEG, PNG or WebP within the limits; its displayed size. */
+export async function inspectImage(bytes: Buffer, field = 'datafile'): Promise<{ mime: string; ext: string; width: number; height: number }> {
+  if (bytes.length === 0) throw invalid(field, 'The submitted file is empty.');
+  if (bytes.length > MAX_UPLOAD_BYTES) throw invalid(field, `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw invalid(field, 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.');
+  }
+  const format = FORMATS[meta.format ?? ''];
+  if (!format) throw invalid(field, `Unsupported image format "${meta.format}": upload a JPEG, PNG or WebP image.`);
+  if (!meta.width || !meta.height) throw invalid(field, 'Upload a valid image. The image has no size.');
+  if (meta.width * meta.height > MAX_UPLOAD_PIXELS) {
+    throw invalid(field, `The image has ${meta.width * meta.height} pixels; at most ${MAX_UPLOAD_PIXELS} are accepted.`);
+  }
+  // Decode a tiny version: catches files with a valid header but truncated or corrupt pixel data.
+  try {
+    await sharp(bytes, { failOn: 'truncated' }).resize(8, 8, { fit: 'fill' }).raw().toBuffer();
+  } catch {
+    throw invalid(field, 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.');
+  }
+  const rotated = (meta.orientation ?? 1) >= 5;
+  return { ...format, width: rotated ? meta.height : meta.width, height: rotated ? meta.width : meta.height };
+}
+
+export function uploadsDir(dataDir: string): string {
+  return path.join(dataDir, 'uploads');
+}
+
+export function uploadFilePath(dataDir: string, row: Pick<UploadTable, 'file'>): string {
+  return path.join(uploadsDir(dataDir), row.file);
+}
+
+async function writeDurably(target: string, bytes: Buffer): Promise<void> {
+  await mkdir(path.dirname(target), { recursive: true });
+  const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  const fh = await open(tmp, 'w');
+  try {
+    await fh.writeFile(bytes);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, target);
+}
+
+/** Stores an image (or finds the identical one stored before). */
+export async function storeUpload(db: Kysely<Database>, dataDir: string, bytes: Buffer, opts: { sourceUrl?: string; field?: string } = {}): Promise<StoredUpload> {
+  const info = await inspectImage(bytes, opts.field);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const existing = await rec(db).selectFrom('uploads').selectAll().where('sha256', '=', sha256).executeTakeFirst();
+  if (existing) return { row: existing, duplicate: true };
+  const file = path.join(sha256.slice(0, 2), `${sha256}.${info.ext}`);
+  await writeDurably(path.join(uploadsDir(dataDir), file), bytes);
+  return write(db, async (ctx) => {
+    const trx = recTrx(ctx.trx);
+    // A concurrent upload of the same bytes may have committed meanwhile.
+    const again = await trx.selectFrom('uploads').selectAll().where('sha256', '=', sha256).executeTakeFirst();
+    if (again) return { row: again, duplicate: true };
+    const at = now();
+    const row = {
+      id: newId(),
+      sha256,
+      file,
+      mime: info.mime,
+      bytes: bytes.length,
+      width: info.width,
+      height: info.height,
+      token: randomBytes(24).toString('hex'),
+      source_url: opts.sourceUrl ?? null,
+      created_at: at,
+      updated_at: at,
+    };
+    const inserted = await trx.insertInto('uploads').values(row).returning('data_id').executeTakeFirstOrThrow();
+    ctx.changed('upload', row.id);
+    return { row: { ...row, data_id: Number(inserted.data_id) }, duplicate: false };
+  });
+}
+
+export async function getUpload(db: Kysely<Database>, id: string): Promise<UploadRow> {
+  const row = await rec(db).selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFoundError('upload');
+  return row;
+}
+
+/** Which of `ids` name no upload. */
+export async function missingUploads(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const found = await rec(db).selectFrom('uploads').select('id').where('id', 'in', [...ids]).execute();
+  const have = new Set(found.map((r) => r.id));
+  return ids.filter((id) => !have.has(id));
+}
+
+/** The image's capability URL path: unguessable, so it can sit in an <img src> without a header. */
+export function uploadUrlPath(row: Pick<UploadTable, 'id' | 'token'>): string {
+  return `/api/v1.5/uploads/${encodeURIComponent(row.id)}/content/${row.token}/`;
+}
+
+export const BY_URL_TIMEOUT_MS = 15_000;
+
+/** Downloads an image for upload_by_url: http(s) only, with a timeout and the upload size cap. */
+export async function fetchImage(url: string, timeoutMs = BY_URL_TIMEOUT_MS): Promise<Buffer> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid('url', 'Enter a valid URL.');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid('url', 'Only http and https URLs are accepted.');
+  let response: Response;
+  try {
+    response = await fetch(parsed, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+  } catch (error) {
+    const timedOut = (error as Error).name === 'TimeoutError';
+    throw invalid('url', timedOut ? `The image could not be fetched within ${timeoutMs / 1000} s.` : 'The image could not be fetched.');
+  }
+  if (!response.ok || !response.body) {
+    throw invalid('url', `The image could not be fetched: the server answered ${response.status}.`);
+  }
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > MAX_UPLOAD_BYTES) {
+    await response.body.cancel();
+    throw invalid('url', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of response.body) {
+      total += chunk.length;
+      if (total > MAX_UPLOAD_BYTES) throw invalid('url', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
+      chunks.push(Buffer.from(chunk));
+    }
+  } catch (error) {
+    if (error instanceof ValidationError) throw error;
+    throw invalid('url', 'The image could not be fetched.');
+  }
+  return Buffer.concat(chunks);
+}

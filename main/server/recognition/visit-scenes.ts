@@ -1,0 +1,35 @@
+// The scenes of a visit as the Data API's visit detail shows them (as the real service does):
+// [{id, images: [{id, original_url, annotations, shelf_annotations}], facing_counts}].
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { SceneAnalysis } from './analysis.js';
+import { buildFacingCount } from './reports/facing-count.js';
+import { rec } from './storage/tables.js';
+import { uploadUrlPath } from './uploads.js';
+
+export async function visitScenes(db: Kysely<Database>, visitId: string, baseUrl: string): Promise<unknown[]> {
+  const r = rec(db);
+  const scenes = await r.selectFrom('scenes').selectAll().where('visit_id', '=', visitId).orderBy('data_id').execute();
+  const out = [];
+  for (const s of scenes) {
+    const ids = JSON.parse(s.images) as string[];
+    const uploads = ids.length ? await r.selectFrom('uploads').select(['id', 'token']).where('id', 'in', ids).execute() : [];
+    const byId = new Map(uploads.map((u) => [u.id, u]));
+    const analysis = s.analysis ? (JSON.parse(s.analysis) as SceneAnalysis) : null;
+    out.push({
+      id: s.id,
+      images: ids.map((id) => {
+        const u = byId.get(id);
+        const a = analysis?.images.find((i) => i.image === id);
+        return {
+          id,
+          original_url: u ? baseUrl + uploadUrlPath(u) : null,
+          annotations: a?.products.map((p) => ({ sku_id: p.sku_id, x: (p.x1 + p.x2) / 2, y: (p.y1 + p.y2) / 2, w: p.x2 - p.x1, h: p.y2 - p.y1 })) ?? [],
+          shelf_annotations: a?.shelves ?? [],
+        };
+      }),
+      facing_counts: analysis ? buildFacingCount(analysis) : [],
+    });
+  }
+  return out;
+}

@@ -1,0 +1,140 @@
+// Webhook deliveries: one row per report to send, written in the same transaction that makes the
+// report READY (so a crash cannot lose it), sent by the worker, retried with exponential backoff
+// (the next attempt time is stored, so retries continue across restarts), and listed as a log.
+import type { Kysely } from 'kysely';
+import { newId, now } from '../../storage/ids.js';
+import type { Database } from '../../storage/schema.js';
+import type { WriteContext } from '../../storage/transaction.js';
+import { rec, recTrx, type WebhookDeliveryTable } from '../storage/tables.js';
+import { sign, SIGNATURE_HEADER, webhookSecret } from './signing.js';
+
+export const MAX_DELIVERY_ATTEMPTS = 12;
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** First retry after `baseMs`, then doubling: base, 2 base, 4 base... capped at an hour. */
+export function backoffMs(attempts: number, baseMs: number): number {
+  return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+export async function enqueueDelivery(ctx: WriteContext, delivery: { sceneId: string; reportId: string; url: string; body: unknown }): Promise<void> {
+  const at = now();
+  const id = newId();
+  await recTrx(ctx.trx)
+    .insertInto('webhook_deliveries')
+    .values({
+      id,
+      scene_id: delivery.sceneId,
+      report_id: delivery.reportId,
+      url: delivery.url,
+      body: JSON.stringify(delivery.body),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: at,
+      last_status_code: null,
+      last_error: null,
+      delivered_at: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+}
+
+/** Sends every delivery that is due, one at a time; returns how many were attempted. */
+export async function deliverDue(db: Kysely<Database>, baseBackoffMs: number, shouldStop: () => boolean = () => false): Promise<number> {
+  const r = rec(db);
+  const due = await r
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now())
+    .orderBy('next_attempt_at')
+    .limit(20)
+    .execute();
+  if (due.length === 0) return 0;
+  const secret = await webhookSecret(db);
+  let attempted = 0;
+  for (const d of due) {
+    if (shouldStop()) break;
+    attempted++;
+    let code: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await fetch(d.url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          [SIGNATURE_HEADER]: sign(secret, d.body),
+          'X-Shelf-Audit-Delivery': d.id,
+          'User-Agent': 'shelf-audit-webhook/1',
+        },
+        body: d.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      });
+      code = res.status;
+      await res.body?.cancel();
+      if (!res.ok) error = `HTTP ${res.status}`;
+    } catch (e) {
+      error = (e as Error).name === 'TimeoutError' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : String((e as Error).cause ?? (e as Error).message);
+    }
+    const attempts = d.attempts + 1;
+    const at = now();
+    const update =
+      error === null
+        ? { status: 'delivered' as const, attempts, last_status_code: code, last_error: null, delivered_at: at, updated_at: at }
+        : {
+            status: attempts >= MAX_DELIVERY_ATTEMPTS ? ('failed' as const) : ('pending' as const),
+            attempts,
+            last_status_code: code,
+            last_error: error,
+            next_attempt_at: new Date(Date.now() + backoffMs(attempts, baseBackoffMs)).toISOString(),
+            updated_at: at,
+          };
+    await r.updateTable('webhook_deliveries').set(update).where('id', '=', d.id).execute();
+  }
+  return attempted;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  scene: string;
+  report: string;
+  url: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_date: string;
+}
+
+export async function listDeliveries(
+  db: Kysely<Database>,
+  page: { limit: number; offset: number },
+  f: { status?: string; scene?: string; report?: string },
+): Promise<{ count: number; results: DeliveryRecord[] }> {
+  let q = rec(db).selectFrom('webhook_deliveries');
+  if (f.status !== undefined) q = q.where('status', '=', f.status as WebhookDeliveryTable['status']);
+  if (f.scene !== undefined) q = q.where('scene_id', '=', f.scene);
+  if (f.report !== undefined) q = q.where('report_id', '=', f.report);
+  const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
+  const rows = await q.selectAll().orderBy('data_id').limit(page.limit).offset(page.offset).execute();
+  return {
+    count: Number(n),
+    results: rows.map((d) => ({
+      id: d.id,
+      scene: d.scene_id,
+      report: d.report_id,
+      url: d.url,
+      status: d.status,
+      attempts: d.attempts,
+      next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
+      last_status_code: d.last_status_code,
+      last_error: d.last_error,
+      delivered_at: d.delivered_at,
+      created_date: d.created_at,
+    })),
+  };
+}

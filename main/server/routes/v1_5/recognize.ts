@@ -1,0 +1,24 @@
+// POST /api/v1.5/recognize/: queue the recognition of a scene; 201 at once with the report ids.
+import type { FastifyPluginAsync } from 'fastify';
+import { recognizeRouteConfig } from '../../http/rate-limit.js';
+import { recognize } from '../../recognition/scenes.js';
+import { errorResponses } from '../../schemas/common.js';
+import { RecognizeBody, RecognizeCreated } from '../../schemas/recognition.js';
+
+const recognizeRoute: FastifyPluginAsync = async (app) => {
+  app.post('/recognize/', {
+    config: recognizeRouteConfig,
+    schema: {
+      tags: ['recognition'],
+      summary: 'Recognize a scene: creates the scene (and a visit unless one is named), one NOT_READY report per type, and queues the work',
+      body: RecognizeBody,
+      response: { 201: RecognizeCreated, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const result = await recognize(app.db, request.body as RecognizeBody);
+    app.recognitionWorker?.notify();
+    reply.code(201);
+    return result;
+  });
+};
+export default recognizeRoute;

@@ -1,0 +1,70 @@
+// /api/v1.5/uploads/: upload an image (multipart, field `datafile` or `file`), upload one by URL,
+// read an upload's record, and fetch the image itself through its capability URL.
+import { createReadStream } from 'node:fs';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import { fetchImage, getUpload, storeUpload, uploadFilePath, uploadUrlPath, type UploadRow } from '../../recognition/uploads.js';
+import { IdParams, errorResponses } from '../../schemas/common.js';
+import { UploadByUrlBody, UploadContentParams, UploadCreated, UploadItem } from '../../schemas/recognition.js';
+
+export function absoluteUploadUrl(request: FastifyRequest, row: Pick<UploadRow, 'id' | 'token'>): string {
+  return `${request.protocol}://${request.host}${uploadUrlPath(row)}`;
+}
+
+function present(request: FastifyRequest, row: UploadRow) {
+  return { id: row.id, url: absoluteUploadUrl(request, row), width: row.width, height: row.height, created_date: row.created_at };
+}
+
+const uploads: FastifyPluginAsync = async (app) => {
+  const tags = ['uploads'];
+  app.post('/uploads/', {
+    schema: {
+      tags,
+      summary: 'Upload an image (multipart/form-data, file in `datafile` or `file`; JPEG, PNG or WebP, at most 25 MB and 50 megapixels)',
+      consumes: ['multipart/form-data'],
+      response: { 201: UploadCreated, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const files = request.multipartFiles ?? [];
+    const file = files.find((f) => f.field === 'datafile') ?? files.find((f) => f.field === 'file');
+    if (!file) throw new ValidationError({ datafile: ['No file was submitted.'] });
+    const { row, duplicate } = await storeUpload(app.db, app.dataDir, file.data, { field: file.field });
+    reply.code(201);
+    return { ...present(request, row), duplicate };
+  });
+
+  for (const path of ['/uploads/upload_by_url/', '/uploads_by_url/']) {
+    app.post(path, {
+      schema: { tags, summary: 'Upload an image from an http(s) URL (15 s timeout, 25 MB cap)', body: UploadByUrlBody, response: { 200: UploadItem, ...errorResponses } },
+    }, async (request) => {
+      const { url } = request.body as UploadByUrlBody;
+      const bytes = await fetchImage(url);
+      const { row } = await storeUpload(app.db, app.dataDir, bytes, { sourceUrl: url, field: 'url' });
+      return present(request, row);
+    });
+  }
+
+  app.get('/uploads/:id/', {
+    schema: { tags, summary: 'Read an upload', params: IdParams, response: { 200: UploadItem, ...errorResponses } },
+  }, async (request) => present(request, await getUpload(app.db, (request.params as { id: string }).id)));
+
+  app.get('/uploads/:id/content/:token/', {
+    config: { auth: false },
+    schema: {
+      tags,
+      summary: 'The image file. Needs no Authorization header: the token in the path is the credential (from the upload\'s `url`).',
+      params: UploadContentParams,
+    },
+  }, async (request, reply) => {
+    const { id, token } = request.params as { id: string; token: string };
+    const row = await getUpload(app.db, id).catch(() => null);
+    if (!row || row.token !== token) throw new NotFoundError('upload');
+    reply
+      .header('Content-Type', row.mime)
+      .header('Content-Length', String(row.bytes))
+      .header('Cache-Control', 'private, max-age=31536000, immutable')
+      .header('X-Content-Type-Options', 'nosniff');
+    return reply.send(createReadStream(uploadFilePath(app.dataDir, row)));
+  });
+};
+export default uploads;
