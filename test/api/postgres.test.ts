@@ -1,0 +1,101 @@
+// The same server on PostgreSQL: a throw-away cluster (initdb + pg_ctl, unix socket only), the schema
+// migrated by the same migrations, and the API called over HTTP. Proves the SQL layer is portable.
+// Runs where PostgreSQL's server binaries are installed (they are on the project's machines).
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../main/server/app.js';
+import { createApiKey } from '../../main/server/domain/api-keys.js';
+import { openDatabaseTarget, type OpenDatabase } from '../../main/server/storage/database.js';
+import { write } from '../../main/server/storage/transaction.js';
+
+const BIN = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((d) => existsSync(path.join(d, 'initdb')));
+const isRoot = process.getuid?.() === 0;
+const available = BIN !== undefined;
+
+describe.skipIf(!available)('on PostgreSQL', () => {
+  let dir: string;
+  let database: OpenDatabase;
+  let app: FastifyInstance;
+  let url: string;
+  let token: string;
+  const pg = (tool: string, args: string[]) =>
+    isRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(BIN!, tool), ...args], { stdio: 'pipe' })
+      : execFileSync(path.join(BIN!, tool), args, { stdio: 'pipe' });
+
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(url + p, {
+      method,
+      headers: { authorization: `Token ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-pg-'));
+    if (isRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+    pg('initdb', ['-D', path.join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    pg('pg_ctl', ['-D', path.join(dir, 'data'), '-w', '-l', path.join(dir, 'log'), '-o', `-c listen_addresses='' -k ${dir} -p 5439 -F`, 'start']);
+    database = await openDatabaseTarget({ kind: 'postgres', connectionString: `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(dir)}&port=5439` });
+    token = (await write(database.db, (ctx) => createApiKey(ctx, { name: 'pg test' }))).key;
+    app = await buildApp({ db: database.db, config: { host: '127.0.0.1', port: 0, dataDir: dir, webRoot: null, logger: false } });
+    url = await app.listen({ host: '127.0.0.1', port: 0 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    if (dir) {
+      try {
+        pg('pg_ctl', ['-D', path.join(dir, 'data'), '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('imports the sample catalog and serves both APIs', async () => {
+    const sample = JSON.parse(readFileSync(new URL('../../samples/catalog.json', import.meta.url), 'utf8'));
+    const imported = await call('POST', '/api/app/v1/import/', sample);
+    expect(imported.status).toBe(200);
+    expect(imported.body.created.skus).toBe(8);
+    const page = await call('GET', '/api/v1.5/sku/?limit=3&offset=3');
+    expect(page.body.count).toBe(8);
+    expect(page.body.results).toHaveLength(3);
+    expect(page.body.next).toBe(`${url}/api/v1.5/sku/?limit=3&offset=6`);
+    expect((await call('GET', '/api/v1.5/sku/sku-cocacola-can/')).body).toMatchObject({ size_x_mm: 66, attributes: { package: 'can', volume_ml: '330' } });
+    expect((await call('GET', '/api/v1.5/displays/display-cooler-1/')).body).toMatchObject({ planogram: 'planogram-cooler-1', musthavelist: 'mhl-cooler-1' });
+    const skus = await call('GET', '/api/data/v1.0/sku/');
+    const can = skus.body.results.find((s: { cid: string }) => s.cid === 'CC-CAN-330');
+    expect((await call('GET', `/api/data/v1.0/brands/${can.brand_id}/`)).body.name).toBe('Coca-Cola');
+    expect((await call('GET', '/api/data/v1.0/tasks/')).body.results[0].is_required).toBe(true);
+    expect((await call('GET', '/api/data/v1.0/md_import_status/')).body.last_import_datetime).toMatch(/^\d{4}-/);
+  });
+
+  it('renames with cascading references, rejects bad rows atomically, tracks visits', async () => {
+    expect((await call('PATCH', '/api/v1.5/brands/brand-sprite/', { id: 'brand-sprite-2' })).status).toBe(200);
+    expect((await call('GET', '/api/v1.5/sku/sku-sprite-pet/')).body.brand).toBe('brand-sprite-2');
+    expect((await call('POST', '/api/v1.5/brands/', { id: 'brand-fanta', name: 'x' })).body).toEqual({ id: ['brand with this id already exists.'] });
+    const failed = await call('POST', '/api/app/v1/import/', { brands: [{ id: 'pg-new', name: 'New' }], skus: [{ name: 'x', brand: 'nope' }] });
+    expect(failed.status).toBe(400);
+    expect((await call('GET', '/api/v1.5/brands/pg-new/')).status).toBe(404);
+    await call('POST', '/api/v1.5/visits/', { id: 'pg-visit', agent: 'a', started_date: '2026-11-20T10:00:00Z' });
+    const visits = await call('GET', '/api/data/v1.0/visits/?datetime_gte=2026-11-19T00:00:00Z&agent=a');
+    expect(visits.body.results.map((v: { cid: string }) => v.cid)).toEqual(['pg-visit']);
+    const id = visits.body.results[0].id;
+    expect((await call('POST', `/api/data/v1.0/visits/${id}/ack/`)).status).toBe(200);
+    expect((await call('GET', '/api/data/v1.0/visits/?is_new=false')).body.count).toBe(1);
+    const kpi = (await call('GET', '/api/data/v1.0/kpi/')).body.results[0].id;
+    const cat = (await call('GET', '/api/data/v1.0/categories/')).body.results[0].id;
+    expect((await call('POST', `/api/data/v1.0/visits/${id}/kpivalue/`, { kpi, category: cat, value: 12.5 })).status).toBe(200);
+    expect((await call('GET', `/api/data/v1.0/visits/${id}/`)).body).toMatchObject({ is_new: true, kpi_values: [{ kpi, category: cat, value: 12.5 }] });
+    expect((await call('DELETE', '/api/v1.5/planograms/planogram-cooler-1/')).status).toBe(200);
+    expect((await call('GET', '/api/v1.5/planogram_records/')).body.count).toBe(0);
+  });
+});
