@@ -79,7 +79,7 @@ export class TestServer {
     if ((method === 'GET' || method === 'HEAD') && body !== undefined) {
       return this.withBody(method, url, headers, String(body));
     }
-    const res = await fetch(url, { method, headers, body });
+    const res = await fetch(url, { method, headers, body, redirect: 'manual' });
     const text = await res.text();
     let parsed: any = undefined;
     try {
