@@ -48,9 +48,20 @@ async function startServer(): Promise<{ server: RunningServer; stop(): Promise<v
 
 export const SCREENSHOTS = path.resolve('test-results', 'screenshots');
 
+/**
+ * Saves the screen as the user sees it at 1366 wide. The app scrolls inside <main> (header and status
+ * bar stay put), so the window is made as tall as the content for the picture, then put back.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const viewport = page.viewportSize();
+  const overflow = await page.evaluate(() => {
+    const main = document.querySelector('main');
+    return main ? main.scrollHeight - main.clientHeight : 0;
+  });
+  if (viewport && overflow > 0) await page.setViewportSize({ width: viewport.width, height: viewport.height + overflow });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  if (viewport && overflow > 0) await page.setViewportSize(viewport);
 }
 
 interface WorkerFixtures {

@@ -14,15 +14,16 @@ const PRODUCTS = [
 test.setTimeout(600_000);
 
 test('catalog, planogram, display, visit with a real photo, recognition, boxes, counts and compliance', async ({ app: page, api }, testInfo) => {
+  const nav = page.getByRole('navigation', { name: 'Main' });
   // Catalog: a brand, then each SKU with its reference images added on the SKU page.
-  await page.getByRole('link', { name: 'Brands' }).click();
+  await nav.getByRole('link', { name: 'Brands' }).click();
   await page.getByRole('button', { name: 'New brand' }).click();
   await page.getByRole('dialog', { name: 'New brand' }).getByRole('textbox', { name: 'Name' }).fill('The Coca-Cola Company');
   await page.getByRole('dialog', { name: 'New brand' }).getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('table', { name: 'Brands' }).getByRole('cell', { name: 'The Coca-Cola Company', exact: true })).toBeVisible();
 
   for (const product of PRODUCTS) {
-    await page.getByRole('link', { name: 'SKUs' }).click();
+    await nav.getByRole('link', { name: 'SKUs' }).click();
     await page.getByRole('button', { name: 'New SKU' }).click();
     const dialog = page.getByRole('dialog', { name: 'New SKU' });
     await dialog.getByRole('textbox', { name: 'Name' }).fill(product.name);
@@ -43,7 +44,7 @@ test('catalog, planogram, display, visit with a real photo, recognition, boxes, 
   await expect(page.getByRole('list', { name: 'Reference images' }).getByRole('listitem')).toHaveCount(2);
 
   // A display and its planogram: shelf 1 cola x3 and sprite x2, shelf 2 fanta x3 and cream soda x2.
-  await page.getByRole('link', { name: 'Displays & planograms' }).click();
+  await nav.getByRole('link', { name: 'Displays & planograms' }).click();
   await page.getByRole('button', { name: 'New display' }).click();
   await page.getByRole('dialog', { name: 'New display' }).getByRole('textbox', { name: 'Name' }).fill('Cold drinks');
   await page.getByRole('dialog', { name: 'New display' }).getByRole('button', { name: 'Save' }).click();
@@ -79,7 +80,7 @@ test('catalog, planogram, display, visit with a real photo, recognition, boxes, 
     ],
     [['fanta_pet', 3]],
   ]);
-  await page.getByRole('link', { name: 'Visits' }).click();
+  await nav.getByRole('link', { name: 'Visits' }).click();
   await page.getByRole('link', { name: 'New visit' }).click();
   await page.getByRole('combobox', { name: 'Display' }).selectOption({ label: 'Cold drinks' });
   await page.getByRole('textbox', { name: 'Shop' }).fill('Store 12');
@@ -110,7 +111,7 @@ test('catalog, planogram, display, visit with a real photo, recognition, boxes, 
   await expect(facings.getByRole('row', { name: /Coca-Cola 0.5 PET|Sprite 0.5 PET|Fanta Orange 0.5 PET/ }).first()).toBeVisible();
 
   // Compliance: the planogram's positions expected, coloured by status; cream soda is missing.
-  await expect(page.getByLabel('Planogram compliance')).toHaveText(/\d+(\.\d)?%/);
+  await expect(page.getByLabel('Compliance score')).toHaveText(/\d+(\.\d)?%/);
   const expected = page.getByRole('region', { name: 'Expected' });
   await expect(expected.getByRole('listitem')).toHaveCount(4);
   const cream = expected.getByRole('listitem', { name: /Cream Soda 0.5 PET: expected 2, Missing/ });

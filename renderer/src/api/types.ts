@@ -186,11 +186,12 @@ export type FacingCount = Array<{ sku_id: string | null; count: number }>;
 export type PositionStatus = 'ok' | 'missing' | 'wrong_sku' | 'fewer_facings' | 'extra';
 
 export interface CompliancePosition {
-  planogram_record: string;
+  /** Null for products found where the planogram has none ("extra"). */
+  planogram_record: string | null;
   rack_index: number;
   shelf_index: number;
-  product_index: number;
-  sku_id: string;
+  product_index: number | null;
+  sku_id: string | null;
   expected_facings: number;
   found_facings: number;
   found_sku_ids: string[];

@@ -3,7 +3,7 @@
 // out-of-stock reason from here.
 import type { CompliancePosition, PlanogramCompliance, Sku } from '../../api/types';
 import { SkuPicture } from '../../components/SkuPicture';
-import { complianceGrid, percent, STATUS_LABEL, statusCounts } from './complianceGrid';
+import { complianceGrid, describeAction, percent, STATUS_LABEL, statusCounts } from './complianceGrid';
 
 export function ComplianceView({
   report,
@@ -17,13 +17,13 @@ export function ComplianceView({
   const grid = complianceGrid(report.positions);
   const counts = statusCounts(report.positions);
   const name = (id: string | null) => (id ? (skuById.get(id)?.name ?? id) : 'Unknown product');
-  const cell = (p: CompliancePosition, side: 'expected' | 'found') => {
+  const cell = (p: CompliancePosition, side: 'expected' | 'found', index: number) => {
     const found = p.found_sku_ids[0] ?? null;
     const sku = side === 'expected' ? p.sku_id : found;
     const facings = side === 'expected' ? p.expected_facings : p.found_facings;
     return (
       <li
-        key={`${side}-${p.planogram_record}`}
+        key={`${side}-${p.planogram_record ?? `extra-${index}`}`}
         className={`compliance-cell status-${p.status}`}
         aria-label={
           side === 'expected'
@@ -36,8 +36,8 @@ export function ComplianceView({
         <span className="cell-name">{sku ? name(sku) : 'nothing'}</span>
         <span className="cell-facings">×{facings}</span>
         {side === 'expected' && <span className="cell-status">{STATUS_LABEL[p.status]}</span>}
-        {side === 'expected' && (p.status === 'missing' || p.status === 'fewer_facings') && (
-          <button type="button" className="link" onClick={() => onOutOfStock(p.sku_id)} aria-label={`Out-of-stock reason for ${name(p.sku_id)}`}>
+        {side === 'expected' && p.sku_id && (p.status === 'missing' || p.status === 'fewer_facings') && (
+          <button type="button" className="link" onClick={() => onOutOfStock(p.sku_id!)} aria-label={`Out-of-stock reason for ${name(p.sku_id)}`}>
             Out of stock…
           </button>
         )}
@@ -52,7 +52,8 @@ export function ComplianceView({
           {grid.length > 1 && <span className="muted">Rack {r + 1}</span>}
           {rack.map((shelf, s) => (
             <ul className="compliance-shelf" key={s} aria-label={`${title}, rack ${r + 1} shelf ${s + 1}`}>
-              {shelf.map((p) => cell(p, which))}
+              {/* The expected side shows the planogram; products found off-plan appear on the found side. */}
+              {shelf.filter((p) => which === 'found' || p.status !== 'extra').map((p, i) => cell(p, which, i))}
             </ul>
           ))}
         </div>
@@ -62,7 +63,7 @@ export function ComplianceView({
   return (
     <div className="compliance">
       <p className="kpi-line">
-        <strong aria-label="Planogram compliance">{percent(report.compliance)}</strong> compliant: {report.correct_faces} of{' '}
+        <strong aria-label="Compliance score">{percent(report.compliance)}</strong> compliant: {report.correct_faces} of{' '}
         {report.expected_faces} faces correctly placed.
       </p>
       <ul className="status-legend" aria-label="Positions by status">
@@ -89,7 +90,7 @@ export function ComplianceView({
         <ol className="actions-list" aria-label="Actions required">
           {report.actions.map((a, i) => (
             <li key={i} className={`action-${a.type}`}>
-              {a.message}
+              {describeAction(a, name, report.positions)}
             </li>
           ))}
         </ol>

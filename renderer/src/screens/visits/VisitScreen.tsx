@@ -72,13 +72,12 @@ export function VisitScreen({ id }: { id: string }) {
       .then((r) => setKnownScene(r.at(-1)?.scene ?? null))
       .catch(() => undefined);
   }, [id]);
-  useEffect(() => {
-    listKpis(api).then(setKpiDefinitions, () => undefined);
-  }, [api]);
   const pending = pendingCount(reports);
-  // KPI values are computed with the reports: read them again whenever a report settles.
+  // KPI values (and KPIs themselves, the first time) are computed with the reports: read them again
+  // whenever a report settles.
   useEffect(() => {
     findDataVisit(api, id).then(setDataVisit, () => undefined);
+    listKpis(api).then(setKpiDefinitions, () => undefined);
   }, [api, id, pending]);
 
   // The scene errors are reported against: from a report, else the one this computer started, else

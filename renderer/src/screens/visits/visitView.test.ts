@@ -1,7 +1,7 @@
 // The pure parts of the visit screens: filters, the compliance grid, box geometry and colours.
 import { describe, expect, it } from 'vitest';
 import type { CompliancePosition, Visit } from '../../api/types';
-import { complianceGrid, percent, statusCounts } from './complianceGrid';
+import { complianceGrid, describeAction, percent, statusCounts } from './complianceGrid';
 import { kpiValuesOf } from './dataVisit';
 import { boxRect, colourForSku, UNKNOWN_COLOUR } from './skuColours';
 import { distinct, filterVisits, NO_FILTER } from './visitFilters';
@@ -89,5 +89,40 @@ describe('kpiValuesOf', () => {
     const v = { id: 1, cid: 'x', name: '', created_at: '', updated_at: '', kpi_values: [{ kpi: 1, value: 0.5 }] };
     expect(kpiValuesOf(v)).toEqual([{ kpi: 1, value: 0.5 }]);
     expect(kpiValuesOf(null)).toEqual([]);
+  });
+});
+
+describe('compliance actions and extras', () => {
+  const position = (over: Partial<CompliancePosition>): CompliancePosition => ({
+    planogram_record: 'r',
+    rack_index: 0,
+    shelf_index: 0,
+    product_index: 0,
+    sku_id: 'cola',
+    expected_facings: 3,
+    found_facings: 0,
+    found_sku_ids: [],
+    status: 'missing',
+    ...over,
+  });
+  const names: Record<string, string> = { cola: 'Coca-Cola', fanta: 'Fanta' };
+  const name = (id: string | null) => (id ? (names[id] ?? id) : 'Unknown product');
+
+  it('puts extras (no planogram place) at the end of their shelf', () => {
+    const grid = complianceGrid([
+      position({ planogram_record: null, product_index: null, status: 'extra', sku_id: null }),
+      position({ product_index: 2 }),
+      position({ product_index: 1 }),
+    ]);
+    expect(grid[0][0].map((p) => p.product_index)).toEqual([1, 2, null]);
+  });
+
+  it('words actions with product names and places', () => {
+    const base = { rack_index: 0, shelf_index: 1, product_index: 4, message: 'server text' };
+    expect(describeAction({ ...base, type: 'add', sku_id: 'cola', count: 3 }, name)).toBe('Add 3 facings of Coca-Cola on shelf 2.');
+    expect(describeAction({ ...base, type: 'add_facings', sku_id: 'cola', count: 1 }, name)).toBe('Add 1 more facing of Coca-Cola on shelf 2.');
+    expect(describeAction({ ...base, type: 'remove', sku_id: 'fanta', count: 2, rack_index: 1 }, name)).toBe('Remove 2 facings of Fanta on rack 2, shelf 2.');
+    const positions = [position({ rack_index: 0, shelf_index: 1, product_index: 4, found_sku_ids: ['fanta'], status: 'wrong_sku' })];
+    expect(describeAction({ ...base, type: 'replace', sku_id: 'cola', count: 3 }, name, positions)).toBe('Replace Fanta with Coca-Cola on shelf 2.');
   });
 });
