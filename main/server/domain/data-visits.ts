@@ -1,6 +1,8 @@
 // Data API visits: the list with its filters (is_new, cid, agent, datetime_gte), the detail with KPI
 // values and the scenes recognition adds, and the kpivalue action.
 import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
+import type { DataVisit, DataVisitDetail, KpiValueBody, KpiValueResult } from '../schemas/data-api.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import type { WriteContext } from '../storage/transaction.js';
@@ -26,11 +28,11 @@ export function setVisitScenesLoader(loader: ScenesLoader): void {
   scenesLoader = loader;
 }
 
-function listItem(r: Row): Row {
+function listItem(r: Row): Static<typeof DataVisit> {
   return { id: r.data_id, cid: r.id, name: r.name ?? r.shop_name ?? '', created_at: r.created_at, updated_at: r.updated_at, is_new: r.is_new === 1 };
 }
 
-export async function listDataVisits(db: Kysely<Database>, page: Page, f: DataVisitFilters): Promise<ListResult<Row>> {
+export async function listDataVisits(db: Kysely<Database>, page: Page, f: DataVisitFilters): Promise<ListResult<Static<typeof DataVisit>>> {
   let q = db.selectFrom('visits');
   q = q.where('is_new', '=', f.is_new === false ? 0 : 1);
   if (f.cid !== undefined) q = q.where('id', '=', f.cid);
@@ -44,7 +46,7 @@ export async function listDataVisits(db: Kysely<Database>, page: Page, f: DataVi
   return { count: Number(n), results: rows.map(listItem) };
 }
 
-export async function getDataVisit(db: Kysely<Database>, dataId: number): Promise<Row> {
+export async function getDataVisit(db: Kysely<Database>, dataId: number): Promise<Static<typeof DataVisitDetail>> {
   const r = await db.selectFrom('visits').selectAll().where('data_id', '=', dataId).executeTakeFirst();
   if (!r) throw new NotFoundError('visit');
   const kpiValues = await db
@@ -67,14 +69,10 @@ export async function getDataVisit(db: Kysely<Database>, dataId: number): Promis
   };
 }
 
-export interface KpiValueInput {
-  kpi: number;
-  value: number;
-  category: number;
-}
+export type KpiValueInput = Static<typeof KpiValueBody>;
 
 /** POST /visits/{id}/kpivalue/: sets (replaces) the visit's value of a KPI for a category. */
-export async function setKpiValue(ctx: WriteContext, visitDataId: number, input: KpiValueInput): Promise<Row> {
+export async function setKpiValue(ctx: WriteContext, visitDataId: number, input: KpiValueInput): Promise<Static<typeof KpiValueResult>> {
   const visitId = await visitIdOf(ctx.trx, visitDataId);
   const kpi = await ctx.trx.selectFrom('kpis').select('id').where('data_id', '=', input.kpi).executeTakeFirst();
   const category = await ctx.trx.selectFrom('categories').select('id').where('data_id', '=', input.category).executeTakeFirst();

@@ -1,6 +1,6 @@
 // /api/app/v1/info/: versions and where the data lives.
 import { readFileSync } from 'node:fs';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Info } from '../../schemas/app.js';
 import { errorResponses } from '../../schemas/common.js';
 import { APP_VERSION } from '../../version.js';
@@ -18,7 +18,7 @@ function modelVersion(): string | null {
   return null;
 }
 
-const info: FastifyPluginAsync = async (app) => {
+const info: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/info/', {
     schema: { tags: ['app: info'], summary: 'App version, model version, data directory', response: { 200: Info, ...errorResponses } },
   }, async () => ({

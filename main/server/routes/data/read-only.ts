@@ -1,9 +1,9 @@
 // The Data API's read-only families (tasks, categories, brands, KPIs, SKUs): list and by-id, one
 // generic plugin over a DataView.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TSchema } from 'typebox';
 import { getData, listData, type DataView } from '../../domain/data-api.js';
-import { envelope, pageOf, readFormPaging, type PageQuery as PageQueryValue } from '../../http/pagination.js';
+import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { DataIdParams, Envelope, PageQuery, errorResponses } from '../../schemas/common.js';
 
 export interface DataReadOptions {
@@ -15,21 +15,21 @@ export interface DataReadOptions {
   detailAliases?: string[];
 }
 
-export function dataReadRoutes(o: DataReadOptions): FastifyPluginAsync {
+export function dataReadRoutes(o: DataReadOptions): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = [`data: ${o.path.replaceAll('/', '')}`];
     app.get(o.path, {
       schema: { tags, summary: `List ${o.view.label} records`, querystring: PageQuery, response: { 200: Envelope(o.item), ...errorResponses } },
       preValidation: readFormPaging,
     }, async (request) => {
-      const page = pageOf(request.query as PageQueryValue);
+      const page = pageOf(request.query);
       const { count, results } = await listData(app.db, o.view, page);
       return envelope(request, page, count, results);
     });
     for (const path of [o.path, ...(o.detailAliases ?? [])]) {
       app.get(`${path}:id/`, {
         schema: { tags, summary: `Read a ${o.view.label}`, params: DataIdParams, response: { 200: o.item, ...errorResponses } },
-      }, async (request) => getData(app.db, o.view, (request.params as { id: number }).id));
+      }, async (request) => getData(app.db, o.view, request.params.id));
     }
   };
 }
