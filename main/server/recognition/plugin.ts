@@ -32,6 +32,7 @@ export default fp(
       dataDir: app.dataDir,
       baseUrl: () => baseUrlOf(app),
       concurrency: options.concurrency ?? Number(process.env.SHELF_AUDIT_RECOGNITION_CONCURRENCY ?? 1),
+      ...(process.env.SHELF_AUDIT_JOB_LEASE_MS ? { leaseMs: Number(process.env.SHELF_AUDIT_JOB_LEASE_MS) } : {}),
       log: (message, error) => app.log.error({ err: error }, message),
     });
     app.decorate('recognitionWorker', worker);

@@ -1,0 +1,120 @@
+// Crash safety of the job queue: a real server process is killed (SIGKILL) while it works on a
+// recognition job; a new server on the same data directory claims the job once its lease expires
+// and finishes it: every report ends READY, nothing is lost or duplicated.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATA, referenceFiles } from './fixtures.js';
+
+const SERVE = path.resolve('dist/main/cli/serve.js');
+const KEY = 'restart-test-key-0123456789abcdefghijklmnop';
+let dataDir: string;
+let child: ChildProcess | undefined;
+
+function startChild(): Promise<{ url: string; proc: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [SERVE, '--port', '0', '--data-dir', dataDir, '--api-key', KEY], {
+      env: { ...process.env, SHELF_AUDIT_JOB_LEASE_MS: '3000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout!.on('data', (c) => {
+      out += c;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve({ url: m[1], proc });
+    });
+    proc.stderr!.on('data', (c) => (out += c));
+    proc.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+}
+
+async function call(url: string, method: string, p: string, body?: unknown | FormData) {
+  const headers: Record<string, string> = { authorization: `Token ${KEY}` };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(url + p, { method, headers, body: payload });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function uploadFile(url: string, bytes: Buffer) {
+  const form = new FormData();
+  form.append('datafile', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'p.jpg');
+  const r = await call(url, 'POST', '/api/v1.5/uploads/', form);
+  expect(r.status).toBe(201);
+  return r.body.id as string;
+}
+
+function jobs(): Array<{ status: string; attempts: number }> {
+  const db = new Database(path.join(dataDir, 'shelf-audit.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT status, attempts FROM recognition_jobs').all() as Array<{ status: string; attempts: number }>;
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(() => {
+  if (!existsSync(SERVE)) throw new Error('dist/ is missing: run `npm run build` (npm test does) before this test');
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-restart-'));
+});
+afterAll(() => {
+  child?.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('a server killed mid-job', () => {
+  it('finishes the job after a restart', async () => {
+    let server = await startChild();
+    child = server.proc;
+    expect((await call(server.url, 'POST', '/api/v1.5/sku/', { id: 'fanta', name: 'Fanta' })).status).toBe(201);
+    const ref = await uploadFile(server.url, readFileSync(referenceFiles('fanta_pet')[0]));
+    expect((await call(server.url, 'POST', '/api/v1.5/sku/fanta/images/', { image: ref })).status).toBe(201);
+    // Two full-size shelf photos: decoding, detecting and stitching them takes seconds.
+    const photos = ['test_1079.jpg', 'test_1094.jpg'].map((f) => path.join(DATA, 'shelf-photos', f));
+    const images = [];
+    for (const p of photos) images.push(await uploadFile(server.url, await sharp(p).jpeg({ quality: 85 }).toBuffer()));
+    const rec = await call(server.url, 'POST', '/api/v1.5/recognize/', { images, report_types: ['FACING_COUNT', 'REALOGRAM', 'PANORAMA'] });
+    expect(rec.status).toBe(201);
+
+    const deadline = Date.now() + 30_000;
+    while (jobs()[0]?.status !== 'running' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(jobs()[0].status).toBe('running');
+    await new Promise((r) => setTimeout(r, 300));
+    server.proc.kill('SIGKILL');
+    await new Promise((r) => server.proc.once('exit', r));
+    expect(jobs()).toEqual([{ status: 'running', attempts: 1 }]);
+    const db = new Database(path.join(dataDir, 'shelf-audit.sqlite'), { readonly: true });
+    const before = db.prepare("SELECT count(*) AS n FROM reports WHERE status = 'NOT_READY'").get() as { n: number };
+    db.close();
+    expect(before.n).toBeGreaterThan(0); // killed before the job was done
+
+    server = await startChild();
+    child = server.proc;
+    const ids = Object.values(rec.body.reports) as string[];
+    const until = Date.now() + 120_000;
+    let reports: any[] = [];
+    for (;;) {
+      reports = await Promise.all(ids.map(async (id) => (await call(server.url, 'GET', `/api/v1.5/reports/${id}/`)).body));
+      if (reports.every((r) => r.status !== 'NOT_READY') || Date.now() > until) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(reports.map((r) => [r.report_type, r.status, r.error])).toEqual([
+      ['FACING_COUNT', 'READY', null],
+      ['REALOGRAM', 'READY', null],
+      ['PANORAMA', 'READY', null],
+    ]);
+    expect(reports[1].json.map((i: any) => i.image)).toEqual(images);
+    expect(jobs()).toEqual([{ status: 'done', attempts: 2 }]);
+    server.proc.kill('SIGTERM');
+    await new Promise((r) => server.proc.once('exit', r));
+    child = undefined;
+  }, 240_000);
+});
