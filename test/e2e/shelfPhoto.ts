@@ -25,10 +25,11 @@ export function referenceImages(product: string): string[] {
  * a different crop (from the third on), scaled to one height and placed side by side.
  */
 export async function composeShelf(file: string, shelves: Array<Array<[string, number]>>): Promise<void> {
-  const productHeight = 420;
-  const gap = 10;
-  const shelfGap = 70;
-  const margin = 60;
+  // The scale the shipped detector was trained at: products about 110 px tall, packed side by side.
+  const productHeight = 110;
+  const gap = 3;
+  const shelfGap = 24;
+  const margin = 30;
   const layers: OverlayOptions[] = [];
   const edges: number[] = [];
   let maxWidth = 0;
@@ -47,12 +48,12 @@ export async function composeShelf(file: string, shelves: Array<Array<[string, n
     maxWidth = Math.max(maxWidth, x);
     y += productHeight;
     edges.push(y);
-    y += shelfGap;
+    y += 12 + shelfGap;
   }
   const width = maxWidth + margin;
   const height = y + margin;
   // The shelf edge under each row.
-  const edge = { create: { width, height: 28, channels: 3 as const, background: { r: 190, g: 190, b: 196 } } };
+  const edge = { create: { width, height: 12, channels: 3 as const, background: { r: 190, g: 190, b: 196 } } };
   for (const top of edges) layers.push({ input: edge, left: 0, top });
   await sharp({ create: { width, height, channels: 3, background: { r: 92, g: 80, b: 70 } } })
     .composite(layers)

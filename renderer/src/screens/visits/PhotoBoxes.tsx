@@ -41,7 +41,8 @@ export function PhotoBoxes({
         {photo.annotations.filter((a) => a.sku_id === null).length} unknown
       </figcaption>
       {error && <ErrorMessage message={error} />}
-      <div className="photo-stage">
+      {/* Fills the column, but no taller than most of the window; the boxes scale with the photo. */}
+      <div className="photo-stage" style={{ maxWidth: `min(100%, calc(70vh * ${photo.width / Math.max(1, photo.height)}))` }}>
         {upload ? <ApiImage src={upload.url} alt={`Shelf photo ${index + 1}`} /> : <span className="image-loading" />}
         <svg
           viewBox={`0 0 ${photo.width} ${photo.height}`}
