@@ -144,3 +144,28 @@ test('offline: lists stay readable from the saved copy, and the status bar says 
   await expect(page.getByText(/Showing the saved copy/)).toBeHidden();
   await expect(status).toContainText('Local server connected');
 });
+
+test('keyboard: skip link, dialogs opened, filled, submitted and dismissed without a mouse', async ({ app: page }) => {
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main')).toBeFocused();
+
+  await page.getByRole('link', { name: 'Manufacturers' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Manufacturers' })).toBeVisible();
+  await page.getByRole('button', { name: 'New manufacturer' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'New manufacturer' });
+  await expect(dialog.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  await page.keyboard.type('Coca-Cola HBC');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('table', { name: 'Manufacturers' }).getByRole('cell', { name: 'Coca-Cola HBC', exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Edit Coca-Cola HBC' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Edit manufacturer' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Edit manufacturer' })).toBeHidden();
+});
