@@ -1,14 +1,15 @@
 // The new-visit flow's draft and photos survive a reload (a new store on the same saved data), and a
 // failed start keeps everything for a retry that reuses the visit already created.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../../main/server/server.js';
 import { ApiClient } from '../api/client';
-import { listAll } from '../api/endpoints';
+import { getOne, listAll } from '../api/endpoints';
 import type { PendingPhoto, StartedRecognition, VisitDraft } from '../db/database';
 import { createNewVisitStore, CURRENT_DRAFT, reportTypesFor, type DraftRepository } from './newVisit';
+import { createVisitReportsStore, pendingCount } from './visitReports';
 
 const KEY = 'renderer-new-visit-test-key-0123456789';
 let server: RunningServer;
@@ -93,6 +94,49 @@ describe('new visit store', () => {
     await store.getState().start(api, null);
     expect((await listAll(api, 'visits')).filter((v) => v.shop === 'Shop 9')).toHaveLength(1);
   });
+});
+
+describe('new visit to reports, on the real server and model', () => {
+  it('creates the visit, uploads the photo, starts recognition, forgets the photos, and the reports store follows them to the end', async () => {
+    const { repo, photos, recognitions, drafts } = memoryRepository();
+    const api = new ApiClient(server.url, KEY);
+    const store = createNewVisitStore(repo);
+    await store.getState().load();
+    await store.getState().update({ shop: 'Shop 1', agent: 'eve' });
+    const dir = path.resolve('..', 'shared', 'data', 'sku-crops', 'sprite_pet');
+    const file = readdirSync(dir).find((f) => f.endsWith('.jpg'))!;
+    await store.getState().addPhotos([new File([readFileSync(path.join(dir, file))], file, { type: 'image/jpeg' })]);
+
+    const visit = await store.getState().start(api, null);
+    expect(store.getState().phase).toEqual({ step: 'started', visit });
+    expect(visit).toBeTruthy();
+    expect(await getOne(api, 'visits', visit!)).toMatchObject({ shop: 'Shop 1', agent: 'eve' });
+    // The photos are on the server now; the draft keeps shop and agent for the next visit.
+    expect(photos.size).toBe(0);
+    expect(drafts.get(CURRENT_DRAFT)).toMatchObject({ shop: 'Shop 1', agent: 'eve' });
+    expect(drafts.get(CURRENT_DRAFT)?.visitId).toBeUndefined();
+    expect(recognitions).toEqual([expect.objectContaining({ visit, scene: expect.any(String) })]);
+    expect(Object.keys(recognitions[0].reports).sort()).toEqual(reportTypesFor(null).sort());
+
+    const reports = createVisitReportsStore({ busyMs: 100, idleMs: 60_000 });
+    const stop = reports.getState().watch(api, visit!);
+    try {
+      await vi.waitFor(
+        () => {
+          const s = reports.getState();
+          expect(Object.keys(s.reports).sort()).toEqual(reportTypesFor(null).sort());
+          expect(pendingCount(s.reports)).toBe(0);
+        },
+        { timeout: 240_000, interval: 200 },
+      );
+      const s = reports.getState();
+      for (const r of Object.values(s.reports)) expect(r!.status, r!.error ?? '').toBe('READY');
+      expect(s.reports.REALOGRAM?.scene).toBe(recognitions[0].scene);
+      expect(Array.isArray(s.reports.FACING_COUNT?.json)).toBe(true);
+    } finally {
+      stop();
+    }
+  }, 300_000);
 });
 
 describe('reportTypesFor', () => {
