@@ -29,6 +29,12 @@ export function VisitsScreen() {
     );
   }, [api, visits.items]);
 
+  // Visits arrive from the auditors' laptops while a supervisor works through the list.
+  useEffect(() => {
+    const timer = setInterval(() => void visits.reload(), 30_000);
+    return () => clearInterval(timer);
+  }, [api]);
+
   const shown = useMemo(() => filterVisits(visits.items, filter, (id) => flags.get(id)), [visits.items, filter, flags]);
   const set = (patch: Partial<VisitFilter>) => setFilter({ ...filter, ...patch });
 
