@@ -35,7 +35,19 @@ export function DropZone({
       }}
     >
       <p>Drop photos here, or</p>
-      <button type="button" disabled={disabled} onClick={() => input.current?.click()}>
+      <button
+        type="button"
+        disabled={disabled}
+        onClick={async () => {
+          // In the desktop app the system's own photo dialog (the preload bridge); in a browser the
+          // file input.
+          const bridge = window.shelfAudit;
+          if (!bridge?.openPhotos) return input.current?.click();
+          const picked = await bridge.openPhotos({ multiple: true });
+          const files = picked.map((p) => new File([new Uint8Array(p.bytes)], p.name, { type: p.type }));
+          if (files.length) onFiles(files.filter((f) => f.type.startsWith('image/')));
+        }}
+      >
         Choose files…
       </button>
       <input
