@@ -98,3 +98,33 @@ test('new visit: a photo added but not uploaded survives a reload; drag and drop
   await page.reload();
   await expect(photos.getByRole('listitem')).toHaveCount(1);
 });
+
+test('desktop bridge: token and base URL from window.shelfAudit, photos from the system dialog', async ({ page, server }) => {
+  const dir = path.join(DATA, 'sku-crops', 'fanta_pet');
+  const name = (await import('node:fs')).readdirSync(dir).find((f) => f.endsWith('.jpg'))!;
+  const b64 = (await readFile(path.join(dir, name))).toString('base64');
+  // What the preload exposes in Electron (preload/bridge-types.ts), stood in for by a page script.
+  await page.addInitScript(
+    ({ url, key, photo, file }) => {
+      const bytes = Uint8Array.from(atob(photo), (c) => c.charCodeAt(0));
+      Object.defineProperty(window, 'shelfAudit', {
+        value: Object.freeze({
+          apiBaseUrl: url,
+          token: key,
+          appVersion: '0.1.0',
+          openPhotos: async () => [{ name: file, type: 'image/jpeg', bytes }],
+          revealDataFolder: async () => undefined,
+        }),
+      });
+    },
+    { url: server.url, key: server.key, photo: b64, file: name },
+  );
+  await page.goto('/#/visits/new');
+  await expect(page.getByRole('heading', { name: 'New visit' })).toBeVisible();
+  await page.getByRole('button', { name: 'Choose files…' }).click();
+  await expect(page.getByRole('list', { name: 'Photos to upload' }).getByRole('img', { name: `Photo 1: ${name}` })).toBeVisible();
+  // No key was typed and none is in the address bar: the bridge's token is in use.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByText('(used by this window)')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Show folder' })).toBeVisible();
+});
