@@ -4,7 +4,7 @@
 // Env: API_BENCH_SECONDS (default 10), API_BENCH_CONNECTIONS (default 50), API_BENCH_SKUS (10000).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -27,6 +27,18 @@ const url = await new Promise((resolve, reject) => {
   });
   server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
 });
+/**
+ * CPU seconds the server process has used (Linux /proc; null elsewhere). On a shared machine wall-clock
+ * throughput depends on what else runs; CPU time per request does much less.
+ */
+function serverCpuSeconds() {
+  try {
+    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return null;
+  }
+}
 const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' };
 
 try {
@@ -47,21 +59,31 @@ try {
   const page = await (await fetch(`${url}/api/v1.5/sku/?limit=100&offset=5000`, { headers })).json();
   if (page.count !== skuCount || page.results.length !== 100) throw new Error('unexpected list page');
 
-  const run = (opts) => new Promise((resolve, reject) => autocannon({ url, connections, duration: seconds, headers, ...opts }, (e, r) => (e ? reject(e) : resolve(r))));
+  const run = async (opts) => {
+    const cpu0 = serverCpuSeconds();
+    const result = await new Promise((resolve, reject) => autocannon({ url, connections, duration: seconds, headers, ...opts }, (e, r) => (e ? reject(e) : resolve(r))));
+    const cpu1 = serverCpuSeconds();
+    result.serverCpuPerRequestUs = cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / result.requests.total;
+    return result;
+  };
   const report = (label, r) => {
     const ok = r['2xx'];
     const bad = r.non2xx + r.errors + r.timeouts;
     console.log(`${label}: ${r.requests.average.toFixed(0)} req/s (mean), p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ` +
       `${(r.throughput.average / 1024 / 1024).toFixed(1)} MiB/s, ${ok} ok, ${bad} failed, ${connections} connections, ${seconds} s`);
+    if (r.serverCpuPerRequestUs !== null) {
+      console.log(`  server CPU ${r.serverCpuPerRequestUs.toFixed(0)} µs per request (one free core would serve ~${(1e6 / r.serverCpuPerRequestUs).toFixed(0)} req/s)`);
+    }
     return r.requests.average;
   };
 
   // Warm-up (JIT, SQLite page cache), then the measured runs.
   await new Promise((resolve, reject) => autocannon({ url: `${url}/api/v1.5/sku/?limit=100`, connections: 10, duration: 2, headers }, (e, r) => (e ? reject(e) : resolve(r))));
+  // Calibration: the cheapest route, to tell this machine's speed at the moment from the API's cost.
+  report('GET /health (calibration)', await run({ url: `${url}/health` }));
   const list = report('GET /api/v1.5/sku/?limit=100&offset=5000 (page of 100 of 10,000)', await run({ url: `${url}/api/v1.5/sku/?limit=100&offset=5000` }));
   console.log(`  goal ${GOAL} req/s: ${list >= GOAL ? 'met' : 'NOT met'} on ${os.cpus().length} CPU(s), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   report('POST /api/v1.5/brands/', await run({ method: 'POST', path: '/api/v1.5/brands/', body: JSON.stringify({ name: 'Bench brand' }), url: `${url}/api/v1.5/brands/` }));
-  t = performance.now();
 } finally {
   server.kill('SIGTERM');
   await new Promise((resolve) => server.on('exit', resolve));

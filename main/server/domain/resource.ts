@@ -66,37 +66,35 @@ function fromColumn(def: FieldDef, value: unknown): unknown {
   return value;
 }
 
-const fieldLists = new WeakMap<ResourceDef, Array<[string, FieldDef]>>();
+const converted = new WeakMap<ResourceDef, Array<[string, FieldDef]>>();
 
+/**
+ * Rows are selected with the API's field names (see selectRows), so presenting one only converts the
+ * few typed values (JSON text, 0/1 booleans) in place: no second object per row.
+ */
 export function present(def: ResourceDef, row: Row): Row {
-  let fields = fieldLists.get(def);
-  if (!fields) fieldLists.set(def, (fields = Object.entries(def.fields)));
-  const out: Row = { id: row.id };
-  for (let i = 0; i < fields.length; i++) {
-    const [field, f] = fields[i];
-    const value = row[f.column];
-    out[field] = f.kind === undefined || value === null ? value : fromColumn(f, value);
+  let typed = converted.get(def);
+  if (!typed) converted.set(def, (typed = Object.entries(def.fields).filter(([, f]) => f.kind === 'json' || f.kind === 'bool')));
+  for (let i = 0; i < typed.length; i++) {
+    const [field, f] = typed[i];
+    row[field] = fromColumn(f, row[field]);
   }
-  if (def.computed) for (const [k, v] of Object.entries(row)) if (!(k in out) && !isColumn(def, k)) out[k] = v;
-  if (def.timestamps) {
-    out.created_at = row.created_at;
-    out.updated_at = row.updated_at;
-  }
-  return out;
-}
-
-function isColumn(def: ResourceDef, key: string): boolean {
-  return key === 'data_id' || key === 'created_at' || key === 'updated_at' || Object.values(def.fields).some((f) => f.column === key);
+  return row;
 }
 
 const columnLists = new WeakMap<ResourceDef, string[]>();
 
-/** Only the columns the API shows: reading fewer columns is most of what a list page costs. */
+/** The columns the API shows, aliased to its field names, in the record's field order. */
 function selectRows(db: AnyDb, def: ResourceDef) {
   let cols = columnLists.get(def);
   if (!cols) {
-    const names = ['id', ...Object.values(def.fields).map((f) => f.column), ...(def.timestamps ? ['created_at', 'updated_at'] : [])];
-    columnLists.set(def, (cols = names.map((c) => `${def.table}.${c}`)));
+    const t = def.table;
+    cols = [
+      `${t}.id`,
+      ...Object.entries(def.fields).map(([field, f]) => (f.column === field ? `${t}.${field}` : `${t}.${f.column} as ${field}`)),
+      ...(def.timestamps ? [`${t}.created_at`, `${t}.updated_at`] : []),
+    ];
+    columnLists.set(def, cols);
   }
   const q = db.selectFrom(def.table).select(cols);
   return def.computed ? q.select((eb) => def.computed!(eb)) : q;
