@@ -71,6 +71,27 @@ test('catalog, planogram, display, visit with a real photo, recognition, boxes, 
   await expect(page.getByText('Planogram saved.')).toBeVisible();
   await screenshot(page, 'full-flow-planogram');
 
+  // A must-have list on the same display: cola (or its alternative, sprite) and cream soda.
+  await nav.getByRole('link', { name: 'Displays & planograms' }).click();
+  await page.getByRole('button', { name: 'New must-have list' }).click();
+  const newMhl = page.getByRole('dialog', { name: 'New must-have list' });
+  await newMhl.getByRole('textbox', { name: 'Name' }).fill('Cold drinks must-haves');
+  await newMhl.getByRole('combobox', { name: 'Display' }).selectOption({ label: 'Cold drinks' });
+  await newMhl.getByRole('button', { name: 'Save' }).click();
+  for (const [label, product, alternative] of [
+    ['Cola', 'Coca-Cola 0.5 PET', 'Sprite 0.5 PET'],
+    ['Cream soda', 'Cream Soda 0.5 PET', null],
+  ] as const) {
+    await page.getByRole('button', { name: 'Add product' }).click();
+    const record = page.getByRole('dialog', { name: 'Add must-have product' });
+    await record.getByRole('textbox', { name: 'Name' }).fill(label);
+    await record.getByRole('combobox', { name: 'Product' }).selectOption({ label: product });
+    if (alternative) await record.getByRole('combobox', { name: 'Alternative 1' }).selectOption({ label: alternative });
+    await record.getByRole('button', { name: 'Save' }).click();
+    await expect(record).toBeHidden();
+  }
+  await expect(page.getByRole('table', { name: 'Must-have products' }).getByRole('row')).toHaveCount(3);
+
   // The visit: the shelf as it really is (no cream soda), photographed.
   const photo = testInfo.outputPath('shelf.jpg');
   await composeShelf(photo, [
@@ -85,7 +106,7 @@ test('catalog, planogram, display, visit with a real photo, recognition, boxes, 
   await page.getByRole('combobox', { name: 'Display' }).selectOption({ label: 'Cold drinks' });
   await page.getByRole('textbox', { name: 'Shop' }).fill('Store 12');
   await page.getByRole('textbox', { name: 'Agent' }).fill('dana');
-  await expect(page.getByText(/planogram compliance/)).toBeVisible();
+  await expect(page.getByText(/planogram compliance, must-have list|must-have list.*planogram compliance/)).toBeVisible();
   await page.getByLabel('Add shelf photos: choose files').setInputFiles(photo);
   await expect(page.getByRole('list', { name: 'Photos to upload' }).getByRole('listitem')).toHaveCount(1);
   await page.getByRole('button', { name: 'Start recognition' }).click();
@@ -117,6 +138,10 @@ test('catalog, planogram, display, visit with a real photo, recognition, boxes, 
   const cream = expected.getByRole('listitem', { name: /Cream Soda 0.5 PET: expected 2, Missing/ });
   await expect(cream).toBeVisible();
   await expect(page.getByRole('list', { name: 'Actions required' }).getByRole('listitem').first()).toBeVisible();
+  // The must-have checklist: cream soda is not on the shelf.
+  const checklist = page.getByRole('list', { name: 'Must-have checklist' });
+  await expect(checklist.getByRole('listitem')).toHaveCount(2);
+  await expect(checklist.getByRole('listitem').filter({ hasText: 'Cream soda' })).toContainText('missing');
   await screenshot(page, 'full-flow-visit');
 
   // An out-of-stock reason for the missing product.

@@ -11,6 +11,7 @@ import { useCollection } from '../../stores/appStores';
 import { reportTypesFor, type Phase } from '../../stores/newVisit';
 import { newVisitStore } from '../../stores/newVisitStore';
 import { useSession } from '../../stores/session';
+import { REPORT_LABEL } from './reportLabels';
 
 function phaseText(phase: Phase): string | null {
   switch (phase.step) {
@@ -66,7 +67,7 @@ export function NewVisitScreen() {
             <TextField label="Agent" value={draft.agent} onChange={(e) => void newVisitStore.getState().update({ agent: e.target.value })} />
           </div>
           {displays.status === 'error' && <ErrorMessage message={`Displays could not be loaded: ${displays.error}`} />}
-          <p className="muted">Reports: {reportTypesFor(display).map((t) => t.replace(/_/g, ' ').toLowerCase()).join(', ')}.</p>
+          <p className="muted">Reports: {reportTypesFor(display).map((t) => REPORT_LABEL[t].toLowerCase()).join(', ')}.</p>
         </fieldset>
         <fieldset disabled={busy}>
           <legend>2. Shelf photos</legend>

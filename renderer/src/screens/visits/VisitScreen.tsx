@@ -27,20 +27,13 @@ import { useCollection } from '../../stores/appStores';
 import { useSession } from '../../stores/session';
 import { pendingCount, realogramsByScene, visitReportsStore } from '../../stores/visitReports';
 import { percent } from './complianceGrid';
+import { REPORT_LABEL } from './reportLabels';
 import { ComplianceView } from './ComplianceView';
 import { findDataVisit, kpiValuesOf } from './dataVisit';
 import { PhotoBoxes } from './PhotoBoxes';
 import { colourForSku } from './skuColours';
 import { OosReasonDialog, RecognitionErrorDialog } from './VisitFeedback';
 
-const REPORT_LABEL: Record<ReportType, string> = {
-  FACING_COUNT: 'Facing count',
-  PLANOGRAM_COMPLIANCE: 'Planogram compliance',
-  MHL_COMPLIANCE: 'Must-have list',
-  PANORAMA: 'Panorama',
-  REALOGRAM: 'Products on photos',
-  SHARE_OF_SPACE: 'Share of space',
-};
 
 export function VisitScreen({ id }: { id: string }) {
   const api = useSession((s) => s.api);
