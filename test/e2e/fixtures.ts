@@ -55,13 +55,18 @@ export const SCREENSHOTS = path.resolve('test-results', 'screenshots');
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   const viewport = page.viewportSize();
-  const overflow = await page.evaluate(() => {
-    const main = document.querySelector('main');
-    return main ? main.scrollHeight - main.clientHeight : 0;
-  });
-  if (viewport && overflow > 0) await page.setViewportSize({ width: viewport.width, height: viewport.height + overflow });
+  const overflow = () =>
+    page.evaluate(() => {
+      const main = document.querySelector('main');
+      return main ? main.scrollHeight - main.clientHeight : 0;
+    });
+  // A taller window can make content taller (photos are sized to the window): grow until it fits.
+  for (let i = 0, extra = await overflow(); viewport && extra > 0 && i < 4; i++, extra = await overflow()) {
+    const current = page.viewportSize()!;
+    await page.setViewportSize({ width: current.width, height: current.height + extra });
+  }
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
-  if (viewport && overflow > 0) await page.setViewportSize(viewport);
+  if (viewport) await page.setViewportSize(viewport);
 }
 
 interface WorkerFixtures {
