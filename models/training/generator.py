@@ -216,9 +216,12 @@ def price_tag(rng, w, h):
 
 
 class Generator:
-    def __init__(self, data_dir=DATA, procedural_only=False):
+    def __init__(self, data_dir=DATA, procedural_only=False, style=2):
         # procedural_only: no pixels from shared/data (for fixtures that get committed).
+        # style 1 reproduces the first training set; style 2 adds tightly packed rows, glass cooler doors,
+        # hooks with hanging bags, more floor and stronger side views (what the real photos showed).
         self.bank = TextureBank(data_dir) if not procedural_only else None
+        self.style = style
 
     def product_appearance(self, rng, w, h):
         """A product look for a slot of about w x h; its own aspect may differ (the slot adapts)."""
@@ -256,6 +259,12 @@ class Generator:
         # Shelf unit extent (may run past the photo: products get cut by the border).
         ux0 = int(rng.uniform(-0.2, 0.25) * W); ux1 = int(W - rng.uniform(-0.2, 0.25) * W)
         uy0 = int(rng.uniform(-0.3, 0.2) * H); uy1 = int(H - rng.uniform(-0.3, 0.1) * H)
+        x2 = np.random.default_rng(list(np.atleast_1d(seed)) + [2])  # style-2 choices, apart from style 1's stream
+        tight = self.style >= 2 and x2.random() < 0.5
+        if tight:
+            row_h = prod_h * x2.uniform(1.02, 1.2)
+        if self.style >= 2 and x2.random() < 0.35:
+            uy1 = int(H - x2.uniform(0.1, 0.4) * H)
         back = rand_color(rng, sat=rng.integers(0, 90))
         cv2.rectangle(canvas, (ux0, uy0), (ux1, uy1), back, -1)
         # Uprights (vertical posts) split the unit into bays.
@@ -264,13 +273,18 @@ class Generator:
         post_col = rand_color(rng, sat=rng.integers(0, 60))
         bay_edges = np.linspace(ux0, ux1, n_bays + 1).astype(int)
         shade = np.ones((H, W), np.float32)
+        hooks = set()
+        if self.style >= 2 and n_bays > 1 and x2.random() < 0.25:
+            hooks.add(int(x2.integers(n_bays)))
         y = uy0 + int(rng.uniform(0.0, 0.6) * row_h)
         board_col = rand_color(rng, sat=rng.integers(0, 60))
         while y + row_h < uy1 + row_h * 0.5:
             base = int(y + row_h)  # top of the board the products stand on
             shade[max(0, int(y)):max(0, min(H, int(y + row_h * 0.35)))] *= rng.uniform(0.55, 0.9)  # shadow under the board above
             for b in range(n_bays):
-                self.fill_row(canvas, boxes, rng, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, base, prod_h, row_h, H, W)
+                if b in hooks:
+                    continue
+                self.fill_row(canvas, boxes, rng, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, base, prod_h, row_h, H, W, tight)
             cv2.rectangle(canvas, (ux0, base), (ux1, base + board), board_col, -1)
             cv2.line(canvas, (ux0, base), (ux1, base), tuple(int(c * 0.6) for c in board_col), 1)
             # Price tags and shelf strips on the board edge: NOT products.
@@ -281,8 +295,13 @@ class Generator:
                 paste(canvas, price_tag(rng, tw, th), np.full((th, tw), 255, np.uint8), x, base + int(rng.uniform(-0.2, 0.3) * board))
                 x += tw + int(prod_h * rng.uniform(0.4, 3))
             y = base + board
+        for b in hooks:
+            cv2.rectangle(canvas, (bay_edges[b], uy0), (bay_edges[b + 1], uy1), back, -1)
+            self.hang(canvas, boxes, x2, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, uy0, uy1, prod_h)
         for b in range(n_bays + 1):
             cv2.rectangle(canvas, (bay_edges[b] - post_w // 2, uy0), (bay_edges[b] + post_w // 2, uy1), post_col, -1)
+        if self.style >= 2 and x2.random() < 0.3:
+            glass_doors(canvas, x2, bay_edges, uy0, uy1, post_w)
         # Hanging signs / wobblers (not products), sometimes over the products.
         for _ in range(rng.integers(0, 4)):
             sw = int(prod_h * rng.uniform(0.5, 2)); sh = int(sw * rng.uniform(0.3, 1))
@@ -290,10 +309,28 @@ class Generator:
             paste(canvas, sign, np.full(sign.shape[:2], 255, np.uint8), int(rng.uniform(0, W)), int(rng.uniform(0, H)))
         canvas = (canvas * shade[..., None]).astype(np.uint8)
         boxes = np.array(boxes, np.float32).reshape(-1, 4)
-        canvas, boxes = camera(canvas, boxes, rng)
+        canvas, boxes = camera(canvas, boxes, rng, strong=self.style >= 2 and x2.random() < 0.5)
         return canvas, boxes
 
-    def fill_row(self, canvas, boxes, rng, x0, x1, base, prod_h, row_h, H, W):
+    def hang(self, canvas, boxes, rng, x0, x1, y0, y1, prod_h):
+        """A pegboard bay: bags and blister packs hanging from hooks in a grid."""
+        ph = int(prod_h * rng.uniform(0.8, 1.3)); pw = int(ph * rng.uniform(0.5, 0.9))
+        y = y0 + int(prod_h * 0.2)
+        while y + ph < y1:
+            x = x0 + int(rng.uniform(0, 0.2) * pw)
+            while x + pw < x1:
+                img, mask = self.product_appearance(rng, pw, ph)
+                img = cv2.resize(img, (pw, ph), interpolation=cv2.INTER_AREA)
+                mask = cv2.resize(mask, (pw, ph), interpolation=cv2.INTER_NEAREST)
+                cv2.line(canvas, (x + pw // 2, y - int(prod_h * 0.15)), (x + pw // 2, y + 2), (90, 90, 90), max(1, pw // 25))
+                paste(canvas, img, mask, x, y)
+                ys, xs = np.nonzero(mask)
+                if len(xs):
+                    boxes.append([x + xs.min(), y + ys.min(), x + xs.max() + 1, y + ys.max() + 1])
+                x += pw + int(pw * rng.uniform(0.02, 0.2))
+            y += ph + int(prod_h * rng.uniform(0.25, 0.5))
+
+    def fill_row(self, canvas, boxes, rng, x0, x1, base, prod_h, row_h, H, W, tight=False):
         """Groups of repeated facings standing on the board at y=base, with gaps and stacks."""
         x = x0 + int(rng.uniform(0, 0.1) * prod_h)
         gap_p = rng.uniform(0, 0.12)
@@ -301,6 +338,8 @@ class Generator:
             if rng.random() < gap_p:  # empty slot
                 x += int(prod_h * rng.uniform(0.3, 1.2)); continue
             ph = int(prod_h * rng.uniform(0.55, 1.0))
+            if tight:
+                ph = int(prod_h * (0.8 + 0.2 * ph / prod_h))
             look_img, look_mask = self.product_appearance(rng, int(ph * rng.uniform(0.3, 0.9)), ph)
             ar = look_img.shape[1] / look_img.shape[0]
             ar = float(np.clip(ar * rng.uniform(0.85, 1.15), 0.2, 2.5))
@@ -313,7 +352,7 @@ class Generator:
             if ph * 2.05 < row_h * 0.98 and rng.random() < 0.5:
                 stack = int(min(3, (row_h * 0.98) // ph))
             n_face = int(rng.integers(1, 7))
-            spacing = int(pw * rng.uniform(0.0, 0.12))
+            spacing = int(pw * rng.uniform(0.0, 0.12 if not tight else 0.03))
             for _ in range(n_face):
                 if x + pw * 0.5 > x1:
                     break
@@ -327,7 +366,24 @@ class Generator:
             x += int(pw * rng.uniform(0.0, 0.2))
 
 
-def camera(img, boxes, rng):
+def glass_doors(canvas, rng, bay_edges, y0, y1, post_w):
+    """Cooler doors: a dark frame per bay and light reflections on the glass (not products)."""
+    H, W = canvas.shape[:2]
+    fw = max(3, int(post_w * rng.uniform(1.5, 4)))
+    col = tuple(int(c) for c in rng.integers(0, 70, 3))
+    for b in range(len(bay_edges) - 1):
+        cv2.rectangle(canvas, (int(bay_edges[b]), y0), (int(bay_edges[b + 1]), y1), col, fw)
+    f = canvas.astype(np.float32)
+    for _ in range(rng.integers(1, 5)):
+        mask = np.zeros((H, W), np.uint8)
+        x = int(rng.uniform(0, W)); w = int(rng.uniform(0.02, 0.15) * W); sl = int(rng.uniform(-0.3, 0.3) * H)
+        cv2.fillPoly(mask, [np.array([[x, 0], [x + w, 0], [x + w + sl, H], [x + sl, H]], np.int32)], 255)
+        mask = cv2.GaussianBlur(mask, (0, 0), max(1, w / 4)).astype(np.float32)[..., None] / 255 * rng.uniform(0.15, 0.5)
+        f = f * (1 - mask) + 255 * mask
+    canvas[:] = np.clip(f, 0, 255).astype(np.uint8)
+
+
+def camera(img, boxes, rng, strong=False):
     """Perspective, lighting, colour cast, blur, noise. Boxes follow the perspective (enclosing box)."""
     H, W = img.shape[:2]
     if rng.random() < 0.8:
@@ -335,7 +391,7 @@ def camera(img, boxes, rng):
         src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
         jit = rng.uniform(-d, d, (4, 2)) * np.float32([W, H])
         if rng.random() < 0.5:  # seen from one side: one edge shorter
-            k = rng.uniform(0, 0.12) * H
+            k = rng.uniform(0, 0.25 if strong else 0.12) * H
             jit[0, 1] += k; jit[3, 1] -= k
         dst = (src + jit).astype(np.float32)
         M = cv2.getPerspectiveTransform(src, dst)
@@ -368,8 +424,8 @@ def camera(img, boxes, rng):
 
 
 def _work(args):
-    out, start, end, seed, procedural_only, size = args
-    gen = Generator(procedural_only=procedural_only)
+    out, start, end, seed, procedural_only, size, style = args
+    gen = Generator(procedural_only=procedural_only, style=style)
     for i in range(start, end):
         path = os.path.join(out, '%06d' % i)
         if os.path.exists(path + '.json'):
@@ -388,11 +444,12 @@ def main():
     ap.add_argument('--start', type=int, default=0); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--procedural-only', action='store_true', help='draw every product (no shared/data pixels)')
     ap.add_argument('--size', help='fixed WxH instead of random phone-photo shapes')
+    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows')
     a = ap.parse_args()
     size = tuple(int(v) for v in a.size.split('x')) if a.size else None
     os.makedirs(a.out, exist_ok=True)
     n = a.count; k = max(1, a.workers)
-    chunks = [(a.out, a.start + n * j // k, a.start + n * (j + 1) // k, a.seed, a.procedural_only, size) for j in range(k)]
+    chunks = [(a.out, a.start + n * j // k, a.start + n * (j + 1) // k, a.seed, a.procedural_only, size, a.style) for j in range(k)]
     if k == 1:
         _work(chunks[0])
     else:
