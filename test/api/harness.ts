@@ -137,7 +137,7 @@ export async function walkPages(t: TestServer, firstUrl: string): Promise<any[]>
   const pages: any[] = [];
   let url: string | null = firstUrl;
   while (url) {
-    const res = await t.get(url);
+    const res: ApiResponse = await t.get(url);
     if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status} ${res.text}`);
     pages.push(res.body);
     url = res.body.next;

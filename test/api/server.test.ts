@@ -4,11 +4,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../main/server/http/content-security-policy.js';
-import { drfErrorHandler } from '../../main/server/http/errors.js';
-import { RECOGNIZE_RATE_LIMIT, registerRateLimit } from '../../main/server/http/rate-limit.js';
 import { startServer } from '../../main/server/server.js';
 import { API_KEY, TestServer, startTestServer } from './harness.js';
 
@@ -130,29 +127,25 @@ describe('web UI', () => {
 });
 
 describe('recognize rate limit', () => {
-  it('allows 100 a minute per key, then 429 with DRF text and Retry-After', async () => {
-    // A real server with the exported route config (the recognize route itself belongs to the
-    // recognition code): per-key counting needs the key the auth hook sets.
-    const app = Fastify();
-    app.decorateRequest('apiKey', null);
-    app.addHook('onRequest', async (request) => {
-      request.apiKey = { id: String(request.headers['x-key']), name: null };
-    });
-    app.setErrorHandler(drfErrorHandler);
-    await registerRateLimit(app);
-    app.post('/recognize/', { config: { rateLimit: RECOGNIZE_RATE_LIMIT } }, async () => ({ ok: true }));
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  it('allows 100 a minute per key (invalid requests count too), then 429 with DRF text and Retry-After', async () => {
+    const t = await startTestServer();
     try {
-      const post = (key: string) => fetch(`${url}/recognize/`, { method: 'POST', headers: { 'x-key': key } });
-      for (let i = 0; i < 100; i++) expect((await post('a')).status).toBe(200);
-      const limited = await post('a');
+      const other = (await t.post('/api/app/v1/keys/', { name: 'other' })).body.key;
+      // Bodies that fail validation: throttling must not depend on the request being valid.
+      const post = (token?: string) => t.call('POST', '/api/v1.5/recognize/', { json: { images: 'not-a-list-of-ids', report_types: [42] }, token });
+      for (let i = 0; i < 100; i++) {
+        const res = await post();
+        expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+        expect(res.status).not.toBe(429);
+      }
+      const limited = await post();
       expect(limited.status).toBe(429);
-      const body = await limited.json();
-      expect(body.detail).toMatch(/^Request was throttled\. Expected available in \d+ seconds\.$/);
+      expect(limited.body.detail).toMatch(/^Request was throttled\. Expected available in \d+ seconds\.$/);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await post('b')).status).toBe(200);
+      expect((await post(other)).status).not.toBe(429);
+      expect((await t.get('/api/v1.5/brands/')).status).toBe(200);
     } finally {
-      await app.close();
+      await t.close();
     }
   });
 });

@@ -7,7 +7,7 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
   await app.register(rateLimit, { global: false });
 }
 
-/** Per API key (the auth hook has run by preHandler), falling back to the client address. */
+/** Per API key (the global auth hook runs before route-level hooks), falling back to the client address. */
 function perKey(request: FastifyRequest): string {
   return request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`;
 }
@@ -16,7 +16,7 @@ function perKey(request: FastifyRequest): string {
 export const RECOGNIZE_RATE_LIMIT = {
   max: 100,
   timeWindow: 60_000,
-  hook: 'preHandler' as const,
+  hook: 'onRequest' as const,
   keyGenerator: perKey,
   errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => {
     const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
