@@ -1,6 +1,7 @@
 // The server as a process and across restarts: the headless serve CLI from the build, restart keeping
 // every record, the web UI with its CSP, the app endpoints (keys, info), the recognize rate limit.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { startServer } from '../../main/server/server.js';
 import { API_KEY, TestServer, startTestServer } from './harness.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
+const execFileAsync = promisify(execFile);
 
 describe('restart', () => {
   it('keeps every record, id and key', async () => {
@@ -62,6 +64,32 @@ describe('serve CLI (build)', () => {
     } finally {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('keys CLI (build)', () => {
+  it('creates a key that the server accepts, lists it without the key, revokes it', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-keys-'));
+    const cli = (...args: string[]) => execFileAsync(process.execPath, [path.join(root, 'dist/main/cli/cli.js'), ...args, '--data-dir', dataDir]);
+    const t = new TestServer(dataDir);
+    try {
+      const created = await cli('keys', 'create', '--name', 'ci');
+      const key = /^key: (\S+)$/m.exec(created.stdout)![1];
+      const id = /^id: +(\S+)$/m.exec(created.stdout)![1];
+      const listed = await cli('keys', 'list');
+      expect(listed.stdout).toContain(id);
+      expect(listed.stdout).toContain('ci');
+      expect(listed.stdout).not.toContain(key);
+      await t.start();
+      expect((await t.get('/api/v1.5/brands/', { token: key })).status).toBe(200);
+      await cli('keys', 'revoke', id);
+      expect((await t.get('/api/v1.5/brands/', { token: key })).status).toBe(401);
+      expect((await cli('keys', 'list')).stdout).toMatch(/revoked/);
+      const unknown = await cli('keys', 'revoke', 'nope').then(() => null, (e: { code: number }) => e);
+      expect(unknown?.code).toBe(1);
+    } finally {
+      await t.close();
     }
   });
 });
