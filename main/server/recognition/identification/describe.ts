@@ -11,6 +11,37 @@ export interface ProductDescriptor {
   local: LocalFeatures;
 }
 
+/** A product to identify: its global descriptor now, its local features only if they are needed. */
+export interface ProductQuery {
+  global: Float32Array;
+  local: () => Promise<LocalFeatures>;
+}
+
+/** Cheap first: the global descriptor; local features are computed on the first call of `local`. */
+export async function describeQuery(input: ImageInput, crop?: Rect | null): Promise<ProductQuery> {
+  const { data, info } = await openImage(input, crop)
+    .removeAlpha()
+    .toColourspace('srgb')
+    .resize(DESCRIPTOR_SIZE, DESCRIPTOR_SIZE, { fit: 'fill', kernel: 'linear' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const global = globalDescriptor({ data, width: DESCRIPTOR_SIZE, height: DESCRIPTOR_SIZE, channels: info.channels });
+  let local: Promise<LocalFeatures> | undefined;
+  return {
+    global,
+    local: () =>
+      (local ??= (async () => {
+        const { data: gray, info: g } = await openImage(input, crop)
+          .removeAlpha()
+          .resize(LOCAL_SIDE, LOCAL_SIDE, { fit: 'inside', kernel: 'linear' })
+          .grayscale()
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        return localFeatures({ data: gray, width: g.width, height: g.height, channels: 1 });
+      })()),
+  };
+}
+
 export async function describeProduct(input: ImageInput, crop?: Rect | null): Promise<ProductDescriptor> {
   const { data, info } = await openImage(input, crop)
     .removeAlpha()

@@ -2,7 +2,8 @@
 // re-ranked by geometrically verified local-feature matches, with an "unknown" decision when neither
 // is convincing.
 import { globalSimilarity } from './global-descriptor.js';
-import type { ProductDescriptor } from './describe.js';
+import type { ProductDescriptor, ProductQuery } from './describe.js';
+import type { LocalFeatures } from './local-features.js';
 import { verifiedMatches } from './local-features.js';
 
 export interface Reference {
@@ -33,14 +34,16 @@ export interface IdentifierOptions {
   saturatingInliers?: number;
   /** Below this combined score a product is unknown... */
   unknownBelow?: number;
-  /** ...unless its appearance alone is this close to a reference. */
+  /** ...unless its appearance alone is this close to a reference... */
   sureSimilarity?: number;
+  /** ...or this many matches agree on one homography with a reference. */
+  sureInliers?: number;
 }
 
 // Calibrated on sku-crops: shelf crops of catalog SKUs score 1.17..1.58 (similarity >= 0.96); products
 // outside the catalog mostly 0.57..0.88 (similarity <= 0.86). Packs sharing a printed logo with a
 // catalog SKU (a Coca-Cola can or multipack against the Coca-Cola bottle) can pass as that SKU.
-const DEFAULTS: Required<IdentifierOptions> = { shortlist: 8, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.9 };
+const DEFAULTS: Required<IdentifierOptions> = { shortlist: 8, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.9, sureInliers: 16 };
 // Fewer verified matches than this are what unrelated images reach by chance.
 const CHANCE_INLIERS = 8;
 
@@ -69,7 +72,7 @@ export class Identifier {
   }
 
   /** Global similarity of the best reference of each SKU, best first. */
-  rankGlobal(query: ProductDescriptor): { skuId: string; similarity: number; refs: Reference[] }[] {
+  rankGlobal(query: { global: Float32Array }): { skuId: string; similarity: number; refs: Reference[] }[] {
     const bySku = new Map<string, { skuId: string; similarity: number; refs: Reference[] }>();
     for (const ref of this.refs.values()) {
       const s = globalSimilarity(query.global, ref.descriptor.global);
@@ -83,23 +86,31 @@ export class Identifier {
     return [...bySku.values()].sort((a, b) => b.similarity - a.similarity);
   }
 
-  async identify(query: ProductDescriptor): Promise<Identification> {
+  async identify(query: ProductDescriptor | ProductQuery): Promise<Identification> {
     const ranked = this.rankGlobal(query);
     if (ranked.length === 0) return { skuId: null, score: 0, candidates: [] };
-    const shortlist = ranked.slice(0, this.opts.shortlist);
+    const local = (): Promise<LocalFeatures> => (typeof query.local === 'function' ? query.local() : Promise.resolve(query.local));
+    const saturating = this.opts.saturatingInliers;
     const candidates: Candidate[] = [];
-    for (const c of shortlist) {
+    let settled = false;
+    for (const [i, c] of ranked.entries()) {
       let inliers = 0;
-      for (const ref of c.refs) inliers = Math.max(inliers, await verifiedMatches(query.local, ref.descriptor.local));
-      candidates.push({ skuId: c.skuId, similarity: c.similarity, inliers, score: combine(c.similarity, inliers, this.opts.saturatingInliers) });
-    }
-    for (const c of ranked.slice(this.opts.shortlist)) {
-      candidates.push({ skuId: c.skuId, similarity: c.similarity, inliers: 0, score: combine(c.similarity, 0, this.opts.saturatingInliers) });
+      // Verified in global order; once a candidate saturates, no later one (lower similarity, at
+      // most the same bonus) can overtake it, so the rest keep their global score.
+      if (i < this.opts.shortlist && !settled) {
+        const q = await local();
+        for (const ref of c.refs) {
+          inliers = Math.max(inliers, await verifiedMatches(q, ref.descriptor.local));
+          if (inliers >= saturating) break;
+        }
+        settled = inliers >= saturating;
+      }
+      candidates.push({ skuId: c.skuId, similarity: c.similarity, inliers, score: combine(c.similarity, inliers, saturating) });
     }
     candidates.sort((a, b) => b.score - a.score);
     const best = candidates[0];
     const score = Math.min(1, best.score / 1.5);
-    const known = best.score >= this.opts.unknownBelow || best.similarity >= this.opts.sureSimilarity;
+    const known = best.score >= this.opts.unknownBelow || best.similarity >= this.opts.sureSimilarity || best.inliers >= this.opts.sureInliers;
     return { skuId: known ? best.skuId : null, score, candidates };
   }
 }

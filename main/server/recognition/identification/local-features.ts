@@ -5,9 +5,9 @@
 import { loadOpenCv, type OpenCv } from '../opencv.js';
 import type { RawPixels } from './image-input.js';
 
-export const LOCAL_SIDE = Number(process.env.XP_SIDE ?? 320); // longest side of the grey image features are taken from
-const MAX_FEATURES = Number(process.env.XP_N ?? 500);
-const RATIO = Number(process.env.XP_RATIO ?? 0.8);
+export const LOCAL_SIDE = 320; // longest side of the grey image features are taken from
+const MAX_FEATURES = 500;
+const RATIO = 0.8;
 const RANSAC_PX = 6;
 
 export interface LocalFeatures {
