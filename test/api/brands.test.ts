@@ -64,6 +64,9 @@ describe('brands', () => {
     expect(res.body).toEqual({ id: 'new-id', name: 'Renamed' });
     expect((await t.get('/api/v1.5/brands/old-id/')).status).toBe(404);
     expect((await t.get('/api/v1.5/brands/new-id/')).status).toBe(200);
+    // For the sync engine a rename is the old id deleted and the new one written, in one transaction.
+    const outbox = (t.snapshot().outbox as Array<{ entity: string; record_id: string; op: string }>).map((o) => `${o.entity}:${o.record_id}:${o.op}`);
+    expect(outbox.slice(-3)).toEqual(['brand:old-id:upsert', 'brand:old-id:delete', 'brand:new-id:upsert']);
   });
 
   it('rejects a duplicate id with DRF unique text and stores nothing', async () => {
