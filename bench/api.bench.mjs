@@ -1,5 +1,6 @@
 // API throughput on the real server over loopback: GET /api/v1.5/sku/ (a page of 100 out of 10,000
-// SKUs) and POST /api/v1.5/brands/, 50 connections for 10 s each (autocannon). The server runs in its
+// SKUs; the same page, then every request another one so the page cache misses) and
+// POST /api/v1.5/brands/, 50 connections for 10 s each (autocannon). The server runs in its
 // own process (the built `serve` CLI) so the load generator does not share its event loop.
 // Env: API_BENCH_SECONDS (default 10), API_BENCH_CONNECTIONS (default 50), API_BENCH_SKUS (10000).
 import autocannon from 'autocannon';
@@ -83,6 +84,13 @@ try {
   report('GET /health (calibration)', await run({ url: `${url}/health` }));
   const list = report('GET /api/v1.5/sku/?limit=100&offset=5000 (page of 100 of 10,000)', await run({ url: `${url}/api/v1.5/sku/?limit=100&offset=5000` }));
   console.log(`  goal ${GOAL} req/s: ${list >= GOAL ? 'met' : 'NOT met'} on ${os.cpus().length} CPU(s), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  // Every request a different page (offsets 0..9899), so the list page cache never hits: the cost of
+  // building a page from the database.
+  let n = 0;
+  report('GET /api/v1.5/sku/?limit=100&offset=<each request another> (page cache missed)', await run({
+    url: `${url}/api/v1.5/sku/`,
+    requests: [{ setupRequest: (req) => ({ ...req, path: `/api/v1.5/sku/?limit=100&offset=${n++ % (skuCount - 100)}` }) }],
+  }));
   report('POST /api/v1.5/brands/', await run({ method: 'POST', path: '/api/v1.5/brands/', body: JSON.stringify({ name: 'Bench brand' }), url: `${url}/api/v1.5/brands/` }));
 } finally {
   server.kill('SIGTERM');

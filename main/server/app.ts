@@ -9,6 +9,7 @@ import { registerAuth } from './http/auth.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/body.js';
 import { detail, drfErrorHandler, NOT_FOUND } from './http/errors.js';
 import { collectMethods } from './http/method-not-allowed.js';
+import { createPageCache } from './http/page-cache.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerWebUi, sendSpaFallback } from './http/web-ui.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
@@ -21,11 +22,13 @@ import recognitionPlugin from './recognition/plugin.js';
 export interface AppOptions {
   db: Kysely<Database>;
   config: ServerConfig;
+  /** The database's change stamp (OpenDatabase.changeStamp); without it list pages are not cached. */
+  changeStamp?: () => string | null;
 }
 
 const PARSES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
-export async function buildApp({ db, config }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, changeStamp = () => null }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logger,
     bodyLimit: BODY_LIMIT,
@@ -37,6 +40,7 @@ export async function buildApp({ db, config }: AppOptions): Promise<FastifyInsta
   app.decorate('db', db);
   app.decorate('dataDir', config.dataDir);
   app.decorate('serverConfig', config);
+  app.decorate('pageCache', createPageCache(changeStamp));
 
   app.setErrorHandler(drfErrorHandler);
   const methods = collectMethods(app);

@@ -40,7 +40,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const key = options.apiKey;
       await write(database.db, (ctx) => ensureApiKey(ctx, key, 'serve --api-key'));
     }
-    app = await buildApp({ db: database.db, config });
+    app = await buildApp({ db: database.db, config, changeStamp: database.changeStamp });
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app?.close();

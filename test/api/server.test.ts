@@ -94,6 +94,33 @@ describe('keys CLI (build)', () => {
   });
 });
 
+describe('list page cache', () => {
+  it('serves a repeated page from memory, but never after a write by this server or another process', async () => {
+    const t = await startTestServer();
+    try {
+      await t.post('/api/v1.5/brands/', { id: 'a', name: 'A' });
+      const first = await t.get('/api/v1.5/brands/?limit=10');
+      expect((await t.get('/api/v1.5/brands/?limit=10')).text).toBe(first.text);
+      // the same page asked through a form body is the same answer
+      expect((await t.call('GET', '/api/v1.5/brands/', { form: { limit: 10 } })).body).toEqual(first.body);
+      await t.patch('/api/v1.5/brands/a/', { name: 'A2' });
+      expect((await t.get('/api/v1.5/brands/?limit=10')).body.results).toEqual([{ id: 'a', name: 'A2' }]);
+      // A write by another process (the CLI) on the same data directory.
+      const file = path.join(t.dataDir, 'more.json');
+      writeFileSync(file, JSON.stringify({ brands: [{ id: 'b', name: 'B' }] }));
+      await execFileAsync(process.execPath, [path.join(root, 'dist/main/cli/cli.js'), 'import', file, '--data-dir', t.dataDir]);
+      const after = await t.get('/api/v1.5/brands/?limit=10');
+      expect(after.body.count).toBe(2);
+      expect((await t.get('/api/data/v1.0/brands/')).body.count).toBe(2);
+      // a rolled-back write (a failed import) leaves the lists right too
+      await t.post('/api/app/v1/import/', { brands: [{ id: 'c', name: 'C' }], skus: [{ name: 'x', brand: 'missing' }] });
+      expect((await t.get('/api/v1.5/brands/?limit=10')).body.count).toBe(2);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('app endpoints', () => {
   let t: TestServer;
   beforeAll(async () => {

@@ -55,13 +55,15 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsync {
           response: { 200: Envelope(o.listItem ?? o.item), ...errorResponses },
         },
         preValidation: readFormPaging,
-      }, async (request: FastifyRequest) => {
+      }, async (request: FastifyRequest, reply) => {
         const query = request.query as PageQueryValue & Row;
         const page = pageOf(query);
         const filters: Row = {};
         for (const [param, f] of Object.entries(o.filters ?? {})) filters[f.field] = query[param];
-        const { count, results } = await listRecords(db, o.def, page, filters);
-        return envelope(request, page, count, results);
+        return app.pageCache.send(request, reply, page, async () => {
+          const { count, results } = await listRecords(db, o.def, page, filters);
+          return envelope(request, page, count, results);
+        });
       });
     }
     if (has('create')) {

@@ -10,6 +10,8 @@ export const DATABASE_FILE = 'shelf-audit.sqlite';
 export interface OpenDatabase {
   db: Kysely<Database>;
   close(): Promise<void>;
+  /** See DialectHandle.changeStamp: read caches compare it to know they are still current. */
+  changeStamp(): string | null;
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -33,6 +35,7 @@ export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDa
   let closed = false;
   return {
     db,
+    changeStamp: handle.changeStamp,
     async close() {
       if (closed) return;
       closed = true;

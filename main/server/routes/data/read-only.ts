@@ -21,10 +21,12 @@ export function dataReadRoutes(o: DataReadOptions): FastifyPluginAsyncTypebox {
     app.get(o.path, {
       schema: { tags, summary: `List ${o.view.label} records`, querystring: PageQuery, response: { 200: Envelope(o.item), ...errorResponses } },
       preValidation: readFormPaging,
-    }, async (request) => {
+    }, async (request, reply) => {
       const page = pageOf(request.query);
-      const { count, results } = await listData(app.db, o.view, page);
-      return envelope(request, page, count, results);
+      return app.pageCache.send(request, reply, page, async () => {
+        const { count, results } = await listData(app.db, o.view, page);
+        return envelope(request, page, count, results);
+      });
     });
     for (const path of [o.path, ...(o.detailAliases ?? [])]) {
       app.get(`${path}:id/`, {
