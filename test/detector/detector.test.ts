@@ -1,0 +1,140 @@
+// The shipped model through the app's own pre- and post-processing, on a generated shelf with known boxes.
+// Recall/precision thresholds sit well above what a broken pipeline gives (swapped channels, lost EXIF
+// rotation or a wrong scale back to image pixels all drop them towards zero) and below the model's own
+// figures on this image (see models/MODEL_CARD.md).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  createDetector,
+  defaultModelPath,
+  DetectorInputError,
+  type Detector,
+} from '../../main/server/recognition/detector/index.js';
+import { recallPrecision, type Truth } from './match.js';
+
+const fixtures = fileURLToPath(new URL('../fixtures/detector/', import.meta.url));
+const shelfJpg = path.join(fixtures, 'shelf-960x720.jpg');
+const truth = JSON.parse(readFileSync(path.join(fixtures, 'shelf-960x720.json'), 'utf8')) as {
+  width: number;
+  height: number;
+  boxes: Truth[];
+};
+const MIN_RECALL = 0.8;
+const MIN_PRECISION = 0.8;
+
+let detector: Detector;
+let tmp: string;
+
+beforeAll(async () => {
+  detector = await createDetector();
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'detector-test-'));
+});
+
+afterAll(async () => {
+  await detector?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('shelf detector', () => {
+  it('finds the shipped model from the sources, unless told otherwise', () => {
+    const saved = process.env.SHELF_DETECTOR_MODEL;
+    try {
+      delete process.env.SHELF_DETECTOR_MODEL;
+      expect(defaultModelPath()).toMatch(/models[\\/]shelf-detector\.onnx$/);
+      process.env.SHELF_DETECTOR_MODEL = '/elsewhere/model.onnx';
+      expect(defaultModelPath()).toBe('/elsewhere/model.onnx');
+    } finally {
+      if (saved === undefined) delete process.env.SHELF_DETECTOR_MODEL;
+      else process.env.SHELF_DETECTOR_MODEL = saved;
+    }
+    expect(detector.modelPath).toBe(defaultModelPath());
+  });
+
+  it('finds the products of a generated shelf (file path input)', async () => {
+    const r = await detector.detect(shelfJpg);
+    expect(r.width).toBe(truth.width);
+    expect(r.height).toBe(truth.height);
+    expect(r.ms).toBeGreaterThan(0);
+    const { recall, precision } = recallPrecision(truth.boxes, r.boxes);
+    expect(recall).toBeGreaterThanOrEqual(MIN_RECALL);
+    expect(precision).toBeGreaterThanOrEqual(MIN_PRECISION);
+    for (let i = 1; i < r.boxes.length; i++) expect(r.boxes[i - 1].score).toBeGreaterThanOrEqual(r.boxes[i].score);
+  });
+
+  it('gives the same boxes for a buffer and for raw pixels', async () => {
+    const fromFile = await detector.detect(shelfJpg);
+    const fromBuffer = await detector.detect(readFileSync(shelfJpg));
+    expect(fromBuffer.boxes).toEqual(fromFile.boxes);
+    const { data, info } = await sharp(shelfJpg).raw().toBuffer({ resolveWithObject: true });
+    const fromRaw = await detector.detect({ data, width: info.width, height: info.height, channels: info.channels as 3 });
+    expect(fromRaw.width).toBe(truth.width);
+    const { recall } = recallPrecision(truth.boxes, fromRaw.boxes);
+    expect(recall).toBeGreaterThanOrEqual(MIN_RECALL);
+  });
+
+  it('reports boxes in the displayed orientation of an EXIF-rotated photo', async () => {
+    // Pixels stored turned 90 degrees anticlockwise, with orientation 6 ("rotate 90 clockwise to show"):
+    // a viewer shows the original shelf, and so must the detector's boxes.
+    const file = path.join(tmp, 'rotated.jpg');
+    await sharp(shelfJpg).rotate(-90).withMetadata({ orientation: 6 }).jpeg({ quality: 92 }).toFile(file);
+    const meta = await sharp(file).metadata();
+    expect([meta.width, meta.height, meta.orientation]).toEqual([truth.height, truth.width, 6]);
+    const r = await detector.detect(file);
+    expect([r.width, r.height]).toEqual([truth.width, truth.height]);
+    const { recall, precision } = recallPrecision(truth.boxes, r.boxes);
+    expect(recall).toBeGreaterThanOrEqual(MIN_RECALL);
+    expect(precision).toBeGreaterThanOrEqual(MIN_PRECISION);
+  });
+
+  it('maps boxes back to the pixels of a huge photo', async () => {
+    // 7680 x 5760 (44 MP): the detector shrinks it to its input size, and must scale the boxes back up.
+    const k = 8;
+    const file = path.join(tmp, 'huge.jpg');
+    await sharp(shelfJpg).resize(truth.width * k, truth.height * k).jpeg({ quality: 85 }).toFile(file);
+    const r = await detector.detect(file);
+    expect([r.width, r.height]).toEqual([truth.width * k, truth.height * k]);
+    const scaled = truth.boxes.map((b) => b.map((v) => v * k) as Truth);
+    const { recall, precision } = recallPrecision(scaled, r.boxes);
+    expect(recall).toBeGreaterThanOrEqual(MIN_RECALL - 0.1);
+    expect(precision).toBeGreaterThanOrEqual(MIN_PRECISION - 0.1);
+    for (const b of r.boxes) {
+      expect(b.x1).toBeGreaterThanOrEqual(0);
+      expect(b.y2).toBeLessThanOrEqual(r.height);
+    }
+  });
+
+  it('handles a tiny image without error', async () => {
+    const tiny = await sharp(shelfJpg).resize(17, 13).png().toBuffer();
+    const r = await detector.detect(tiny);
+    expect([r.width, r.height]).toEqual([17, 13]);
+    for (const b of r.boxes) {
+      expect(b.x1).toBeGreaterThanOrEqual(0);
+      expect(b.x2).toBeLessThanOrEqual(17);
+      expect(b.y1).toBeGreaterThanOrEqual(0);
+      expect(b.y2).toBeLessThanOrEqual(13);
+    }
+  });
+
+  it('rejects corrupt files with a clear error and keeps working', async () => {
+    const truncated = path.join(tmp, 'truncated.jpg');
+    writeFileSync(truncated, readFileSync(shelfJpg).subarray(0, 5000));
+    const garbage = path.join(tmp, 'garbage.jpg');
+    writeFileSync(garbage, 'this is not an image');
+    await expect(detector.detect(truncated)).rejects.toThrow(DetectorInputError);
+    await expect(detector.detect(garbage)).rejects.toThrow(/cannot read .*garbage\.jpg/);
+    await expect(detector.detect(path.join(tmp, 'missing.jpg'))).rejects.toThrow(DetectorInputError);
+    const r = await detector.detect(shelfJpg);
+    expect(recallPrecision(truth.boxes, r.boxes).recall).toBeGreaterThanOrEqual(MIN_RECALL);
+  });
+
+  it('runs overlapping calls one after another with the same results', async () => {
+    const [a, b] = await Promise.all([detector.detect(shelfJpg), detector.detect(shelfJpg)]);
+    expect(a.boxes).toEqual(b.boxes);
+  });
+});
