@@ -21,7 +21,7 @@ const train = list('train.txt');
 const test = list('test.txt').filter((_, i) => i % every === 0);
 
 async function run(label, refs) {
-  const ident = new Identifier();
+  const ident = new Identifier(process.env.IDENT_BENCH_SHORTLIST ? { shortlist: Number(process.env.IDENT_BENCH_SHORTLIST) } : {});
   let t = performance.now();
   for (const [i, r] of refs.entries()) ident.add({ id: String(i), skuId: r.id, descriptor: await describeProduct(path.join(data, r.file)) });
   const refMs = (performance.now() - t) / refs.length;

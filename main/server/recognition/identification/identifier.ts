@@ -4,7 +4,7 @@
 import { globalSimilarity } from './global-descriptor.js';
 import type { ProductDescriptor, ProductQuery } from './describe.js';
 import type { LocalFeatures } from './local-features.js';
-import { verifiedMatches } from './local-features.js';
+import { buildVoteIndex, verifiedMatches, vote, type VoteIndex } from './local-features.js';
 
 export interface Reference {
   id: string;
@@ -14,7 +14,7 @@ export interface Reference {
 
 export interface Candidate {
   skuId: string;
-  /** Combined score used for ranking, 0..~1.5. */
+  /** Combined score used for ranking, 0..2.5. */
   score: number;
   similarity: number;
   inliers: number;
@@ -43,12 +43,16 @@ export interface IdentifierOptions {
 // Calibrated on sku-crops: shelf crops of catalog SKUs score 1.17..1.58 (similarity >= 0.96); products
 // outside the catalog mostly 0.57..0.88 (similarity <= 0.86). Packs sharing a printed logo with a
 // catalog SKU (a Coca-Cola can or multipack against the Coca-Cola bottle) can pass as that SKU.
-const DEFAULTS: Required<IdentifierOptions> = { shortlist: 8, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.9, sureInliers: 16 };
+const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.9, sureInliers: 16 };
+// Geometric agreement outweighs appearance: in cluttered photos colour statistics mislead, while 20+
+// matches agreeing on one homography rarely happen between different packs.
+const VERIFIED_WEIGHT = 1.5;
 // Fewer verified matches than this are what unrelated images reach by chance.
 const CHANCE_INLIERS = 8;
 
 export class Identifier {
   private readonly refs = new Map<string, Reference>();
+  private votes: { index: VoteIndex; skus: string[] } | undefined;
   private readonly opts: Required<IdentifierOptions>;
 
   constructor(options: IdentifierOptions = {}) {
@@ -61,14 +65,43 @@ export class Identifier {
 
   add(ref: Reference): void {
     this.refs.set(ref.id, ref);
+    this.votes = undefined;
   }
 
   remove(id: string): void {
     this.refs.delete(id);
+    this.votes = undefined;
   }
 
   clear(): void {
     this.refs.clear();
+    this.votes = undefined;
+  }
+
+  /** SKUs ranked by nearest-descriptor votes over all references (one matching pass). */
+  private async rankByVotes(local: LocalFeatures): Promise<string[]> {
+    if (!this.votes) {
+      const refs = [...this.refs.values()];
+      const skus = [...new Set(refs.map((r) => r.skuId))];
+      const skuIndex = new Map(skus.map((s, i) => [s, i]));
+      // One owner per SKU: the descriptors of all its references vote together.
+      const perSku = skus.map(() => [] as LocalFeatures[]);
+      for (const r of refs) perSku[skuIndex.get(r.skuId)!].push(r.descriptor.local);
+      const merged = perSku.map((list) => {
+        const count = list.reduce((n, f) => n + f.count, 0);
+        const descriptors = new Uint8Array(count * 32);
+        let o = 0;
+        for (const f of list) {
+          descriptors.set(f.descriptors.subarray(0, f.count * 32), o);
+          o += f.count * 32;
+        }
+        return { count, points: new Float32Array(0), descriptors };
+      });
+      this.votes = { index: buildVoteIndex(merged), skus };
+    }
+    const { index, skus } = this.votes;
+    const votes = await vote(local, index, skus.length);
+    return skus.map((s, i) => ({ s, v: votes[i] })).sort((a, b) => b.v - a.v).map((x) => x.s);
   }
 
   /** Global similarity of the best reference of each SKU, best first. */
@@ -91,13 +124,19 @@ export class Identifier {
     if (ranked.length === 0) return { skuId: null, score: 0, candidates: [] };
     const local = (): Promise<LocalFeatures> => (typeof query.local === 'function' ? query.local() : Promise.resolve(query.local));
     const saturating = this.opts.saturatingInliers;
+    // The shortlist: the best SKUs by appearance, and, when appearance is not conclusive (a cluttered
+    // photo rather than a tight crop), also the best by local-descriptor votes.
+    const shortlist = new Set(ranked.slice(0, this.opts.shortlist).map((c) => c.skuId));
+    if (ranked[0].similarity < this.opts.sureSimilarity) {
+      for (const s of (await this.rankByVotes(await local())).slice(0, this.opts.shortlist)) shortlist.add(s);
+    }
     const candidates: Candidate[] = [];
     let settled = false;
-    for (const [i, c] of ranked.entries()) {
+    for (const c of ranked) {
       let inliers = 0;
       // Verified in global order; once a candidate saturates, no later one (lower similarity, at
       // most the same bonus) can overtake it, so the rest keep their global score.
-      if (i < this.opts.shortlist && !settled) {
+      if (shortlist.has(c.skuId) && !settled) {
         const q = await local();
         for (const ref of c.refs) {
           inliers = Math.max(inliers, await verifiedMatches(q, ref.descriptor.local));
@@ -109,7 +148,7 @@ export class Identifier {
     }
     candidates.sort((a, b) => b.score - a.score);
     const best = candidates[0];
-    const score = Math.min(1, best.score / 1.5);
+    const score = Math.min(1, best.score / (1 + VERIFIED_WEIGHT));
     const known = best.score >= this.opts.unknownBelow || best.similarity >= this.opts.sureSimilarity || best.inliers >= this.opts.sureInliers;
     return { skuId: known ? best.skuId : null, score, candidates };
   }
@@ -117,5 +156,5 @@ export class Identifier {
 
 function combine(similarity: number, inliers: number, saturating: number): number {
   const verified = Math.max(0, Math.min(inliers, saturating) - CHANCE_INLIERS) / (saturating - CHANCE_INLIERS);
-  return similarity + 0.6 * verified;
+  return similarity + VERIFIED_WEIGHT * verified;
 }

@@ -95,3 +95,49 @@ export async function verifiedMatches(query: LocalFeatures, ref: LocalFeatures):
     knn.delete();
   }
 }
+
+/** Every reference's descriptors in one matrix, to vote for candidates with one matching pass. */
+export interface VoteIndex {
+  descriptors: Uint8Array; // rows x 32
+  owner: Int32Array; // row -> owner index
+  rows: number;
+}
+
+export function buildVoteIndex(features: readonly LocalFeatures[]): VoteIndex {
+  const rows = features.reduce((n, f) => n + f.count, 0);
+  const descriptors = new Uint8Array(rows * 32);
+  const owner = new Int32Array(rows);
+  let r = 0;
+  features.forEach((f, i) => {
+    descriptors.set(f.descriptors.subarray(0, f.count * 32), r * 32);
+    owner.fill(i, r, r + f.count);
+    r += f.count;
+  });
+  return { descriptors, owner, rows };
+}
+
+// A nearest neighbour farther than this (of 256 bits) is no evidence for anything.
+const VOTE_MAX_DISTANCE = 50;
+
+/** For each owner, how many query keypoints have their nearest reference descriptor there. */
+export async function vote(query: LocalFeatures, index: VoteIndex, owners: number): Promise<Int32Array> {
+  const votes = new Int32Array(owners);
+  if (query.count === 0 || index.rows === 0) return votes;
+  const cv = await loadOpenCv();
+  matcher ??= new cv.BFMatcher(cv.NORM_HAMMING, false);
+  const q = cv.matFromArray(query.count, 32, cv.CV_8UC1, query.descriptors as unknown as number[]);
+  const r = cv.matFromArray(index.rows, 32, cv.CV_8UC1, index.descriptors as unknown as number[]);
+  const matches = new cv.DMatchVector();
+  try {
+    matcher.match(q, r, matches);
+    for (let i = 0; i < matches.size(); i++) {
+      const m = matches.get(i);
+      if (m.distance <= VOTE_MAX_DISTANCE) votes[index.owner[m.trainIdx]]++;
+    }
+  } finally {
+    q.delete();
+    r.delete();
+    matches.delete();
+  }
+  return votes;
+}
