@@ -9,7 +9,7 @@ import type { Database } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import { enqueueJob } from './jobs/queue.js';
 import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES } from './report-types.js';
-import { rec, recTrx, type ReportTable } from './storage/tables.js';
+import { rec, recTrx, type ReportStatus, type ReportTable } from './storage/tables.js';
 import { missingUploads } from './uploads.js';
 
 export interface RecognizeInput {
@@ -132,7 +132,7 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
 
 export interface ReportObject {
   id: string;
-  status: string;
+  status: ReportStatus;
   report_type: string;
   created_date: string;
   updated_date: string;

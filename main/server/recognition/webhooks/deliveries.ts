@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { newId, now } from '../../storage/ids.js';
 import type { Database } from '../../storage/schema.js';
 import type { WriteContext } from '../../storage/transaction.js';
-import { rec, recTrx, type WebhookDeliveryTable } from '../storage/tables.js';
+import { rec, recTrx, type DeliveryStatus, type WebhookDeliveryTable } from '../storage/tables.js';
 import { sign, SIGNATURE_HEADER, webhookSecret } from './signing.js';
 
 export const MAX_DELIVERY_ATTEMPTS = 12;
@@ -101,7 +101,7 @@ export interface DeliveryRecord {
   scene: string;
   report: string;
   url: string;
-  status: string;
+  status: DeliveryStatus;
   attempts: number;
   next_attempt_at: string | null;
   last_status_code: number | null;

@@ -1,14 +1,14 @@
 // /api/app/v1/webhook_deliveries/: the webhook delivery log (filters: status, scene, report), and
 // the secret that signs deliveries.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { envelope, pageOf, readFormPaging, type PageQuery as PageQueryValue } from '../../http/pagination.js';
+import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { listDeliveries } from '../../recognition/webhooks/deliveries.js';
 import { SIGNATURE_HEADER, webhookSecret } from '../../recognition/webhooks/signing.js';
 import { Envelope, PageQueryProperties, errorResponses } from '../../schemas/common.js';
 import { WebhookDeliveryItem, WebhookDeliveryQuery, WebhookSecret } from '../../schemas/recognition.js';
 
-const webhookDeliveries: FastifyPluginAsync = async (app) => {
+const webhookDeliveries: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: webhooks'];
   app.get('/webhook_deliveries/', {
     schema: {
@@ -19,7 +19,7 @@ const webhookDeliveries: FastifyPluginAsync = async (app) => {
     },
     preValidation: readFormPaging,
   }, async (request) => {
-    const query = request.query as PageQueryValue & { status?: string; scene?: string; report?: string };
+    const query = request.query;
     const page = pageOf(query);
     const { count, results } = await listDeliveries(app.db, page, query);
     return envelope(request, page, count, results);

@@ -1,11 +1,11 @@
 // POST /api/v1.5/recognize/: queue the recognition of a scene; 201 at once with the report ids.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { recognizeRouteConfig } from '../../http/rate-limit.js';
 import { recognize } from '../../recognition/scenes.js';
 import { errorResponses } from '../../schemas/common.js';
 import { RecognizeBody, RecognizeCreated } from '../../schemas/recognition.js';
 
-const recognizeRoute: FastifyPluginAsync = async (app) => {
+const recognizeRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/recognize/', {
     config: recognizeRouteConfig,
     schema: {
@@ -15,7 +15,7 @@ const recognizeRoute: FastifyPluginAsync = async (app) => {
       response: { 201: RecognizeCreated, ...errorResponses },
     },
   }, async (request, reply) => {
-    const result = await recognize(app.db, request.body as RecognizeBody);
+    const result = await recognize(app.db, request.body);
     app.recognitionWorker?.notify();
     reply.code(201);
     return result;

@@ -1,13 +1,13 @@
 // /api/v1.5/reports/: list and read reports; force_update recomputes reports (and re-delivers them
 // to the scene's webhook).
-import type { FastifyPluginAsync } from 'fastify';
-import { envelope, pageOf, readFormPaging, type PageQuery as PageQueryValue } from '../../http/pagination.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { forceUpdate, getReport, listReports, type ReportFilters } from '../../recognition/scenes.js';
 import { Envelope, IdParams, PageQueryProperties, errorResponses } from '../../schemas/common.js';
 import { ForceUpdateBody, ForceUpdateResult, ReportItem, ReportListQuery } from '../../schemas/recognition.js';
 import { Type } from 'typebox';
 
-const reports: FastifyPluginAsync = async (app) => {
+const reports: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['reports'];
   app.get('/reports/', {
     schema: {
@@ -18,18 +18,18 @@ const reports: FastifyPluginAsync = async (app) => {
     },
     preValidation: readFormPaging,
   }, async (request) => {
-    const query = request.query as PageQueryValue & ReportFilters;
+    const query = request.query;
     const page = pageOf(query);
     const { count, results } = await listReports(app.db, page, query);
     return envelope(request, page, count, results);
   });
   app.get('/reports/:id/', {
     schema: { tags, summary: 'Read a report', params: IdParams, response: { 200: ReportItem, ...errorResponses } },
-  }, async (request) => getReport(app.db, (request.params as { id: string }).id));
+  }, async (request) => getReport(app.db, request.params.id));
   app.post('/reports/force_update/', {
     schema: { tags, summary: 'Recompute reports and deliver them again', body: ForceUpdateBody, response: { 200: ForceUpdateResult, ...errorResponses } },
   }, async (request) => {
-    const ids = await forceUpdate(app.db, (request.body as ForceUpdateBody).reports);
+    const ids = await forceUpdate(app.db, request.body.reports);
     app.recognitionWorker?.notify();
     return { reports: ids };
   });

@@ -1,7 +1,8 @@
 // /api/v1.5/uploads/: upload an image (multipart, field `datafile` or `file`), upload one by URL,
 // read an upload's record, and fetch the image itself through its capability URL.
 import { createReadStream } from 'node:fs';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { fetchImage, getUpload, storeUpload, uploadFilePath, uploadUrlPath, type UploadRow } from '../../recognition/uploads.js';
 import { IdParams, errorResponses } from '../../schemas/common.js';
@@ -15,7 +16,7 @@ function present(request: FastifyRequest, row: UploadRow) {
   return { id: row.id, url: absoluteUploadUrl(request, row), width: row.width, height: row.height, created_date: row.created_at };
 }
 
-const uploads: FastifyPluginAsync = async (app) => {
+const uploads: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['uploads'];
   app.post('/uploads/', {
     schema: {
@@ -37,7 +38,7 @@ const uploads: FastifyPluginAsync = async (app) => {
     app.post(path, {
       schema: { tags, summary: 'Upload an image from an http(s) URL (15 s timeout, 25 MB cap)', body: UploadByUrlBody, response: { 200: UploadItem, ...errorResponses } },
     }, async (request) => {
-      const { url } = request.body as UploadByUrlBody;
+      const { url } = request.body;
       const bytes = await fetchImage(url);
       const { row } = await storeUpload(app.db, app.dataDir, bytes, { sourceUrl: url, field: 'url' });
       return present(request, row);
@@ -46,7 +47,7 @@ const uploads: FastifyPluginAsync = async (app) => {
 
   app.get('/uploads/:id/', {
     schema: { tags, summary: 'Read an upload', params: IdParams, response: { 200: UploadItem, ...errorResponses } },
-  }, async (request) => present(request, await getUpload(app.db, (request.params as { id: string }).id)));
+  }, async (request) => present(request, await getUpload(app.db, request.params.id)));
 
   app.get('/uploads/:id/content/:token/', {
     config: { auth: false },
@@ -56,7 +57,7 @@ const uploads: FastifyPluginAsync = async (app) => {
       params: UploadContentParams,
     },
   }, async (request, reply) => {
-    const { id, token } = request.params as { id: string; token: string };
+    const { id, token } = request.params;
     const row = await getUpload(app.db, id).catch(() => null);
     if (!row || row.token !== token) throw new NotFoundError('upload');
     reply
