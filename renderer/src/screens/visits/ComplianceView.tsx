@@ -36,7 +36,8 @@ export function ComplianceView({
         <span className="cell-name">{sku ? name(sku) : 'nothing'}</span>
         <span className="cell-facings">×{facings}</span>
         {side === 'expected' && <span className="cell-status">{STATUS_LABEL[p.status]}</span>}
-        {side === 'expected' && p.sku_id && (p.status === 'missing' || p.status === 'fewer_facings') && (
+        {/* Fewer facings than planned, for whatever reason: an out-of-stock reason may explain it. */}
+        {side === 'expected' && p.sku_id && p.found_facings < p.expected_facings && (
           <button type="button" className="link" onClick={() => onOutOfStock(p.sku_id!)} aria-label={`Out-of-stock reason for ${name(p.sku_id)}`}>
             Out of stock…
           </button>

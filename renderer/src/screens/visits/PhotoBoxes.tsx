@@ -7,17 +7,19 @@ import type { Annotation, RealogramImage, Sku, Upload } from '../../api/types';
 import { ApiImage } from '../../components/ApiImage';
 import { ErrorMessage } from '../../components/StateMessage';
 import { useSession } from '../../stores/session';
-import { boxRect, colourForSku, UNKNOWN_COLOUR } from './skuColours';
+import { boxRect, UNKNOWN_COLOUR, type SkuColours } from './skuColours';
 
 export function PhotoBoxes({
   photo,
   index,
   skuById,
+  colourOf,
   onReportError,
 }: {
   photo: RealogramImage;
   index: number;
   skuById: Map<string, Sku>;
+  colourOf: SkuColours;
   onReportError(annotation: Annotation, image: string): void;
 }) {
   const api = useSession((s) => s.api);
@@ -50,12 +52,13 @@ export function PhotoBoxes({
           role="group"
           aria-label={`Products found on photo ${index + 1}`}
         >
+          {/* Each shelf comes as the box around its products: drawn as the line along its bottom. */}
           {photo.shelf_annotations.map((s, i) => (
-            <line key={`s${i}`} x1={s.x1} y1={s.y1} x2={s.x2} y2={s.y2} className="shelf-line" strokeWidth={stroke} />
+            <line key={`s${i}`} x1={s.x1} y1={s.y2} x2={s.x2} y2={s.y2} className="shelf-line" strokeWidth={stroke * 1.5} />
           ))}
           {photo.annotations.map((a, i) => {
             const r = boxRect(a);
-            const colour = colourForSku(a.sku_id);
+            const colour = colourOf(a.sku_id);
             return (
               <g
                 key={i}
@@ -94,10 +97,10 @@ export function PhotoBoxes({
           })}
         </svg>
       </div>
-      <div className="box-detail" aria-live="polite">
+      <div className="box-detail" role="region" aria-label="Selected product" aria-live="polite">
         {annotation ? (
           <>
-            <span className="swatch" style={{ background: colourForSku(annotation.sku_id) }} aria-hidden="true" />
+            <span className="swatch" style={{ background: colourOf(annotation.sku_id) }} aria-hidden="true" />
             <strong>{nameOf(annotation)}</strong>
             <span>
               detection {annotation.score.toFixed(2)}

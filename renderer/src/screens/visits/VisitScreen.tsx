@@ -31,7 +31,7 @@ import { REPORT_LABEL } from './reportLabels';
 import { ComplianceView } from './ComplianceView';
 import { findDataVisit, kpiValuesOf } from './dataVisit';
 import { PhotoBoxes } from './PhotoBoxes';
-import { colourForSku } from './skuColours';
+import { skuColours } from './skuColours';
 import { OosReasonDialog, RecognitionErrorDialog } from './VisitFeedback';
 
 
@@ -97,6 +97,10 @@ export function VisitScreen({ id }: { id: string }) {
   const share = ready<ShareOfSpace>('SHARE_OF_SPACE');
   const requested = REPORT_TYPES.filter((t) => reports[t]);
   const kpis = kpiValuesOf(dataVisit);
+  const colourOf = skuColours([
+    ...photos.flatMap(({ photo }) => photo.annotations.map((a) => a.sku_id)),
+    ...(facings ?? []).map((f) => f.sku_id),
+  ]);
   const errorOf = (t: ReportType) =>
     reports[t]?.status === 'ERROR' ? <ErrorMessage message={`${REPORT_LABEL[t]} failed: ${reports[t]?.error ?? 'unknown error'}`} /> : null;
   const waiting = (t: ReportType) =>
@@ -182,6 +186,7 @@ export function VisitScreen({ id }: { id: string }) {
               photo={photo}
               index={i}
               skuById={skuById}
+              colourOf={colourOf}
               onReportError={(annotation, image) => setBoxError({ annotation, image, scene: photoScene })}
             />
           ))}
@@ -207,7 +212,7 @@ export function VisitScreen({ id }: { id: string }) {
                     {facings.map((f) => (
                       <tr key={f.sku_id ?? 'unknown'}>
                         <td>
-                          <span className="swatch" style={{ background: colourForSku(f.sku_id) }} aria-hidden="true" /> {name(f.sku_id)}
+                          <span className="swatch" style={{ background: colourOf(f.sku_id) }} aria-hidden="true" /> {name(f.sku_id)}
                         </td>
                         <td>{f.count}</td>
                       </tr>

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CompliancePosition, Visit } from '../../api/types';
 import { complianceGrid, describeAction, percent, statusCounts } from './complianceGrid';
 import { kpiValuesOf } from './dataVisit';
-import { boxRect, colourForSku, UNKNOWN_COLOUR } from './skuColours';
+import { boxRect, colourForSku, PALETTE, skuColours, UNKNOWN_COLOUR } from './skuColours';
 import { distinct, filterVisits, NO_FILTER } from './visitFilters';
 
 const visit = (id: string, agent: string | null, shop: string | null, started: string | null): Visit => ({
@@ -81,6 +81,24 @@ describe('boxes', () => {
     expect(colourForSku(null)).toBe(UNKNOWN_COLOUR);
     const ids = Array.from({ length: 50 }, (_, i) => `sku-${i}`);
     for (const id of ids) expect(colourForSku(id)).not.toBe(UNKNOWN_COLOUR);
+  });
+});
+
+describe('skuColours', () => {
+  it('gives the SKUs of a screen distinct palette colours whatever order they come in', () => {
+    const a = skuColours(['b', null, 'a', 'c', 'a']);
+    const b = skuColours(['c', 'b', 'a']);
+    expect(['a', 'b', 'c'].map(a)).toEqual(['a', 'b', 'c'].map(b));
+    expect(new Set(['a', 'b', 'c'].map(a)).size).toBe(3);
+    expect(a(null)).toBe(UNKNOWN_COLOUR);
+    expect(PALETTE).not.toContain(UNKNOWN_COLOUR);
+  });
+
+  it('falls back to hashed hues beyond the palette', () => {
+    const ids = Array.from({ length: PALETTE.length + 3 }, (_, i) => `s${String(i).padStart(2, '0')}`);
+    const colours = skuColours(ids);
+    expect(colours(ids.at(-1)!)).toBe(colourForSku(ids.at(-1)!));
+    expect(colours(ids[0])).toBe(PALETTE[0]);
   });
 });
 
