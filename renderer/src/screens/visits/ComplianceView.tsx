@@ -20,6 +20,8 @@ export function ComplianceView({
   const cell = (p: CompliancePosition, side: 'expected' | 'found', index: number) => {
     const found = p.found_sku_ids[0] ?? null;
     const sku = side === 'expected' ? p.sku_id : found;
+    // An extra with no SKU is an unidentified product; an empty place shows "nothing".
+    const label = sku ? name(sku) : p.status === 'extra' ? 'Unknown product' : 'nothing';
     const facings = side === 'expected' ? p.expected_facings : p.found_facings;
     return (
       <li
@@ -28,12 +30,12 @@ export function ComplianceView({
         aria-label={
           side === 'expected'
             ? `${name(p.sku_id)}: expected ${p.expected_facings}, ${STATUS_LABEL[p.status]}`
-            : `${sku ? name(sku) : 'nothing'}: found ${p.found_facings}`
+            : `${label}: found ${p.found_facings}`
         }
         style={{ flexGrow: Math.max(1, p.expected_facings) }}
       >
         {sku ? <SkuPicture sku={{ id: sku, name: name(sku) }} size="small" /> : <span className="sku-picture sku-picture-small sku-picture-none">—</span>}
-        <span className="cell-name">{sku ? name(sku) : 'nothing'}</span>
+        <span className="cell-name">{label}</span>
         <span className="cell-facings">×{facings}</span>
         {side === 'expected' && <span className="cell-status">{STATUS_LABEL[p.status]}</span>}
         {/* Fewer facings than planned, for whatever reason: an out-of-stock reason may explain it. */}
