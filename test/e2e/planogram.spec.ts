@@ -120,4 +120,9 @@ test('build a planogram for a display by keyboard and by drag and drop, then a m
   expect(mhlRecords).toEqual([expect.objectContaining({ name: 'Cola, any pack', sku: 'sku-cola', sku1: 'sku-zero' })]);
   const display = (await (await api.get('/api/v1.5/displays/')).json()).results[0];
   expect(display).toMatchObject({ planogram: planogram.id });
+
+  await page.getByRole('link', { name: 'Displays', exact: true }).click();
+  const displays = page.getByRole('table', { name: 'Displays' });
+  await expect(displays.getByRole('link', { name: 'Bay 3 must-haves' })).toBeVisible();
+  await screenshot(page, 'displays');
 });

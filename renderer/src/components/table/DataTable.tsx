@@ -64,7 +64,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           </span>
           <label>
           Rows per page
-          <select value={view.pageSize} onChange={(e) => setView({ ...view, pageSize: Number(e.target.value), page: 1 })}>
+          <select aria-label={`${props.label}: rows per page`} value={view.pageSize} onChange={(e) => setView({ ...view, pageSize: Number(e.target.value), page: 1 })}>
             {[...new Set([props.pageSize ?? 20, 10, 20, 50, 100])].sort((a, b) => a - b).map((n) => (
               <option key={n} value={n}>
                 {n}
