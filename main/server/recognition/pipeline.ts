@@ -38,7 +38,7 @@ export async function analyzeImage(image: SceneImage, rackIndex: number, parts: 
   ms.detect += performance.now() - t;
 
   t = performance.now();
-  const identified = await identifyBoxes(raw, detection.boxes, parts.identifier, parts.checkpoint);
+  const identified = await identifyBoxes(raw, dropNestedBoxes(detection.boxes), parts.identifier, parts.checkpoint);
   ms.identify += performance.now() - t;
 
   const layout = groupIntoShelves(identified);
@@ -49,6 +49,25 @@ export async function analyzeImage(image: SceneImage, rackIndex: number, parts: 
     products: layout.placed.map((p) => ({ ...p.item, rack_index: rackIndex, shelf_index: p.shelf, position: p.position })),
     shelves: layout.shelves,
   };
+}
+
+// A facing never lies mostly inside another one: such a box is a part of a product (a label, the
+// lower half of a bottle) found next to the whole, which IoU-based suppression keeps (IoU ~0.5).
+const NESTED_FRACTION = 0.7;
+
+/** Drops boxes mostly covered by a better-scoring box; keeps the order of the rest. */
+export function dropNestedBoxes<T extends Box & { score: number }>(boxes: readonly T[]): T[] {
+  const kept: T[] = [];
+  for (const b of [...boxes].sort((a, c) => c.score - a.score)) {
+    const area = (b.x2 - b.x1) * (b.y2 - b.y1);
+    const nested = kept.some((k) => {
+      const w = Math.min(k.x2, b.x2) - Math.max(k.x1, b.x1);
+      const h = Math.min(k.y2, b.y2) - Math.max(k.y1, b.y1);
+      return w > 0 && h > 0 && (w * h) / area >= NESTED_FRACTION;
+    });
+    if (!nested) kept.push(b);
+  }
+  return boxes.filter((b) => kept.includes(b));
 }
 
 export interface IdentifiedBox extends Box {

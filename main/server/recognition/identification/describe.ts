@@ -4,7 +4,7 @@
 import sharp from 'sharp';
 import { DESCRIPTOR_SIZE, GLOBAL_LEN, globalDescriptor } from './global-descriptor.js';
 import { openImage, type ImageInput, type Rect } from './image-input.js';
-import { LOCAL_SIDE, localFeatures, type LocalFeatures } from './local-features.js';
+import { LOCAL_SIDE, localFeatures, QUERY_FEATURES, type LocalFeatures } from './local-features.js';
 
 export interface ProductDescriptor {
   global: Float32Array;
@@ -37,7 +37,7 @@ export async function describeQuery(input: ImageInput, crop?: Rect | null): Prom
           .grayscale()
           .raw()
           .toBuffer({ resolveWithObject: true });
-        return localFeatures({ data: gray, width: g.width, height: g.height, channels: 1 });
+        return localFeatures({ data: gray, width: g.width, height: g.height, channels: 1 }, QUERY_FEATURES);
       })()),
   };
 }

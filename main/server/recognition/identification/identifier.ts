@@ -30,6 +30,12 @@ export interface Identification {
 export interface IdentifierOptions {
   /** SKUs re-ranked with local features. */
   shortlist?: number;
+  /**
+   * Whether inconclusive queries also shortlist SKUs by nearest-descriptor votes over all references.
+   * Worth it for whole photos (a product among clutter); detector crops are tight, and the one
+   * matching pass against every reference costs more than it finds there.
+   */
+  votes?: boolean;
   /** Verified matches that count as a sure match (score saturates there). */
   saturatingInliers?: number;
   /** Below this combined score a product is unknown... */
@@ -38,12 +44,16 @@ export interface IdentifierOptions {
   sureSimilarity?: number;
   /** ...or this many matches agree on one homography with a reference. */
   sureInliers?: number;
+  /** Accepted without verification: this similar to one SKU... */
+  acceptSimilarity?: number;
+  /** ...and ahead of every other SKU by this much. */
+  acceptMargin?: number;
 }
 
 // Calibrated on sku-crops: shelf crops of catalog SKUs score 1.17..1.58 (similarity >= 0.96); products
 // outside the catalog mostly 0.57..0.88 (similarity <= 0.86). Packs sharing a printed logo with a
 // catalog SKU (a Coca-Cola can or multipack against the Coca-Cola bottle) can pass as that SKU.
-const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.9, sureInliers: 16 };
+const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, votes: true, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.9, sureInliers: 16, acceptSimilarity: 0.95, acceptMargin: 0.1 };
 // Geometric agreement outweighs appearance: in cluttered photos colour statistics mislead, while 20+
 // matches agreeing on one homography rarely happen between different packs.
 const VERIFIED_WEIGHT = 1.5;
@@ -124,10 +134,17 @@ export class Identifier {
     if (ranked.length === 0) return { skuId: null, score: 0, candidates: [] };
     const local = (): Promise<LocalFeatures> => (typeof query.local === 'function' ? query.local() : Promise.resolve(query.local));
     const saturating = this.opts.saturatingInliers;
+    // Fast path: a tight crop that looks almost exactly like one SKU's reference and clearly unlike
+    // every other SKU needs no local-feature verification (most facings of a shelf photo).
+    const [first, second] = ranked;
+    if (first.similarity >= this.opts.acceptSimilarity && (!second || first.similarity - second.similarity >= this.opts.acceptMargin)) {
+      const candidates = ranked.map((c) => ({ skuId: c.skuId, similarity: c.similarity, inliers: 0, score: combine(c.similarity, 0, saturating) }));
+      return { skuId: first.skuId, score: Math.min(1, first.similarity), candidates };
+    }
     // The shortlist: the best SKUs by appearance, and, when appearance is not conclusive (a cluttered
     // photo rather than a tight crop), also the best by local-descriptor votes.
     const shortlist = new Set(ranked.slice(0, this.opts.shortlist).map((c) => c.skuId));
-    if (ranked[0].similarity < this.opts.sureSimilarity) {
+    if (this.opts.votes && ranked[0].similarity < this.opts.sureSimilarity) {
       for (const s of (await this.rankByVotes(await local())).slice(0, this.opts.shortlist)) shortlist.add(s);
     }
     const candidates: Candidate[] = [];

@@ -6,7 +6,9 @@ import { loadOpenCv, type OpenCv } from '../opencv.js';
 import type { RawPixels } from './image-input.js';
 
 export const LOCAL_SIDE = 320; // longest side of the grey image features are taken from
-const MAX_FEATURES = 500;
+/** Keypoints kept per reference image; a query keeps fewer (matching cost is their product). */
+export const REFERENCE_FEATURES = 500;
+export const QUERY_FEATURES = 500;
 const RATIO = 0.8;
 const RANSAC_PX = 6;
 
@@ -18,13 +20,14 @@ export interface LocalFeatures {
 
 export const EMPTY_FEATURES: LocalFeatures = { count: 0, points: new Float32Array(0), descriptors: new Uint8Array(0) };
 
-let orb: InstanceType<OpenCv['ORB']> | undefined;
+const orbs = new Map<number, InstanceType<OpenCv['ORB']>>();
 let matcher: InstanceType<OpenCv['BFMatcher']> | undefined;
 
 /** `gray` has one channel. */
-export async function localFeatures(gray: RawPixels): Promise<LocalFeatures> {
+export async function localFeatures(gray: RawPixels, maxFeatures = REFERENCE_FEATURES): Promise<LocalFeatures> {
   const cv = await loadOpenCv();
-  orb ??= new cv.ORB(MAX_FEATURES);
+  let orb = orbs.get(maxFeatures);
+  if (!orb) orbs.set(maxFeatures, (orb = new cv.ORB(maxFeatures)));
   const img = cv.matFromArray(gray.height, gray.width, cv.CV_8UC1, gray.data as unknown as number[]);
   const kps = new cv.KeyPointVector();
   const desc = new cv.Mat();
@@ -63,15 +66,18 @@ export async function verifiedMatches(query: LocalFeatures, ref: LocalFeatures):
     matcher.knnMatch(q, r, knn, 2);
     const src: number[] = [];
     const dst: number[] = [];
-    for (let i = 0; i < knn.size(); i++) {
+    const n = knn.size();
+    for (let i = 0; i < n; i++) {
+      // Each get() copies a vector out of the WASM heap: delete it, or the heap grows per match.
       const pair = knn.get(i);
-      if (pair.size() < 2) continue;
-      const m = pair.get(0);
-      const n = pair.get(1);
-      if (m.distance < RATIO * n.distance) {
-        src.push(query.points[m.queryIdx * 2], query.points[m.queryIdx * 2 + 1]);
-        dst.push(ref.points[m.trainIdx * 2], ref.points[m.trainIdx * 2 + 1]);
+      if (pair.size() >= 2) {
+        const m = pair.get(0);
+        if (m.distance < RATIO * pair.get(1).distance) {
+          src.push(query.points[m.queryIdx * 2], query.points[m.queryIdx * 2 + 1]);
+          dst.push(ref.points[m.trainIdx * 2], ref.points[m.trainIdx * 2 + 1]);
+        }
       }
+      pair.delete();
     }
     const good = src.length / 2;
     if (good < 4) return 0;

@@ -69,7 +69,8 @@ export async function deleteSkuImage(db: Kysely<Database>, skuId: string, imageI
 
 /** An identifier over every stored reference (recomputing descriptors stored by an older version). */
 export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Promise<Identifier> {
-  const identifier = new Identifier();
+  // Products cut out by the detector are tight crops: no vote shortlist (see IdentifierOptions).
+  const identifier = new Identifier({ votes: false });
   const rows = await rec(db)
     .selectFrom('sku_images')
     .innerJoin('uploads', 'uploads.id', 'sku_images.upload_id')
