@@ -1,5 +1,5 @@
 // Fixtures of the browser tests: the real headless server from the build on a temp data directory
-// (one per worker), an authenticated API request context for setting up data where the UI is not
+// (one per test), an authenticated API request context for setting up data where the UI is not
 // what a test checks, and a page that fails its test on any console error.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -69,11 +69,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (viewport) await page.setViewportSize(viewport);
 }
 
-interface WorkerFixtures {
-  server: RunningServer;
-}
-
 interface TestFixtures {
+  server: RunningServer;
   api: APIRequestContext;
   /** The page, opened on the app with the server's key (as `npm start`'s #token link does). */
   app: Page;
@@ -91,14 +88,15 @@ export interface ConsoleErrors {
   allowNetworkFailures(): void;
 }
 
-export const test = base.extend<TestFixtures, WorkerFixtures>({
+export const test = base.extend<TestFixtures>({
+  // One server and data directory per test: each test sees only the data it made.
   server: [
     async ({}, use) => {
       const running = await startServer();
       await use(running.server);
       await running.stop();
     },
-    { scope: 'worker', timeout: 60_000 },
+    { timeout: 60_000 },
   ],
   baseURL: async ({ server }, use) => use(server.url),
   api: async ({ playwright, server }, use) => {

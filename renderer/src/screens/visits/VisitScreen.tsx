@@ -180,6 +180,17 @@ export function VisitScreen({ id }: { id: string }) {
           <h3 id="photos-title">Photos</h3>
           {errorOf('REALOGRAM')}
           {waiting('REALOGRAM')}
+          {/* Until products are found, the photos as taken (the Data API lists them per scene). */}
+          {photos.length === 0 &&
+            (dataVisit?.scenes ?? [])
+              .flatMap((s) => s.images ?? [])
+              .filter((img) => img.original_url)
+              .map((img, i) => (
+                <figure key={img.original_url} className="photo-boxes">
+                  <figcaption>Photo {i + 1}</figcaption>
+                  <ApiImage className="photo-plain" src={img.original_url!} alt={`Shelf photo ${i + 1}`} />
+                </figure>
+              ))}
           {photos.map(({ photo, scene: photoScene }, i) => (
             <PhotoBoxes
               key={`${photoScene}-${photo.image}`}
