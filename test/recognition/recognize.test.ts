@@ -86,6 +86,17 @@ describe('POST /recognize validation', () => {
   });
 });
 
+describe('OpenAPI description', () => {
+  it('documents the recognition endpoints, SKU reference images included', async () => {
+    const doc = (await t.get('/api/schema/')).body;
+    for (const p of ['/api/v1.5/uploads/', '/api/v1.5/recognize/', '/api/v1.5/reports/{id}/', '/api/v1.5/sku/{id}/images/', '/api/v1.5/sku/{id}/images/{image_id}/', '/api/app/v1/webhook_deliveries/']) {
+      expect(Object.keys(doc.paths), p).toContain(p);
+    }
+    expect(Object.keys(doc.paths['/api/v1.5/sku/{id}/images/'])).toEqual(expect.arrayContaining(['get', 'post']));
+    expect(doc.paths['/api/v1.5/recognize/'].post.requestBody).toBeDefined();
+  });
+});
+
 describe('recognition errors and out-of-stock reasons', () => {
   it('stores them with their images after checking the SKU, scene and images exist, and lists them', async () => {
     const res = await t.post('/api/v1.5/recognize/', { images: [photo] });
