@@ -1,5 +1,9 @@
 // POST /recognize's validation and bookkeeping, reports listing and force_update, and the
 // recognition-error / out-of-stock-reason messages, through the real API.
+import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../api/harness.js';
 import { composeShelf, referenceFiles } from './fixtures.js';
@@ -68,6 +72,23 @@ describe('POST /recognize validation', () => {
     const done = await waitForReports(t, Object.values(res.body.reports));
     expect(done[res.body.reports.PLANOGRAM_COMPLIANCE]).toMatchObject({ status: 'ERROR', error: 'Display "d1" has no planogram.', json: null });
     expect(done[res.body.reports.FACING_COUNT].status).toBe('READY');
+  });
+
+  it('ends the reports ERROR after the last attempt when the work itself keeps failing', async () => {
+    // An upload whose file vanished from the data directory: decoding fails on every attempt.
+    const bytes = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#345' } }).jpeg().toBuffer();
+    const up = await upload(t, bytes);
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    rmSync(path.join(t.dataDir, 'uploads', sha.slice(0, 2), `${sha}.jpg`));
+    const res = await t.post('/api/v1.5/recognize/', { images: [up.id], report_types: ['FACING_COUNT', 'REALOGRAM'] });
+    expect(res.status).toBe(201);
+    const done = await waitForReports(t, Object.values(res.body.reports));
+    for (const r of Object.values(done)) {
+      expect(r.status).toBe('ERROR');
+      expect(r.error).toMatch(/^Recognition failed: /);
+    }
+    const jobs = t.snapshot().recognition_jobs as Array<{ scene_id: string; status: string; attempts: number }>;
+    expect(jobs.find((j) => j.scene_id === res.body.scene)).toMatchObject({ status: 'failed', attempts: 3 });
   });
 
   it('force_update recomputes reports', async () => {

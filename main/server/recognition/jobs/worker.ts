@@ -84,7 +84,14 @@ export class RecognitionWorker {
   }
 
   private getDetector(): Promise<Detector> {
-    this.detector ??= createDetector({ threads: this.o.detectorThreads });
+    if (!this.detector) {
+      const loading = createDetector({ threads: this.o.detectorThreads });
+      this.detector = loading;
+      // A failed load (missing model file) is retried by the next job rather than cached.
+      loading.catch(() => {
+        if (this.detector === loading) this.detector = undefined;
+      });
+    }
     return this.detector;
   }
 
