@@ -154,6 +154,10 @@ test('catalog, planogram, display, visit with a real photo, recognition, boxes, 
   await oos.getByRole('combobox', { name: 'Reason' }).selectOption('On its way from the warehouse');
   await oos.getByRole('button', { name: 'Record reason' }).click();
   await expect(page.getByText('Out-of-stock reason recorded for Cream Soda 0.5 PET.')).toBeVisible();
+  const oosStored = (await (await api.get('/api/v1.5/oos_reason/')).json()).results;
+  expect(oosStored).toEqual([
+    expect.objectContaining({ sku_gid: skuId('Cream Soda 0.5 PET'), reason: 'On its way from the warehouse' }),
+  ]);
 
   // A recognition error from a box (chosen with the keyboard: Enter keeps its details open).
   await first.focus();
@@ -165,9 +169,13 @@ test('catalog, planogram, display, visit with a real photo, recognition, boxes, 
   await report.getByRole('textbox', { name: 'Message' }).fill('Label hidden by a price tag');
   await report.getByRole('button', { name: 'Send report' }).click();
   await expect(page.getByText('Recognition error reported.')).toBeVisible();
+  const errorsStored = (await (await api.get('/api/v1.5/recognition_error/')).json()).results;
+  expect(errorsStored).toHaveLength(1);
+  expect(errorsStored[0].message).toContain('Label hidden by a price tag');
+  // The scene the error is about is the one the oos reason went to: the visit's only scene.
+  expect(errorsStored[0].scene).toBe(oosStored[0].scene);
 
   // The visit is new until acknowledged.
   await page.getByRole('button', { name: 'Acknowledge visit' }).click();
   await expect(page.getByText('Visit acknowledged.')).toBeVisible();
-  void skuId;
 });
