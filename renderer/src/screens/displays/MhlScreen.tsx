@@ -7,6 +7,7 @@ import { MHL_ALTERNATIVES, type Mhl, type MhlRecord } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
 import { SelectField, TextField } from '../../components/Field';
 import { FormError } from '../../components/FormError';
+import { SkuPicture } from '../../components/SkuPicture';
 import { Empty, ErrorMessage, Loading } from '../../components/StateMessage';
 import { useSubmission } from '../../components/useSubmission';
 import { hrefFor } from '../../navigation/routes';
@@ -68,7 +69,15 @@ export function MhlScreen({ id }: { id: string }) {
             {records.map((r) => (
               <tr key={r.id}>
                 <td>{r.name}</td>
-                <td>{skuName(r.sku) ?? '—'}</td>
+                <td>
+                  {r.sku ? (
+                    <span className="sku-with-picture">
+                      <SkuPicture sku={{ id: r.sku, name: skuName(r.sku) ?? r.sku }} size="small" /> {skuName(r.sku)}
+                    </span>
+                  ) : (
+                    '—'
+                  )}
+                </td>
                 <td>
                   {MHL_ALTERNATIVES.map((k) => skuName(r[k]))
                     .filter(Boolean)
