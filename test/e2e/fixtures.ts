@@ -14,13 +14,13 @@ export interface RunningServer {
   dataDir: string;
 }
 
-async function startServer(): Promise<{ server: RunningServer; stop(): Promise<void> }> {
+async function startServer(env: Record<string, string>): Promise<{ server: RunningServer; stop(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shelf-audit-e2e-'));
   const key = `e2e-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   const child: ChildProcess = spawn(
     process.execPath,
     ['dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', key],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
   );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -70,6 +70,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 interface TestFixtures {
+  /** Extra environment for the server process (e.g. a detector model that cannot load). */
+  serverEnv: Record<string, string>;
   server: RunningServer;
   api: APIRequestContext;
   /** The page, opened on the app with the server's key (as `npm start`'s #token link does). */
@@ -90,9 +92,10 @@ export interface ConsoleErrors {
 
 export const test = base.extend<TestFixtures>({
   // One server and data directory per test: each test sees only the data it made.
+  serverEnv: [{}, { option: true }],
   server: [
-    async ({}, use) => {
-      const running = await startServer();
+    async ({ serverEnv }, use) => {
+      const running = await startServer(serverEnv);
       await use(running.server);
       await running.stop();
     },

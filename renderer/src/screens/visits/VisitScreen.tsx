@@ -97,6 +97,7 @@ export function VisitScreen({ id }: { id: string }) {
   const share = ready<ShareOfSpace>('SHARE_OF_SPACE');
   const requested = REPORT_TYPES.filter((t) => reports[t]);
   const kpis = kpiValuesOf(dataVisit);
+  const failed = requested.filter((t) => reports[t]?.status === 'ERROR').length;
   const colourOf = skuColours([
     ...photos.flatMap(({ photo }) => photo.annotations.map((a) => a.sku_id)),
     ...(facings ?? []).map((f) => f.sku_id),
@@ -160,7 +161,11 @@ export function VisitScreen({ id }: { id: string }) {
         ) : (
           <>
             <p role="status" aria-live="polite">
-              {pending > 0 ? `Recognition in progress: ${requested.length - pending} of ${requested.length} reports ready` : 'All reports ready'}
+              {pending > 0
+                ? `Recognition in progress: ${requested.length - pending} of ${requested.length} reports done`
+                : failed > 0
+                  ? `Recognition finished: ${requested.length - failed} reports ready, ${failed} failed`
+                  : 'All reports ready'}
             </p>
             <progress max={requested.length} value={requested.length - pending} aria-label="Reports ready" />
             <ul className="report-chips">
