@@ -66,6 +66,21 @@ describe('new visit store', () => {
     expect(again.getState().photos.map((p) => p.name)).toEqual(['b.jpg']);
   });
 
+  it('says so when the photos cannot be kept, and shows none of them', async () => {
+    const { repo } = memoryRepository();
+    repo.addPhoto = async () => {
+      throw new Error('QuotaExceededError');
+    };
+    const store = createNewVisitStore(repo);
+    await store.getState().load();
+    await store.getState().addPhotos([jpeg('big.jpg')]);
+    expect(store.getState().photos).toEqual([]);
+    expect(store.getState().phase).toEqual({
+      step: 'failed',
+      message: 'The photos could not be kept on this computer: QuotaExceededError',
+    });
+  });
+
   it('will not start without photos', async () => {
     const store = createNewVisitStore(memoryRepository().repo);
     await store.getState().load();

@@ -80,9 +80,15 @@ export function createNewVisitStore(repo: DraftRepository, newId: () => string =
         blob: file,
         addedAt: Date.now() + i,
       }));
-      for (const photo of added) await repo.addPhoto(photo);
-      await repo.saveDraft(get().draft);
-      set({ photos: [...get().photos, ...added] });
+      try {
+        for (const photo of added) await repo.addPhoto(photo);
+        await repo.saveDraft(get().draft);
+      } catch (error) {
+        // E.g. the disk quota: say so rather than showing photos a reload would lose.
+        set({ phase: { step: 'failed', message: `The photos could not be kept on this computer: ${describeError(error)}` } });
+        return;
+      }
+      set({ photos: [...get().photos, ...added], phase: { step: 'editing' } });
     },
 
     async removePhoto(id) {
