@@ -126,6 +126,21 @@ test('catalog, planogram, display, visit with a real photo, recognition, boxes, 
   await first.focus();
   const detail = page.getByRole('region', { name: 'Selected product' });
   await expect(detail).toContainText(/detection \d\.\d\d/);
+  // The pointer too: over a box that no other box covers at its centre, the panel names it.
+  const target = await boxes.evaluateAll((els) => {
+    for (const el of els) {
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      if (document.elementFromPoint(x, y)?.closest('g.box') === el) return { x, y, label: el.getAttribute('aria-label') ?? '' };
+    }
+    return null;
+  });
+  expect(target).not.toBeNull();
+  await page.locator('main').focus();
+  await page.mouse.move(target!.x, target!.y);
+  await expect(detail).toContainText(target!.label.split(', score')[0]);
+  await expect(detail).toContainText(/detection \d\.\d\d/);
   const boxNames = await boxes.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
   expect(boxNames.some((n) => /Coca-Cola 0.5 PET|Sprite 0.5 PET|Fanta Orange 0.5 PET/.test(n))).toBe(true);
 
