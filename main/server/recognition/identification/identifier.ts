@@ -30,6 +30,8 @@ export interface Identification {
 export interface IdentifierOptions {
   /** SKUs re-ranked with local features. */
   shortlist?: number;
+  /** References of an SKU verified at most (the most similar ones). */
+  refsPerSku?: number;
   /**
    * Whether inconclusive queries also shortlist SKUs by nearest-descriptor votes over all references.
    * Worth it for whole photos (a product among clutter); detector crops are tight, and the one
@@ -53,7 +55,10 @@ export interface IdentifierOptions {
 // Calibrated on sku-crops: shelf crops of catalog SKUs score 1.17..1.58 (similarity >= 0.96); products
 // outside the catalog mostly 0.57..0.88 (similarity <= 0.86). Packs sharing a printed logo with a
 // catalog SKU (a Coca-Cola can or multipack against the Coca-Cola bottle) can pass as that SKU.
-const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, votes: true, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.9, sureInliers: 16, acceptSimilarity: 0.95, acceptMargin: 0.1 };
+const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, refsPerSku: 3, votes: true, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.9, sureInliers: 16, acceptSimilarity: 0.95, acceptMargin: 0.1 };
+/** The settings recognition uses for detector crops (the defaults serve whole photos). */
+export const PIPELINE_IDENTIFIER: IdentifierOptions = { votes: false, refsPerSku: 2 };
+
 // Geometric agreement outweighs appearance: in cluttered photos colour statistics mislead, while 20+
 // matches agreeing on one homography rarely happen between different packs.
 const VERIFIED_WEIGHT = 1.5;
@@ -115,18 +120,21 @@ export class Identifier {
   }
 
   /** Global similarity of the best reference of each SKU, best first. */
+  /** SKUs by the global similarity of their best reference; each SKU's references most similar first. */
   rankGlobal(query: { global: Float32Array }): { skuId: string; similarity: number; refs: Reference[] }[] {
-    const bySku = new Map<string, { skuId: string; similarity: number; refs: Reference[] }>();
+    const bySku = new Map<string, { skuId: string; similarity: number; scored: { ref: Reference; s: number }[] }>();
     for (const ref of this.refs.values()) {
       const s = globalSimilarity(query.global, ref.descriptor.global);
       const e = bySku.get(ref.skuId);
-      if (!e) bySku.set(ref.skuId, { skuId: ref.skuId, similarity: s, refs: [ref] });
+      if (!e) bySku.set(ref.skuId, { skuId: ref.skuId, similarity: s, scored: [{ ref, s }] });
       else {
-        e.refs.push(ref);
+        e.scored.push({ ref, s });
         if (s > e.similarity) e.similarity = s;
       }
     }
-    return [...bySku.values()].sort((a, b) => b.similarity - a.similarity);
+    return [...bySku.values()]
+      .sort((a, b) => b.similarity - a.similarity)
+      .map((e) => ({ skuId: e.skuId, similarity: e.similarity, refs: e.scored.sort((a, b) => b.s - a.s).map((x) => x.ref) }));
   }
 
   async identify(query: ProductDescriptor | ProductQuery): Promise<Identification> {
@@ -155,9 +163,10 @@ export class Identifier {
       // most the same bonus) can overtake it, so the rest keep their global score.
       if (shortlist.has(c.skuId) && !settled) {
         const q = await local();
-        for (const ref of c.refs) {
+        // The most similar references first; a sure match ends the SKU's verification.
+        for (const ref of c.refs.slice(0, this.opts.refsPerSku)) {
           inliers = Math.max(inliers, await verifiedMatches(q, ref.descriptor.local));
-          if (inliers >= saturating) break;
+          if (inliers >= this.opts.sureInliers) break;
         }
         settled = inliers >= saturating;
       }

@@ -9,7 +9,7 @@ import { write } from '../../storage/transaction.js';
 import { rec, recTrx } from '../storage/tables.js';
 import { getUpload, uploadFilePath } from '../uploads.js';
 import { decodeDescriptor, describeProduct, encodeDescriptor } from './describe.js';
-import { Identifier } from './identifier.js';
+import { Identifier, PIPELINE_IDENTIFIER } from './identifier.js';
 import type { Rect } from './image-input.js';
 
 export interface SkuImageRecord {
@@ -69,8 +69,9 @@ export async function deleteSkuImage(db: Kysely<Database>, skuId: string, imageI
 
 /** An identifier over every stored reference (recomputing descriptors stored by an older version). */
 export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Promise<Identifier> {
-  // Products cut out by the detector are tight crops: no vote shortlist (see IdentifierOptions).
-  const identifier = new Identifier({ votes: false });
+  // Products cut out by the detector are tight crops: the global shortlist holds their SKU, so no vote
+  // shortlist, and at most two references per SKU verified (see IdentifierOptions; docs/recognition.md).
+  const identifier = new Identifier(PIPELINE_IDENTIFIER);
   const rows = await rec(db)
     .selectFrom('sku_images')
     .innerJoin('uploads', 'uploads.id', 'sku_images.upload_id')
