@@ -19,6 +19,19 @@ const served: Record<string, { type: string; body: Buffer; delayMs?: number }> =
 beforeAll(async () => {
   t = await startTestServer();
   files = http.createServer((req, res) => {
+    if (req.url === '/endless.jpg') {
+      // No Content-Length: the size cap must hold while streaming.
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      const chunk = Buffer.alloc(1024 * 1024, 0xff);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 40 && res.write(chunk)) sent++;
+        if (sent < 40) res.once('drain', pump);
+        else res.end();
+      };
+      res.on('error', () => undefined);
+      return void pump();
+    }
     const f = served[req.url ?? ''];
     if (!f) return void res.writeHead(404).end('no');
     setTimeout(() => res.writeHead(200, { 'content-type': f.type }).end(f.body), f.delayMs ?? 0);
@@ -127,6 +140,9 @@ describe('uploads', () => {
     expect((await t.post('/api/v1.5/uploads/upload_by_url/', { url: 'ftp://example.com/a.jpg' })).body).toEqual({ url: ['Only http and https URLs are accepted.'] });
     expect((await t.post('/api/v1.5/uploads/upload_by_url/', { url: 'not a url' })).status).toBe(400);
     expect((await t.post('/api/v1.5/uploads/upload_by_url/', {})).body).toEqual({ url: ['This field is required.'] });
+    const endless = await t.post('/api/v1.5/uploads/upload_by_url/', { url: `${filesUrl}/endless.jpg` });
+    expect(endless.status).toBe(400);
+    expect(endless.body).toEqual({ url: ['The file is larger than 25 MB.'] });
   });
 
   it('needs a token for the upload API itself', async () => {

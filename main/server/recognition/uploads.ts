@@ -159,11 +159,17 @@ export async function fetchImage(url: string, timeoutMs = BY_URL_TIMEOUT_MS): Pr
   }
   const chunks: Buffer[] = [];
   let total = 0;
+  const reader = response.body.getReader();
   try {
-    for await (const chunk of response.body) {
-      total += chunk.length;
-      if (total > MAX_UPLOAD_BYTES) throw invalid('url', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
-      chunks.push(Buffer.from(chunk));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > MAX_UPLOAD_BYTES) {
+        await reader.cancel();
+        throw invalid('url', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
+      }
+      chunks.push(Buffer.from(value));
     }
   } catch (error) {
     if (error instanceof ValidationError) throw error;
