@@ -4,15 +4,17 @@
 import sharp from 'sharp';
 import type { Detector } from './detector/index.js';
 import type { ImageAnalysis, SceneAnalysis } from './analysis.js';
-import { describeQuery } from './identification/describe.js';
-import { globalSimilarity } from './identification/global-descriptor.js';
+import { identifyCrops } from './identification/identify-crops.js';
 import type { Identifier } from './identification/identifier.js';
-import type { RawPixels } from './identification/image-input.js';
+import { cropRaw, type RawPixels } from './identification/image-input.js';
+import type { IdentifyPool } from './identification/pool.js';
 import { groupIntoShelves, type Box } from './shelves.js';
 
 export interface PipelineParts {
   detector: Detector;
   identifier: Identifier;
+  /** Worker threads for identification (in-process when absent). */
+  pool?: IdentifyPool;
   /** Called between products so a long job can renew its lease or notice a shutdown. */
   checkpoint?: () => Promise<void>;
 }
@@ -38,7 +40,7 @@ export async function analyzeImage(image: SceneImage, rackIndex: number, parts: 
   ms.detect += performance.now() - t;
 
   t = performance.now();
-  const identified = await identifyBoxes(raw, dropNestedBoxes(detection.boxes), parts.identifier, parts.checkpoint);
+  const identified = await identifyBoxes(raw, dropNestedBoxes(detection.boxes), parts.identifier, parts.checkpoint, parts.pool);
   ms.identify += performance.now() - t;
 
   const layout = groupIntoShelves(identified);
@@ -76,43 +78,23 @@ export interface IdentifiedBox extends Box {
   sku_score: number;
 }
 
-// Repeated facings of one product look alike: a box this close in appearance (and size) to one
-// already identified takes its answer without another local-feature verification.
-const REPEAT_SIMILARITY = 0.97;
-const REPEAT_SIZE_RATIO = 0.85;
-
 /** Identifies the product in each box of a decoded photo (SKU id, or null when unknown). */
 export async function identifyBoxes(
   raw: RawPixels,
   boxes: readonly (Box & { score: number })[],
   identifier: Identifier,
   checkpoint?: () => Promise<void>,
+  pool?: IdentifyPool,
 ): Promise<IdentifiedBox[]> {
-  const out: IdentifiedBox[] = [];
-  const seen: { global: Float32Array; w: number; h: number; skuId: string | null; score: number }[] = [];
-  const close = (a: number, b: number) => Math.min(a, b) / Math.max(a, b) >= REPEAT_SIZE_RATIO;
-  for (const b of boxes) {
+  const crops = boxes.map((b) => cropRaw(raw, { x: b.x1, y: b.y1, w: b.x2 - b.x1, h: b.y2 - b.y1 }));
+  let ids;
+  if (pool && identifier.size > 0 && crops.length > 1) {
     await checkpoint?.();
-    let skuId: string | null = null;
-    let skuScore = 0;
-    if (identifier.size > 0) {
-      const w = b.x2 - b.x1;
-      const h = b.y2 - b.y1;
-      const query = await describeQuery(raw, { x: b.x1, y: b.y1, w, h });
-      const twin = seen.find((s) => close(s.w, w) && close(s.h, h) && globalSimilarity(s.global, query.global) >= REPEAT_SIMILARITY);
-      if (twin) {
-        skuId = twin.skuId;
-        skuScore = twin.score;
-      } else {
-        const result = await identifier.identify(query);
-        skuId = result.skuId;
-        skuScore = result.score;
-        seen.push({ global: query.global, w, h, skuId, score: skuScore });
-      }
-    }
-    out.push({ x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2, score: b.score, sku_id: skuId, sku_score: skuScore });
+    ids = await pool.identify(crops, identifier);
+  } else {
+    ids = await identifyCrops(crops, identifier, checkpoint);
   }
-  return out;
+  return boxes.map((b, i) => ({ x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2, score: b.score, sku_id: ids[i].skuId, sku_score: ids[i].score }));
 }
 
 /** Each photo of a scene is taken as one rack, left to right in the order given. */

@@ -78,6 +78,15 @@ export class Identifier {
     return this.refs.size;
   }
 
+  /** The settings in force (to rebuild an equal identifier elsewhere, e.g. in a worker thread). */
+  get options(): IdentifierOptions {
+    return { ...this.opts };
+  }
+
+  references(): Reference[] {
+    return [...this.refs.values()];
+  }
+
   add(ref: Reference): void {
     this.refs.set(ref.id, ref);
     this.votes = undefined;

@@ -19,7 +19,7 @@ export interface Rect {
 }
 
 /** Copies the pixels of `crop` (clamped to the image) out of a raw image. */
-function cropRaw(input: RawPixels, crop: Rect): RawPixels {
+export function cropRaw(input: RawPixels, crop: Rect): RawPixels {
   const left = Math.max(0, Math.min(input.width - 1, Math.floor(crop.x)));
   const top = Math.max(0, Math.min(input.height - 1, Math.floor(crop.y)));
   const w = Math.max(1, Math.min(Math.round(crop.w), input.width - left));

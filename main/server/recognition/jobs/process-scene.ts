@@ -8,6 +8,7 @@ import { now } from '../../storage/ids.js';
 import { write } from '../../storage/transaction.js';
 import type { SceneAnalysis } from '../analysis.js';
 import type { Detector } from '../detector/index.js';
+import type { IdentifyPool } from '../identification/pool.js';
 import { loadIdentifier } from '../identification/references.js';
 import { stitchPanorama } from '../panorama.js';
 import { analyzeScene } from '../pipeline.js';
@@ -28,6 +29,8 @@ export interface JobContext {
   db: Kysely<Database>;
   dataDir: string;
   detector: () => Promise<Detector>;
+  /** Worker threads for identification, when available. */
+  pool?: IdentifyPool;
   /** Renews the lease; throws when the job must stop (shutdown, lease lost). */
   checkpoint: () => Promise<void>;
   /** Base URL for absolute image URLs in report bodies (the server's own address). */
@@ -51,7 +54,7 @@ async function sceneImages(ctx: JobContext, scene: Scene) {
 async function analysisOf(ctx: JobContext, scene: Scene): Promise<SceneAnalysis> {
   if (scene.analysis) return JSON.parse(scene.analysis) as SceneAnalysis;
   const identifier = await loadIdentifier(ctx.db, ctx.dataDir);
-  const analysis = await analyzeScene(await sceneImages(ctx, scene), { detector: await ctx.detector(), identifier, checkpoint: ctx.checkpoint });
+  const analysis = await analyzeScene(await sceneImages(ctx, scene), { detector: await ctx.detector(), identifier, pool: ctx.pool, checkpoint: ctx.checkpoint });
   await rec(ctx.db).updateTable('scenes').set({ analysis: JSON.stringify(analysis), updated_at: now() }).where('id', '=', scene.id).execute();
   return analysis;
 }

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
 import { createDetector, type Detector } from '../detector/index.js';
+import { IdentifyPool } from '../identification/pool.js';
 import { deliverDue } from '../webhooks/deliveries.js';
 import { failReports, processSceneJob } from './process-scene.js';
 import { claimJob, finishJob, MAX_ATTEMPTS, releaseJob, renewLease, returnJob, type ClaimedJob } from './queue.js';
@@ -36,6 +37,10 @@ export class RecognitionWorker {
   private stopping = false;
   private loops: Promise<void>[] = [];
   private detector: Promise<Detector> | undefined;
+  // Identification on all cores when running from the built JavaScript (see identification/pool.ts).
+  private readonly pool = IdentifyPool.available() && process.env.SHELF_AUDIT_IDENTIFY_THREADS !== '0'
+    ? new IdentifyPool(process.env.SHELF_AUDIT_IDENTIFY_THREADS ? Number(process.env.SHELF_AUDIT_IDENTIFY_THREADS) : undefined)
+    : undefined;
   private wake: (() => void) | undefined;
 
   constructor(options: WorkerOptions) {
@@ -66,6 +71,7 @@ export class RecognitionWorker {
     await Promise.all(this.loops);
     this.loops = [];
     if (this.detector) await (await this.detector.catch(() => null))?.close();
+    await this.pool?.close();
   }
 
   private sleep(ms: number): Promise<void> {
@@ -121,7 +127,7 @@ export class RecognitionWorker {
       }
     };
     try {
-      await processSceneJob({ db: this.o.db, dataDir: this.o.dataDir, detector: () => this.getDetector(), checkpoint, baseUrl: this.o.baseUrl }, job);
+      await processSceneJob({ db: this.o.db, dataDir: this.o.dataDir, detector: () => this.getDetector(), pool: this.pool, checkpoint, baseUrl: this.o.baseUrl }, job);
       await write(this.o.db, (ctx) => finishJob(ctx, job.id));
     } catch (e) {
       try {

@@ -1,0 +1,43 @@
+// The identification worker pool (built JavaScript only: worker threads cannot load the TypeScript
+// sources) gives the same answers as identifying in-process, on real crops of a composed shelf.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { composeShelf, groceryPackshots, referenceFiles, UPRIGHT } from './fixtures.js';
+
+const DIST = path.resolve('dist/main/server/recognition/identification');
+let pool: { identify: Function; close(): Promise<void> } | undefined;
+
+afterAll(async () => pool?.close());
+
+describe('identification pool', () => {
+  it('identifies crops on worker threads exactly as in-process', async () => {
+    if (!existsSync(path.join(DIST, 'pool.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does) before this test');
+    const { IdentifyPool } = await import(path.join(DIST, 'pool.js'));
+    const { Identifier, PIPELINE_IDENTIFIER } = await import(path.join(DIST, 'identifier.js'));
+    const { describeProduct } = await import(path.join(DIST, 'describe.js'));
+    const { identifyCrops } = await import(path.join(DIST, 'identify-crops.js'));
+    const { cropRaw } = await import(path.join(DIST, 'image-input.js'));
+    expect(IdentifyPool.available()).toBe(true);
+
+    const identifier = new Identifier(PIPELINE_IDENTIFIER);
+    for (const p of UPRIGHT) for (const [i, f] of referenceFiles(p).entries()) identifier.add({ id: `${p}-${i}`, skuId: p, descriptor: await describeProduct(f) });
+    for (const g of groceryPackshots(10)) identifier.add({ id: g.name, skuId: g.name, descriptor: await describeProduct(g.file) });
+    const shelf = await composeShelf([[['fanta_pet', 3], ['sprite_pet', 2], ['cocacola_pet', 2]], [['cream_soda_pet', 3], ['minute_maid', 4]]]);
+    const { data, info } = await sharp(shelf.jpeg).raw().toBuffer({ resolveWithObject: true });
+    const raw = { data, width: info.width, height: info.height, channels: info.channels };
+    const crops = shelf.products.map((p) => cropRaw(raw, { x: p.x1, y: p.y1, w: p.x2 - p.x1, h: p.y2 - p.y1 }));
+
+    pool = new IdentifyPool(2);
+    const threaded = await pool!.identify(crops, identifier);
+    const local = await identifyCrops(crops, identifier);
+    const ids = (rs: Array<{ skuId: string | null }>) => rs.map((r) => r.skuId);
+    // Same SKUs; scores may differ where a repeated facing took its neighbour's answer on one side
+    // of a chunk boundary and was verified itself on the other.
+    expect(ids(threaded)).toEqual(ids(local));
+    expect(ids(threaded)).toEqual(shelf.products.map((p) => p.product));
+    // A second batch reuses the catalog the workers already hold.
+    expect(ids(await pool!.identify(crops.slice(0, 3), identifier))).toEqual(ids(local.slice(0, 3)));
+  }, 120_000);
+});
