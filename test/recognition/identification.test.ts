@@ -84,4 +84,15 @@ describe('shelves', () => {
     expect(layout.shelves).toHaveLength(2);
     expect(layout.placed.find((p) => p.item === tall)!.shelf).toBe(0);
   });
+
+  it('keeps short cans and tall bottles standing on one board in one row', () => {
+    // Alternating 300 px bottles and 100 px cans on a board at y = 300, the same below at y = 650.
+    const row = (bottom: number) => Array.from({ length: 8 }, (_, i) => {
+      const h = i % 2 ? 100 : 300;
+      return { x1: i * 60, y1: bottom - h, x2: i * 60 + 55, y2: bottom - (i % 3) };
+    });
+    const layout = groupIntoShelves([...row(300), ...row(650)]);
+    expect(layout.shelves).toHaveLength(2);
+    expect(layout.placed.filter((p) => p.shelf === 0).every((p) => p.item.y2 <= 300)).toBe(true);
+  });
 });

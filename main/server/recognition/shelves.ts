@@ -1,6 +1,7 @@
 // Groups the products detected in a photo into shelves (rows, top to bottom) and positions (left to
-// right within a shelf). Products stand on shelves, so a product belongs to the row whose bottom
-// edge its centre lies above; rows are found by sweeping centres downward.
+// right within a shelf). Products stand on shelf boards, so the bottom edges of one shelf's products
+// line up whatever their heights (a tall bottle beside a can); rows are found by sweeping bottom
+// edges downward and starting a new row at a jump of more than half a typical product height.
 
 export interface Box {
   x1: number;
@@ -30,14 +31,11 @@ function median(values: number[]): number {
 export function groupIntoShelves<T extends Box>(items: readonly T[]): ShelfLayout<T> {
   if (items.length === 0) return { placed: [], shelves: [] };
   const h = median(items.map((b) => b.y2 - b.y1));
-  const byCentre = [...items].sort((a, b) => a.y1 + a.y2 - (b.y1 + b.y2));
+  const byBottom = [...items].sort((a, b) => a.y2 - b.y2);
   const rows: T[][] = [];
   let bottoms: number[] = [];
-  for (const b of byCentre) {
-    const cy = (b.y1 + b.y2) / 2;
-    // A new row starts once a centre lies below the current row's typical bottom edge (less a
-    // quarter product of slack for perspective and uneven tops).
-    if (rows.length === 0 || cy > median(bottoms) - 0.25 * h) {
+  for (const b of byBottom) {
+    if (rows.length === 0 || b.y2 - median(bottoms) > 0.5 * h) {
       rows.push([b]);
       bottoms = [b.y2];
     } else {
