@@ -30,8 +30,10 @@ export interface Identification {
 export interface IdentifierOptions {
   /** SKUs re-ranked with local features. */
   shortlist?: number;
-  /** References of an SKU verified at most (the most similar ones). */
+  /** References of an SKU verified at most (the most similar ones)... */
   refsPerSku?: number;
+  /** ...stopping at the first with this many inliers. */
+  enoughInliers?: number;
   /**
    * Whether inconclusive queries also shortlist SKUs by nearest-descriptor votes over all references.
    * Worth it for whole photos (a product among clutter); detector crops are tight, and the one
@@ -55,9 +57,9 @@ export interface IdentifierOptions {
 // Calibrated on sku-crops: shelf crops of catalog SKUs score 1.17..1.58 (similarity >= 0.96); products
 // outside the catalog mostly 0.57..0.88 (similarity <= 0.86). Packs sharing a printed logo with a
 // catalog SKU (a Coca-Cola can or multipack against the Coca-Cola bottle) can pass as that SKU.
-const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, refsPerSku: 3, votes: true, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.9, sureInliers: 16, acceptSimilarity: 0.95, acceptMargin: 0.1 };
+const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, refsPerSku: 3, enoughInliers: 40, votes: true, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.9, sureInliers: 16, acceptSimilarity: 0.95, acceptMargin: 0.1 };
 /** The settings recognition uses for detector crops (the defaults serve whole photos). */
-export const PIPELINE_IDENTIFIER: IdentifierOptions = { votes: false, refsPerSku: 2 };
+export const PIPELINE_IDENTIFIER: IdentifierOptions = { votes: false, refsPerSku: 2, enoughInliers: 16 };
 
 // Geometric agreement outweighs appearance: in cluttered photos colour statistics mislead, while 20+
 // matches agreeing on one homography rarely happen between different packs.
@@ -175,7 +177,7 @@ export class Identifier {
         // The most similar references first; a sure match ends the SKU's verification.
         for (const ref of c.refs.slice(0, this.opts.refsPerSku)) {
           inliers = Math.max(inliers, await verifiedMatches(q, ref.descriptor.local));
-          if (inliers >= this.opts.sureInliers) break;
+          if (inliers >= this.opts.enoughInliers) break;
         }
         settled = inliers >= saturating;
       }
