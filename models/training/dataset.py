@@ -55,9 +55,16 @@ def draw_targets(boxes, out_h, out_w, alpha=0.54):
 class ShelfCrops(Dataset):
     """Random crops of size `size` from the generated shelves (rescans the folder: generation may still run)."""
 
-    def __init__(self, folder, size=384, length=10 ** 7, seed=0):
+    def __init__(self, folder, size=384, length=10 ** 7, seed=0, recent_from=None, recent_frac=0.5):
+        # recent_from: draw recent_frac of the samples from scenes numbered >= recent_from (scenes a later
+        # generator style added late in a run, which would otherwise be a small share of it).
         self.folder, self.size, self.length, self.seed = folder, size, length, seed
-        self.stems = list_samples(folder)
+        self.recent_from, self.recent_frac = recent_from, recent_frac
+        self._split(list_samples(folder))
+
+    def _split(self, stems):
+        self.stems = stems
+        self.recent = [s for s in stems if self.recent_from is not None and int(os.path.basename(s)) >= self.recent_from]
 
     def __len__(self):
         return self.length
@@ -65,8 +72,9 @@ class ShelfCrops(Dataset):
     def __getitem__(self, i):
         rng = np.random.default_rng([self.seed, i])
         if i % 500 == 0:
-            self.stems = list_samples(self.folder)
-        img, boxes = load_sample(self.stems[rng.integers(len(self.stems))])
+            self._split(list_samples(self.folder))
+        pool = self.recent if self.recent and rng.random() < self.recent_frac else self.stems
+        img, boxes = load_sample(pool[rng.integers(len(pool))])
         s = math.exp(rng.uniform(math.log(0.6), math.log(1.5)))
         img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
         boxes = boxes * s

@@ -263,7 +263,8 @@ class Generator:
         tight = self.style >= 2 and x2.random() < 0.5
         if tight:
             row_h = prod_h * x2.uniform(1.02, 1.2)
-        if self.style >= 2 and x2.random() < 0.35:
+        floor = self.style >= 2 and x2.random() < 0.45
+        if floor:
             uy1 = int(H - x2.uniform(0.1, 0.4) * H)
         back = rand_color(rng, sat=rng.integers(0, 90))
         cv2.rectangle(canvas, (ux0, uy0), (ux1, uy1), back, -1)
@@ -302,6 +303,8 @@ class Generator:
             cv2.rectangle(canvas, (bay_edges[b] - post_w // 2, uy0), (bay_edges[b] + post_w // 2, uy1), post_col, -1)
         if self.style >= 2 and x2.random() < 0.3:
             glass_doors(canvas, x2, bay_edges, uy0, uy1, post_w)
+        if floor and x2.random() < 0.6:
+            speckled_floor(canvas, x2, uy1 + board, prod_h)
         # Hanging signs / wobblers (not products), sometimes over the products.
         for _ in range(rng.integers(0, 4)):
             sw = int(prod_h * rng.uniform(0.5, 2)); sh = int(sw * rng.uniform(0.3, 1))
@@ -364,6 +367,29 @@ class Generator:
                     boxes.append([bx1, by1, bx2, by2])
                 x += pw + spacing
             x += int(pw * rng.uniform(0.0, 0.2))
+
+
+def speckled_floor(canvas, rng, y0, prod_h):
+    """Terrazzo / speckled floor below the unit: fine high-contrast texture the size of small products,
+    which the first model took for products."""
+    H, W = canvas.shape[:2]
+    y0 = max(0, int(y0))
+    if y0 >= H - 4:
+        return
+    h = H - y0
+    base = np.full((h, W, 3), rand_color(rng, sat=int(rng.integers(0, 60))), np.float32)
+    n = int(h * W / rng.uniform(40, 400))
+    xs = rng.integers(0, W, n); ys = rng.integers(0, h, n)
+    r = max(1, int(prod_h * rng.uniform(0.02, 0.12)))
+    cols = rng.integers(0, 256, (n, 3))
+    for x, y, c in zip(xs, ys, cols):
+        cv2.circle(base, (int(x), int(y)), int(rng.integers(1, r + 1)), tuple(float(v) for v in c), -1)
+    if rng.random() < 0.5:  # tiles
+        step = int(prod_h * rng.uniform(0.5, 2))
+        for x in range(0, W, step):
+            cv2.line(base, (x, 0), (x + int(rng.uniform(-0.5, 0.5) * h), h), (80, 80, 80), 1)
+    base = cv2.GaussianBlur(base, (0, 0), 0.7)
+    canvas[y0:] = np.clip(base * rng.uniform(0.8, 1.1), 0, 255).astype(np.uint8)
 
 
 def glass_doors(canvas, rng, bay_edges, y0, y1, post_w):

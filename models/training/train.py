@@ -53,6 +53,8 @@ def main():
     ap.add_argument('--size', type=int, default=384); ap.add_argument('--lr', type=float, default=3e-3)
     ap.add_argument('--threads', type=int, default=2); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--init', help='start from these weights (a previous run)')
+    ap.add_argument('--recent-from', type=int, help='oversample scenes numbered >= this (see ShelfCrops)')
+    ap.add_argument('--recent-frac', type=float, default=0.5)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(0)
@@ -69,7 +71,7 @@ def main():
     elif a.init:
         model.load_state_dict(torch.load(a.init, map_location=dev)['model'])
     budget = a.minutes * 60
-    ds = ShelfCrops(a.data, a.size, seed=step + 1000 * int(elapsed))
+    ds = ShelfCrops(a.data, a.size, seed=step + 1000 * int(elapsed), recent_from=a.recent_from, recent_frac=a.recent_frac)
     dl = DataLoader(ds, batch_size=a.batch, num_workers=a.workers, persistent_workers=a.workers > 0, prefetch_factor=4 if a.workers else None)
     model.train()
     t0 = time.time() - elapsed
