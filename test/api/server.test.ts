@@ -2,7 +2,8 @@
 // every record, the web UI with its CSP, the app endpoints (keys, info), the recognize rate limit.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +152,10 @@ describe('app endpoints', () => {
     const res = await t.get('/api/app/v1/info/');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ app_version: '0.1.0', data_dir: t.dataDir, database: 'sqlite' });
+    // The model version names the shipped weights exactly: the start of the ONNX file's SHA-256.
+    const model = readFileSync(path.join(root, 'models', 'shelf-detector.onnx'));
+    const digest = createHash('sha256').update(model).digest('hex').slice(0, 12);
+    expect(res.body.model_version).toBe(`shelf-detector sha256:${digest}`);
   });
 });
 

@@ -1,22 +1,9 @@
 // /api/app/v1/info/: versions and where the data lives.
-import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Info } from '../../schemas/app.js';
 import { errorResponses } from '../../schemas/common.js';
+import { modelVersion } from '../../recognition/detector/model-version.js';
 import { APP_VERSION } from '../../version.js';
-
-/** The shipped detector's version, from its model card (models/model-card.json), when present. */
-function modelVersion(): string | null {
-  for (const rel of ['../../../../models/model-card.json', '../../../../../models/model-card.json']) {
-    try {
-      const card = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { version?: unknown };
-      if (typeof card.version === 'string') return card.version;
-    } catch {
-      // not at this level
-    }
-  }
-  return null;
-}
 
 const info: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/info/', {
