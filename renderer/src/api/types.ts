@@ -180,82 +180,29 @@ export interface RecognizeResponse {
   reports: Partial<Record<ReportType, string>>;
 }
 
-// Report bodies (docs/ARCHITECTURE.md "Report bodies").
-export type FacingCount = Array<{ sku_id: string | null; count: number }>;
+// Report bodies: the server's own types (main/server/recognition/reports/bodies.ts), so the screens read
+// exactly what the report builders write.
+import type {
+  PanoramaBody,
+  PlanogramAction,
+  PlanogramPosition,
+  RealogramAnnotation,
+  RealogramImage,
+} from '../../../main/server/recognition/reports/bodies.js';
 
-export type PositionStatus = 'ok' | 'missing' | 'wrong_sku' | 'fewer_facings' | 'extra';
-
-export interface CompliancePosition {
-  /** Null for products found where the planogram has none ("extra"). */
-  planogram_record: string | null;
-  rack_index: number;
-  shelf_index: number;
-  product_index: number | null;
-  sku_id: string | null;
-  expected_facings: number;
-  found_facings: number;
-  found_sku_ids: string[];
-  status: PositionStatus;
-}
-
-export interface ComplianceAction {
-  type: 'add' | 'remove' | 'replace' | 'add_facings';
-  sku_id: string | null;
-  rack_index: number | null;
-  shelf_index: number | null;
-  product_index: number | null;
-  count: number;
-  message: string;
-}
-
-export interface PlanogramCompliance {
-  planogram: string;
-  display: string;
-  compliance: number;
-  expected_faces: number;
-  correct_faces: number;
-  positions: CompliancePosition[];
-  extra: Array<{ sku_id: string | null; count: number }>;
-  actions: ComplianceAction[];
-}
-
-export interface MhlCompliance {
-  musthavelist: string;
-  compliance: number;
-  records: Array<{ mhl_record_id: string; compliant: boolean; found_sku_id: string | null }>;
-}
-
-export interface Panorama {
-  upload: string;
-  url: string;
-  width: number;
-  height: number;
-  images: string[];
-  stitched: boolean;
-}
-
-export interface Annotation {
-  sku_id: string | null;
-  name: string | null;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  score: number;
-  sku_score: number | null;
-  shelf_index: number | null;
-}
-
-export interface RealogramImage {
-  image: string;
-  width: number;
-  height: number;
-  annotations: Annotation[];
-  shelf_annotations: Array<{ x1: number; y1: number; x2: number; y2: number }>;
-}
+export type {
+  FacingCount,
+  MhlCompliance,
+  PlanogramCompliance,
+  PositionStatus,
+  RealogramImage,
+  ShareOfSpace,
+} from '../../../main/server/recognition/reports/bodies.js';
+export type CompliancePosition = PlanogramPosition;
+export type ComplianceAction = PlanogramAction;
+export type Annotation = RealogramAnnotation;
+export type Panorama = PanoramaBody;
 export type Realogram = RealogramImage[];
-
-export type ShareOfSpace = Array<{ sku_id: string | null; share_of_count: number; share_of_space: number }>;
 
 export interface ApiKeyRecord {
   id: string;

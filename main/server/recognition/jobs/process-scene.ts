@@ -24,6 +24,7 @@ import { setVisitKpi } from '../visit-kpis.js';
 import { enqueueDelivery } from '../webhooks/deliveries.js';
 import type { SceneOptions } from '../scenes.js';
 import type { ClaimedJob } from './queue.js';
+import type { PanoramaBody } from '../reports/bodies.js';
 
 export interface JobContext {
   db: Kysely<Database>;
@@ -113,7 +114,7 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
       const pano = await stitchPanorama(images.map((i) => i.path), { stackWidth: options.panorama_stack_width, stackHeight: options.panorama_stack_height });
       const { row } = await storeUpload(db, ctx.dataDir, pano.jpeg);
       return {
-        json: { upload: row.id, url: ctx.baseUrl() + uploadUrlPath(row), width: pano.width, height: pano.height, images: images.map((i) => i.id), stitched: pano.stitched },
+        json: { upload: row.id, url: ctx.baseUrl() + uploadUrlPath(row), width: pano.width, height: pano.height, images: images.map((i) => i.id), stitched: pano.stitched } satisfies PanoramaBody,
       };
     }
     default:

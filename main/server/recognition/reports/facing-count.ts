@@ -2,7 +2,9 @@
 // {"sku_id": null} at the end.
 import { allProducts, type SceneAnalysis } from '../analysis.js';
 
-export type FacingCount = { sku_id: string | null; count: number }[];
+import type { FacingCount } from './bodies.js';
+
+export type { FacingCount };
 
 export function facingCounts(skuIds: readonly (string | null)[]): Map<string | null, number> {
   const counts = new Map<string | null, number>();

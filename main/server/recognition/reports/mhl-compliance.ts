@@ -2,17 +2,14 @@
 // (sku1..sku6) was found in the scene. Compliance is the compliant fraction (1 for an empty list:
 // nothing required is missing).
 import { allProducts, type SceneAnalysis } from '../analysis.js';
+import type { MhlCompliance } from './bodies.js';
 
 export interface MhlRecordInput {
   id: string;
   skus: (string | null)[]; // sku, sku1..sku6 in that order
 }
 
-export interface MhlCompliance {
-  musthavelist: string | null;
-  compliance: number;
-  records: { mhl_record_id: string; compliant: boolean; found_sku_id: string | null }[];
-}
+export type { MhlCompliance } from './bodies.js';
 
 export function buildMhlCompliance(analysis: SceneAnalysis, musthavelist: string | null, records: readonly MhlRecordInput[]): MhlCompliance {
   const found = new Set(allProducts(analysis).map((p) => p.sku_id).filter((s): s is string => s !== null));

@@ -4,6 +4,7 @@
 // `wrong_sku` when its slots hold other products, `missing` when they are empty. SKUs on a shelf that
 // the planogram does not put there are `extra`. Compliance = correctly placed faces / expected faces.
 import type { ProductFound, SceneAnalysis } from '../analysis.js';
+import type { PlanogramAction, PlanogramCompliance, PlanogramPosition, PositionStatus } from './bodies.js';
 
 export interface PlanogramRecordInput {
   id: string;
@@ -15,40 +16,7 @@ export interface PlanogramRecordInput {
   facing_y: number;
 }
 
-export type PositionStatus = 'ok' | 'missing' | 'wrong_sku' | 'fewer_facings' | 'extra';
-
-export interface PlanogramPosition {
-  planogram_record: string | null;
-  rack_index: number;
-  shelf_index: number;
-  product_index: number | null;
-  sku_id: string | null;
-  expected_facings: number;
-  found_facings: number;
-  found_sku_ids: (string | null)[];
-  status: PositionStatus;
-}
-
-export interface PlanogramAction {
-  type: 'add' | 'remove' | 'replace' | 'add_facings';
-  sku_id: string | null;
-  rack_index: number;
-  shelf_index: number;
-  product_index: number | null;
-  count: number;
-  message: string;
-}
-
-export interface PlanogramCompliance {
-  planogram: string | null;
-  display: string | null;
-  compliance: number;
-  expected_faces: number;
-  correct_faces: number;
-  positions: PlanogramPosition[];
-  extra: { sku_id: string | null; count: number }[];
-  actions: PlanogramAction[];
-}
+export type { PlanogramAction, PlanogramCompliance, PlanogramPosition, PositionStatus } from './bodies.js';
 
 const shelfKey = (rack: number, shelf: number) => `${rack}/${shelf}`;
 

@@ -1,24 +1,9 @@
 // REALOGRAM: per photo, every product box (centre x, y and size, original pixels) with its SKU and
 // shelf, and one box per shelf.
 import type { SceneAnalysis } from '../analysis.js';
+import type { RealogramImage } from './bodies.js';
 
-export interface RealogramImage {
-  image: string;
-  width: number;
-  height: number;
-  annotations: {
-    sku_id: string | null;
-    name: string | null;
-    x: number;
-    y: number;
-    w: number;
-    h: number;
-    score: number;
-    sku_score: number;
-    shelf_index: number;
-  }[];
-  shelf_annotations: { x1: number; y1: number; x2: number; y2: number }[];
-}
+export type { RealogramImage } from './bodies.js';
 
 const r1 = (v: number) => Math.round(v * 10) / 10;
 

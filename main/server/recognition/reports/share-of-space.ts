@@ -2,7 +2,9 @@
 // (widths in each photo's pixels). Unknown products count in the totals and appear as sku_id null.
 import { allProducts, type SceneAnalysis } from '../analysis.js';
 
-export type ShareOfSpace = { sku_id: string | null; share_of_count: number; share_of_space: number }[];
+import type { ShareOfSpace } from './bodies.js';
+
+export type { ShareOfSpace };
 
 export function buildShareOfSpace(analysis: SceneAnalysis): ShareOfSpace {
   const products = allProducts(analysis);
