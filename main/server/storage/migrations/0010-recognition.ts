@@ -1,23 +1,9 @@
 // Recognition's tables: uploads (content-addressed image files), SKU reference images with their
 // precomputed descriptors, scenes and their reports, the persistent job queue, webhook deliveries,
 // recognition-error and out-of-stock-reason messages, and instance settings (the webhook secret).
-import { type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
+import { type Migration } from 'kysely';
 import { isPostgres } from '../dialect.js';
-
-function keyed(db: Kysely<any>, table: string): CreateTableBuilder<string, 'data_id' | 'id'> {
-  const builder = db.schema.createTable(table);
-  const withKey = isPostgres(db)
-    ? builder.addColumn('data_id', 'serial', (c) => c.primaryKey())
-    : builder.addColumn('data_id', 'integer', (c) => c.primaryKey().autoIncrement());
-  return withKey.addColumn('id', 'varchar(255)', (c) => c.notNull().unique());
-}
-
-function stamped<T extends string>(b: CreateTableBuilder<string, T>) {
-  return b.addColumn('created_at', 'varchar(40)', (c) => c.notNull()).addColumn('updated_at', 'varchar(40)', (c) => c.notNull());
-}
-
-const ref = (table: string, onDelete: 'cascade' | 'set null' | 'restrict') => (c: any) =>
-  c.references(`${table}.id`).onUpdate('cascade').onDelete(onDelete);
+import { keyed, ref, stamped } from './conventions.js';
 
 export const recognition: Migration = {
   async up(db) {
