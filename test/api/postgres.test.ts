@@ -76,6 +76,7 @@ describe.skipIf(!available)('on PostgreSQL', () => {
     expect((await call('GET', `/api/data/v1.0/brands/${can.brand_id}/`)).body.name).toBe('Coca-Cola');
     expect((await call('GET', '/api/data/v1.0/tasks/')).body.results[0].is_required).toBe(true);
     expect((await call('GET', '/api/data/v1.0/md_import_status/')).body.last_import_datetime).toMatch(/^\d{4}-/);
+    expect((await call('GET', '/api/app/v1/info/')).body.database).toBe('postgresql');
   });
 
   it('renames with cascading references, rejects bad rows atomically, tracks visits', async () => {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Info } from '../../schemas/app.js';
 import { errorResponses } from '../../schemas/common.js';
 import { modelVersion } from '../../recognition/detector/model-version.js';
+import { isPostgres } from '../../storage/dialect.js';
 import { APP_VERSION } from '../../version.js';
 
 const info: FastifyPluginAsyncTypebox = async (app) => {
@@ -12,7 +13,7 @@ const info: FastifyPluginAsyncTypebox = async (app) => {
     app_version: APP_VERSION,
     model_version: modelVersion(),
     data_dir: app.dataDir,
-    database: 'sqlite',
+    database: isPostgres(app.db) ? 'postgresql' : 'sqlite',
     node_version: process.versions.node,
   }));
 };
