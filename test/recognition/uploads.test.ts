@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../api/harness.js';
 import { cropFiles } from './fixtures.js';
 import { upload } from './helpers.js';
+import { loadIdentifier } from '../../main/server/recognition/identification/references.js';
 
 let t: TestServer;
 let files: http.Server;
@@ -178,6 +179,32 @@ describe('SKU reference images', () => {
     expect((await t.delete(`/api/v1.5/sku/fanta/images/${a.body.id}/`)).body).toEqual({ result: 'OK' });
     expect((await t.get('/api/v1.5/sku/fanta/images/')).body.count).toBe(2);
     expect((await t.delete(`/api/v1.5/sku/fanta/images/${a.body.id}/`)).status).toBe(404);
+  });
+
+  it('reuses the loaded catalog until a reference is added or removed or its SKU renamed', async () => {
+    const db = t.server.app.db;
+    expect((await t.post('/api/v1.5/sku/', { id: 'sprite', name: 'Sprite' })).status).toBe(201);
+    const first = await upload(t, readFileSync(cropFiles('sprite_pet')[0]));
+    const added = await t.post('/api/v1.5/sku/sprite/images/', { image: first.id });
+    expect(added.status, added.text).toBe(201);
+    const a = await loadIdentifier(db, t.dataDir);
+    expect(await loadIdentifier(db, t.dataDir)).toBe(a);
+
+    const second = await upload(t, readFileSync(cropFiles('sprite_pet')[1]));
+    expect((await t.post('/api/v1.5/sku/sprite/images/', { image: second.id })).status).toBe(201);
+    const b = await loadIdentifier(db, t.dataDir);
+    expect(b).not.toBe(a);
+    expect(b.references().filter((r) => r.skuId === 'sprite')).toHaveLength(2);
+
+    expect((await t.patch('/api/v1.5/sku/sprite/', { id: 'sprite-2' })).status).toBe(200);
+    const c = await loadIdentifier(db, t.dataDir);
+    expect(c).not.toBe(b);
+    expect(c.references().filter((r) => r.skuId === 'sprite-2')).toHaveLength(2);
+
+    expect((await t.delete(`/api/v1.5/sku/sprite-2/images/${added.body.id}/`)).status).toBe(200);
+    const d = await loadIdentifier(db, t.dataDir);
+    expect(d).not.toBe(c);
+    expect(d.references().filter((r) => r.skuId === 'sprite-2')).toHaveLength(1);
   });
 
   it('answers 400 for an unknown upload or a crop outside the image, 404 for an unknown SKU', async () => {

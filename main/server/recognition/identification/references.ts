@@ -68,7 +68,19 @@ export async function deleteSkuImage(db: Kysely<Database>, skuId: string, imageI
 }
 
 /** An identifier over every stored reference (recomputing descriptors stored by an older version). */
+// The identifier of each database's current catalog. The worker pool sends a catalog to its threads
+// only when it gets an identifier it has not seen, so reusing one while the references are unchanged
+// spares every job both the reload here and the re-send there.
+const cachedIdentifiers = new WeakMap<Kysely<Database>, { key: string; identifier: Identifier }>();
+
 export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Promise<Identifier> {
+  // The references' ids and SKUs (an SKU rename cascades into sku_id) say whether the catalog changed;
+  // reading them skips the descriptor blobs.
+  const keys = await rec(db).selectFrom('sku_images').select(['id', 'sku_id']).orderBy('data_id').execute();
+  const key = keys.map((k) => `${k.id}\u0000${k.sku_id}`).join('\u0001');
+  const cached = cachedIdentifiers.get(db);
+  if (cached?.key === key) return cached.identifier;
+
   // Products cut out by the detector are tight crops: the global shortlist holds their SKU, so no vote
   // shortlist, and at most two references per SKU verified (see IdentifierOptions; docs/recognition.md).
   const identifier = new Identifier(PIPELINE_IDENTIFIER);
@@ -85,5 +97,6 @@ export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Pro
     }
     identifier.add({ id: r.id, skuId: r.sku_id, descriptor });
   }
+  cachedIdentifiers.set(db, { key, identifier });
   return identifier;
 }
