@@ -52,6 +52,7 @@ describe('authentication', () => {
       ...['tasks', 'visits', 'categories', 'brands', 'kpi', 'sku'].flatMap((f) => [`/api/data/v1.0/${f}/`, `/api/data/v1.0/${f}/:id/`]),
       '/api/data/v1.0/visits/:id/ack/', '/api/data/v1.0/visits/:id/kpivalue/', '/api/data/v1.0/md_import_status/',
       '/api/app/v1/import/', '/api/app/v1/keys/', '/api/app/v1/keys/:id/', '/api/app/v1/info/',
+      '/api/app/v1/agents/', '/api/app/v1/agents/:id/',
     ];
     for (const u of expected) expect(urls.has(u), u).toBe(true);
   });

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../main/server/app.js';
 import { createApiKey } from '../../main/server/domain/api-keys.js';
@@ -98,5 +99,23 @@ describe.skipIf(!available)('on PostgreSQL', () => {
     expect((await call('GET', `/api/data/v1.0/visits/${id}/`)).body).toMatchObject({ is_new: true, kpi_values: [{ kpi, category: cat, value: 12.5 }] });
     expect((await call('DELETE', '/api/v1.5/planograms/planogram-cooler-1/')).status).toBe(200);
     expect((await call('GET', '/api/v1.5/planogram_records/')).body.count).toBe(0);
+  });
+
+  it('records agents and previous reports from /recognize', async () => {
+    const form = new FormData();
+    const jpeg = await sharp({ create: { width: 96, height: 64, channels: 3, background: '#468' } }).jpeg().toBuffer();
+    form.append('datafile', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), 'p.jpg');
+    const up = await (await fetch(`${url}/api/v1.5/uploads/`, { method: 'POST', headers: { authorization: `Token ${token}` }, body: form })).json();
+    const body = { images: [up.id], display: 'display-cooler-1', report_types: ['FACING_COUNT'] };
+    const first = await call('POST', '/api/v1.5/recognize/', { ...body, metadata: { agent_id: 'pg-agent', agent_name: 'Ann' } });
+    expect(first.status).toBe(201);
+    const second = await call('POST', '/api/v1.5/recognize/', { ...body, metadata: { agent_id: 'pg-agent', agent_name: 'Anna' } });
+    expect((await call('GET', '/api/app/v1/agents/')).body).toMatchObject({ count: 1, results: [{ id: 'pg-agent', name: 'Anna' }] });
+    expect((await call('GET', '/api/app/v1/agents/ghost/')).status).toBe(404);
+    const reportOf = async (r: { body: { reports: { FACING_COUNT: string } } }) => (await call('GET', `/api/v1.5/reports/${r.body.reports.FACING_COUNT}/`)).body;
+    expect((await reportOf(first)).previous_report).toBeNull();
+    expect((await reportOf(second)).previous_report).toBe(first.body.reports.FACING_COUNT);
+    const visit = (await call('GET', `/api/data/v1.0/visits/?cid=${second.body.visit}`)).body.results[0];
+    expect((await call('GET', `/api/data/v1.0/visits/${visit.id}/`)).body.scenes).toEqual([expect.objectContaining({ id: second.body.scene, agent_id: 'pg-agent' })]);
   });
 });

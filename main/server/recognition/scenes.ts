@@ -1,12 +1,15 @@
 // POST /recognize as plain functions: validate the request against the database, then create (in one
 // transaction) the visit when none is named, the scene, one NOT_READY report per requested type and
 // the job that builds them. Reading reports and asking for their recomputation live here too.
+// metadata.agent_id creates or renames the agent and links the scene to it; agent_name without an
+// agent_id has no agent to name and only fills a new visit's current_agent_name.
 import type { Kysely } from 'kysely';
+import { ensureAgent } from '../domain/agents.js';
 import { NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import { createVisit, touchVisit } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
-import { write, type WriteContext } from '../storage/transaction.js';
+import { write, type Trx, type WriteContext } from '../storage/transaction.js';
 import { enqueueJob } from './jobs/queue.js';
 import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES } from './report-types.js';
 import { rec, recTrx, type ReportStatus, type ReportTable } from './storage/tables.js';
@@ -24,7 +27,8 @@ export interface RecognizeInput {
   retail_chain?: string;
   panorama_stack_width?: number;
   panorama_stack_height?: number;
-  metadata?: { agent_id?: string; agent_name?: string; [k: string]: unknown };
+  /** agent_id / agent_name: null is the same as absent. */
+  metadata?: { agent_id?: string | null; agent_name?: string | null; [k: string]: unknown };
 }
 
 export interface SceneOptions {
@@ -85,12 +89,15 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
     datetime: input.datetime ? new Date(input.datetime).toISOString() : null,
     metadata: input.metadata ?? null,
   };
+  const agentId = input.metadata?.agent_id ?? null;
+  const agentName = input.metadata?.agent_name ?? null;
   return write(db, async (ctx) => {
+    if (agentId !== null) await ensureAgent(ctx, agentId, agentName);
     let visitId = input.visit;
     if (visitId === undefined) {
       const visit = await createVisit(ctx, {
-        agent: input.metadata?.agent_id ?? null,
-        current_agent_name: input.metadata?.agent_name ?? null,
+        agent: agentId,
+        current_agent_name: agentName,
         started_date: options.datetime ?? now(),
       });
       visitId = visit.id as string;
@@ -109,6 +116,7 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
         images: JSON.stringify(images),
         options: JSON.stringify(options),
         webhook: input.webhook ?? null,
+        agent_id: agentId,
         analysis: null,
         created_at: at,
         updated_at: at,
@@ -118,9 +126,10 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
     const reports: Record<string, string> = {};
     for (const report_type of types) {
       const id = newId();
+      const previous_report = display === null ? null : await previousReport(ctx.trx, display, report_type, at);
       await trx
         .insertInto('reports')
-        .values({ id, scene_id: scene.id, visit_id: visitId, report_type, status: 'NOT_READY', json: null, error: null, previous_report: null, created_at: at, updated_at: at })
+        .values({ id, scene_id: scene.id, visit_id: visitId, report_type, status: 'NOT_READY', json: null, error: null, previous_report, created_at: at, updated_at: at })
         .execute();
       ctx.changed('report', id);
       reports[report_type] = id;
@@ -128,6 +137,26 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
     await enqueueJob(ctx, scene.id, Object.values(reports));
     return { id: scene.request_id, images, display: input.display ?? null, scene: scene.id, visit: visitId, reports };
   });
+}
+
+/**
+ * The report a new one follows: the latest report of the same type on the same display, created
+ * before `at`. Looked up once, at creation, so the link stays put when later scenes arrive, a report is
+ * recomputed or the display is unlinked. Ties in time go to the later row (data_id).
+ */
+async function previousReport(t: Trx, display: string, reportType: string, at: string): Promise<string | null> {
+  const row = await recTrx(t)
+    .selectFrom('reports')
+    .innerJoin('scenes', 'scenes.id', 'reports.scene_id')
+    .select('reports.id')
+    .where('scenes.display_id', '=', display)
+    .where('reports.report_type', '=', reportType)
+    .where('reports.created_at', '<=', at)
+    .orderBy('reports.created_at', 'desc')
+    .orderBy('reports.data_id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
 }
 
 export interface ReportObject {

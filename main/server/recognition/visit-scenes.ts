@@ -1,5 +1,6 @@
 // The scenes of a visit as the Data API's visit detail shows them (as the real service does):
-// [{id, images: [{id, original_url, annotations, shelf_annotations}], facing_counts}].
+// [{id, agent_id, images: [{id, original_url, annotations, shelf_annotations}], facing_counts}];
+// agent_id (ours) is the agent that sent the scene (/recognize metadata.agent_id), or null.
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { SceneAnalysis } from './analysis.js';
@@ -18,6 +19,7 @@ export async function visitScenes(db: Kysely<Database>, visitId: string, baseUrl
     const analysis = s.analysis ? (JSON.parse(s.analysis) as SceneAnalysis) : null;
     out.push({
       id: s.id,
+      agent_id: s.agent_id,
       images: ids.map((id) => {
         const u = byId.get(id);
         const a = analysis?.images.find((i) => i.image === id);

@@ -21,6 +21,7 @@ import dataMdImportStatus from './data/md-import-status.js';
 import appImport from './app/import.js';
 import appKeys from './app/keys.js';
 import appInfo from './app/info.js';
+import appAgents from './app/agents.js';
 // recognition routes
 import v15Uploads from './v1_5/uploads.js';
 import v15SkuImages from './v1_5/sku-images.js';
@@ -58,7 +59,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(dataKpi, { prefix: '/api/data/v1.1' });
 
   // The app's own endpoints
-  for (const plugin of [appImport, appKeys, appInfo]) await app.register(plugin, { prefix: APP_PREFIX });
+  for (const plugin of [appImport, appKeys, appInfo, appAgents]) await app.register(plugin, { prefix: APP_PREFIX });
 
   // --- recognition routes (owned by the recognition engineer) ---
   for (const plugin of [v15Uploads, v15SkuImages, v15Recognize, v15Reports, v15SceneMessages]) {

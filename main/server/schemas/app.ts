@@ -1,4 +1,4 @@
-// The app's own endpoints (/api/app/v1/): API keys and instance information.
+// The app's own endpoints (/api/app/v1/): API keys, instance information and agents.
 import { Type } from 'typebox';
 import { Nullable } from './common.js';
 
@@ -22,4 +22,11 @@ export const Info = Type.Object({
   data_dir: Type.String(),
   database: Type.String(),
   node_version: Type.String(),
+});
+
+export const AgentItem = Type.Object({
+  id: Type.String({ description: 'The agent client id sent as metadata.agent_id to /recognize' }),
+  name: Nullable(Type.String({ description: 'The latest metadata.agent_name sent with this agent_id; null if none was' })),
+  created_date: Type.String({ format: 'date-time' }),
+  updated_date: Type.String({ format: 'date-time' }),
 });

@@ -47,7 +47,7 @@ export const DataVisitDetail = Type.Object({
   kpi_values: Type.Array(
     Type.Object({ kpi: Type.Integer(), category: Nullable(Type.Integer()), value: Type.Number(), updated_at: Type.String() }),
   ),
-  scenes: Type.Array(Type.Unknown(), { description: 'Recognised scenes of the visit: {id, images, facing_counts}' }),
+  scenes: Type.Array(Type.Unknown(), { description: 'Recognised scenes of the visit: {id, agent_id, images, facing_counts}' }),
 });
 
 export const DataVisitQuery = Type.Object({

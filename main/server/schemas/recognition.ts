@@ -56,7 +56,17 @@ export const RecognizeBody = Type.Object({
   counry_code: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: 'The interface\'s misspelling, accepted' })),
   retail_chain: Type.Optional(Type.String({ maxLength: 255 })),
   metadata: Type.Optional(
-    Type.Object({ agent_id: Type.Optional(Type.String({ maxLength: 255 })), agent_name: Type.Optional(Type.String({ maxLength: 255 })) }, { additionalProperties: true }),
+    Type.Object(
+      {
+        agent_id: Type.Optional(
+          Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Agent client id: the agent is created if new, and the scene is linked to it' })),
+        ),
+        agent_name: Type.Optional(
+          Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Names (or renames) the agent of agent_id; without agent_id only a new visit\'s current_agent_name' })),
+        ),
+      },
+      { additionalProperties: true },
+    ),
   ),
 });
 export type RecognizeBody = Static<typeof RecognizeBody>;

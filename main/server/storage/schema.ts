@@ -94,6 +94,12 @@ export interface VisitTable extends Keyed, Stamped {
   closed_at: string | null;
 }
 
+/** An agent (merchandiser), created and renamed by POST /recognize's metadata (migration 0011-agents). */
+export interface AgentTable extends Keyed, Stamped {
+  /** null until a request names the agent. */
+  name: string | null;
+}
+
 export interface TaskTable extends Keyed, Stamped {
   name: string;
   short_description: string | null;
@@ -150,6 +156,7 @@ export interface Database {
   mhl_records: MhlRecordTable;
   planogram_records: PlanogramRecordTable;
   visits: VisitTable;
+  agents: AgentTable;
   tasks: TaskTable;
   kpis: KpiTable;
   kpi_values: KpiValueTable;

@@ -42,6 +42,8 @@ export interface SceneTable extends Keyed, Stamped {
   /** JSON of the /recognize options (hints, country, chain, metadata, datetime). */
   options: string;
   webhook: string | null;
+  /** The agent who sent the scene (metadata.agent_id; migration 0011-agents), or null. */
+  agent_id: string | null;
   /** JSON of the per-image detections and identifications, once computed. */
   analysis: string | null;
 }
@@ -55,6 +57,7 @@ export interface ReportTable extends Keyed, Stamped {
   status: ReportStatus;
   json: string | null;
   error: string | null;
+  /** Id of the latest earlier report of the same type on the same display, fixed at creation. */
   previous_report: string | null;
 }
 
