@@ -61,9 +61,16 @@ describe('identification', () => {
     const back = decodeDescriptor(encodeDescriptor(d));
     expect(back).not.toBeNull();
     expect(Array.from(back!.global)).toEqual(Array.from(d.global));
+    expect(Array.from(back!.embedding)).toEqual(Array.from(d.embedding));
     expect(back!.local.count).toBe(d.local.count);
     expect(Buffer.from(back!.local.descriptors).equals(Buffer.from(d.local.descriptors))).toBe(true);
     expect(decodeDescriptor(Buffer.from('not a descriptor'))).toBeNull();
+    // Embedded by another model (its fingerprint follows the classic descriptor): not comparable, so
+    // not decoded; the caller recomputes it.
+    const other = encodeDescriptor(d);
+    const at = 8 + d.global.length * 4;
+    other.writeUInt32LE((other.readUInt32LE(at) + 1) >>> 0, at);
+    expect(decodeDescriptor(other)).toBeNull();
   });
 });
 

@@ -1,33 +1,49 @@
-// One decode of a product image into everything identification compares: the global descriptor and
-// the local features. Computed once per reference image when it is added (and stored), once per
+// One decode of a product image into everything identification compares: the learned embedding, the
+// classic global descriptor and the local features. Computed once per reference image when it is added (and stored), once per
 // detected product at recognition time.
 import sharp from 'sharp';
+import { EMBED_DIM, EMBED_SIDE, embed, embedderVersion, embeddingInput } from './embedding.js';
 import { DESCRIPTOR_SIZE, GLOBAL_LEN, globalDescriptor } from './global-descriptor.js';
 import { openImage, type ImageInput, type Rect } from './image-input.js';
 import { LOCAL_SIDE, localFeatures, QUERY_FEATURES, type LocalFeatures } from './local-features.js';
 
 export interface ProductDescriptor {
+  embedding: Float32Array;
   global: Float32Array;
   local: LocalFeatures;
 }
 
-/** A product to identify: its global descriptor now, its local features only if they are needed. */
+/** A product to identify: its embedding and global descriptor now, its local features only if needed. */
 export interface ProductQuery {
+  embedding: Float32Array;
   global: Float32Array;
   local: () => Promise<LocalFeatures>;
 }
 
-/** Cheap first: the global descriptor; local features are computed on the first call of `local`. */
+/** Cheap first: embedding and global descriptor; local features on the first call of `local`. */
 export async function describeQuery(input: ImageInput, crop?: Rect | null): Promise<ProductQuery> {
-  const { data, info } = await openImage(input, crop)
-    .removeAlpha()
-    .toColourspace('srgb')
+  return (await describeQueries([{ input, crop }]))[0];
+}
+
+/** describeQuery for many products at once: the embeddings are computed in batches. */
+export async function describeQueries(items: readonly { input: ImageInput; crop?: Rect | null }[]): Promise<ProductQuery[]> {
+  const parts = await Promise.all(items.map(({ input, crop }) => queryAppearance(input, crop)));
+  const embeddings = await embed(parts.map((p) => p.pixels));
+  return parts.map((p, i) => ({ embedding: embeddings[i], global: p.global, local: p.local }));
+}
+
+// The crop is cut and resized once per product (the embedding's input); the classic descriptor's
+// smaller image is resampled from that instead of from the crop again.
+async function queryAppearance(input: ImageInput, crop?: Rect | null): Promise<Omit<ProductQuery, 'embedding'> & { pixels: Buffer }> {
+  const pixels = await embeddingInput(input, crop);
+  const small = await sharp(pixels, { raw: { width: EMBED_SIDE, height: EMBED_SIDE, channels: 3 } })
     .resize(DESCRIPTOR_SIZE, DESCRIPTOR_SIZE, { fit: 'fill', kernel: 'linear' })
     .raw()
-    .toBuffer({ resolveWithObject: true });
-  const global = globalDescriptor({ data, width: DESCRIPTOR_SIZE, height: DESCRIPTOR_SIZE, channels: info.channels });
+    .toBuffer();
+  const global = globalDescriptor({ data: small, width: DESCRIPTOR_SIZE, height: DESCRIPTOR_SIZE, channels: 3 });
   let local: Promise<LocalFeatures> | undefined;
   return {
+    pixels,
     global,
     local: () =>
       (local ??= (async () => {
@@ -57,20 +73,27 @@ export async function describeProduct(input: ImageInput, crop?: Rect | null): Pr
   const gray = await sharp(data, raw).grayscale().raw().toBuffer();
   const global = globalDescriptor({ data: small, width: DESCRIPTOR_SIZE, height: DESCRIPTOR_SIZE, channels: info.channels });
   const local = await localFeatures({ data: gray, width: info.width, height: info.height, channels: 1 });
-  return { global, local };
+  // From the original pixels, not the 320 px copy, so a reference and a query are resampled alike.
+  const [embedding] = await embed([await embeddingInput(input, crop)]);
+  return { embedding, global, local };
 }
 
-// Stored layout (little-endian): u32 version, u32 global length, f32[global], u32 keypoint count,
-// f32[2 * count] points, u8[32 * count] descriptors.
-const FORMAT_VERSION = 1;
+// Stored layout (little-endian): u32 version, u32 global length, f32[global], u32 embedder version
+// (embedderVersion()), u32 embedding length, f32[embedding], u32 keypoint count, f32[2 * count] points,
+// u8[32 * count] descriptors. Version 1 had no embedding; its blobs, and those embedded by another
+// model, are recomputed when loaded.
+const FORMAT_VERSION = 2;
 
 export function encodeDescriptor(d: ProductDescriptor): Buffer {
   const n = d.local.count;
-  const buf = Buffer.alloc(12 + d.global.length * 4 + n * 8 + n * 32);
+  const buf = Buffer.alloc(20 + d.global.length * 4 + d.embedding.length * 4 + n * 8 + n * 32);
   let o = 0;
   buf.writeUInt32LE(FORMAT_VERSION, o); o += 4;
   buf.writeUInt32LE(d.global.length, o); o += 4;
   Buffer.from(d.global.buffer, d.global.byteOffset, d.global.byteLength).copy(buf, o); o += d.global.byteLength;
+  buf.writeUInt32LE(embedderVersion(), o); o += 4;
+  buf.writeUInt32LE(d.embedding.length, o); o += 4;
+  Buffer.from(d.embedding.buffer, d.embedding.byteOffset, d.embedding.byteLength).copy(buf, o); o += d.embedding.byteLength;
   buf.writeUInt32LE(n, o); o += 4;
   Buffer.from(d.local.points.buffer, d.local.points.byteOffset, d.local.points.byteLength).copy(buf, o); o += n * 8;
   Buffer.from(d.local.descriptors.buffer, d.local.descriptors.byteOffset, d.local.descriptors.byteLength).copy(buf, o);
@@ -84,9 +107,13 @@ export function decodeDescriptor(buf: Uint8Array): ProductDescriptor | null {
   let o = 8;
   const global = new Float32Array(GLOBAL_LEN);
   for (let i = 0; i < GLOBAL_LEN; i++, o += 4) global[i] = b.readFloatLE(o);
+  if (b.length < o + 8 || b.readUInt32LE(o) !== embedderVersion() || b.readUInt32LE(o + 4) !== EMBED_DIM) return null;
+  o += 8;
+  const embedding = new Float32Array(EMBED_DIM);
+  for (let i = 0; i < EMBED_DIM; i++, o += 4) embedding[i] = b.readFloatLE(o);
   const n = b.readUInt32LE(o); o += 4;
   const points = new Float32Array(n * 2);
   for (let i = 0; i < n * 2; i++, o += 4) points[i] = b.readFloatLE(o);
   const descriptors = new Uint8Array(b.subarray(o, o + n * 32));
-  return { global, local: { count: n, points, descriptors } };
+  return { embedding, global, local: { count: n, points, descriptors } };
 }

@@ -2,12 +2,13 @@
 // the in-process path and the worker threads. Neighbouring crops are usually repeated facings of one
 // product: a crop this close in appearance (and size) to one already identified takes its answer
 // without another local-feature verification.
-import { describeQuery } from './describe.js';
-import { globalSimilarity } from './global-descriptor.js';
+import { appearanceSimilarity, type Appearance } from './appearance.js';
+import { describeQueries } from './describe.js';
 import type { Identifier } from './identifier.js';
 import type { RawPixels } from './image-input.js';
 
-const REPEAT_SIMILARITY = 0.97;
+// Two crops of one product are about 0.93 alike, two different SKUs at most about 0.74 (identifier.ts).
+const REPEAT_SIMILARITY = 0.93;
 const REPEAT_SIZE_RATIO = 0.85;
 
 export interface CropIdentity {
@@ -21,23 +22,24 @@ export async function identifyCrops(
   checkpoint?: () => Promise<void>,
 ): Promise<CropIdentity[]> {
   const out: CropIdentity[] = [];
-  const seen: { global: Float32Array; w: number; h: number; result: CropIdentity }[] = [];
+  if (identifier.size === 0) return crops.map(() => ({ skuId: null, score: 0 }));
+  const seen: { look: Appearance; w: number; h: number; result: CropIdentity }[] = [];
   const close = (a: number, b: number) => Math.min(a, b) / Math.max(a, b) >= REPEAT_SIZE_RATIO;
-  for (const crop of crops) {
+  // Described in runs (the embeddings are computed a batch at a time), identified one by one.
+  const RUN = 32;
+  let queries: Awaited<ReturnType<typeof describeQueries>> = [];
+  for (const [i, crop] of crops.entries()) {
     await checkpoint?.();
-    if (identifier.size === 0) {
-      out.push({ skuId: null, score: 0 });
-      continue;
-    }
-    const query = await describeQuery(crop);
-    const twin = seen.find((s) => close(s.w, crop.width) && close(s.h, crop.height) && globalSimilarity(s.global, query.global) >= REPEAT_SIMILARITY);
+    if (i % RUN === 0) queries = await describeQueries(crops.slice(i, i + RUN).map((input) => ({ input })));
+    const query = queries[i % RUN];
+    const twin = seen.find((s) => close(s.w, crop.width) && close(s.h, crop.height) && appearanceSimilarity(s.look, query) >= REPEAT_SIMILARITY);
     if (twin) {
       out.push(twin.result);
       continue;
     }
     const r = await identifier.identify(query);
     const result = { skuId: r.skuId, score: r.score };
-    seen.push({ global: query.global, w: crop.width, h: crop.height, result });
+    seen.push({ look: query, w: crop.width, h: crop.height, result });
     out.push(result);
   }
   return out;

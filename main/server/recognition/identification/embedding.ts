@@ -1,0 +1,95 @@
+// The learned appearance embedding: the project's ProductNet (models/product-embedder.onnx, see
+// models/MODEL_CARD-embedder.md) maps a product image to a 128-d unit vector; the same product under
+// another viewpoint, light or background lands close, different products far apart. It is what
+// identification mainly ranks by; the classic descriptors and local features refine it.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import * as ort from 'onnxruntime-node';
+import sharp from 'sharp';
+import { findModelFile } from '../model-files.js';
+import { openImage, type ImageInput, type Rect } from './image-input.js';
+
+export const EMBED_MODEL_FILE = 'product-embedder.onnx';
+export const EMBED_SIDE = 96;
+export const EMBED_DIM = 128;
+// Crops per onnxruntime call: large enough to amortise the call, small enough to bound the input tensor.
+const BATCH = 32;
+
+let session: Promise<ort.InferenceSession> | undefined;
+let version: number | undefined;
+
+const modelPath = () => findModelFile(EMBED_MODEL_FILE, 'SHELF_EMBEDDER_MODEL');
+
+/** The embedder model's path, or null when it is missing (for reporting versions). */
+export function embedderModelPath(): string | null {
+  try {
+    return modelPath();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A fingerprint of the model file (the first 32 bits of its SHA-256). Stored embeddings carry it:
+ * vectors of another model are not comparable, so they are recomputed rather than matched.
+ */
+export function embedderVersion(): number {
+  version ??= createHash('sha256').update(readFileSync(modelPath())).digest().readUInt32LE(0);
+  return version;
+}
+
+function getSession(): Promise<ort.InferenceSession> {
+  session ??= ort.InferenceSession.create(modelPath(), {
+    intraOpNumThreads: Number(process.env.SHELF_AUDIT_EMBED_THREADS ?? 2),
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all',
+    // Between the many small batches of a photo sharp resizes the next crops on the same cores; idle
+    // onnxruntime threads spinning for work would take their CPU.
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
+  }).catch((e: unknown) => {
+    session = undefined;
+    throw e;
+  });
+  return session;
+}
+
+/** The model's input for one image: RGB, EMBED_SIDE x EMBED_SIDE, the aspect not kept (as in training). */
+export async function embeddingInput(input: ImageInput, crop?: Rect | null): Promise<Buffer> {
+  return openImage(input, crop)
+    .removeAlpha()
+    .toColourspace('srgb')
+    .resize(EMBED_SIDE, EMBED_SIDE, { fit: 'fill', kernel: 'linear' })
+    .raw()
+    .toBuffer();
+}
+
+/** Embeds RGB EMBED_SIDE^2 images (embeddingInput's output), in batches. */
+export async function embed(inputs: readonly Buffer[]): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  if (inputs.length === 0) return out;
+  const s = await getSession();
+  const plane = EMBED_SIDE * EMBED_SIDE;
+  for (let from = 0; from < inputs.length; from += BATCH) {
+    const part = inputs.slice(from, from + BATCH);
+    const tensor = new Float32Array(part.length * 3 * plane);
+    part.forEach((rgb, n) => {
+      const base = n * 3 * plane;
+      for (let i = 0; i < plane; i++) {
+        tensor[base + i] = rgb[i * 3];
+        tensor[base + plane + i] = rgb[i * 3 + 1];
+        tensor[base + 2 * plane + i] = rgb[i * 3 + 2];
+      }
+    });
+    const result = await s.run({ image: new ort.Tensor('float32', tensor, [part.length, 3, EMBED_SIDE, EMBED_SIDE]) });
+    const data = result.embedding.data as Float32Array;
+    for (let n = 0; n < part.length; n++) out.push(data.slice(n * EMBED_DIM, (n + 1) * EMBED_DIM));
+  }
+  return out;
+}
+
+/** Cosine similarity of two unit vectors. */
+export function embeddingSimilarity(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
