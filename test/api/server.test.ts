@@ -156,6 +156,8 @@ describe('app endpoints', () => {
     const model = readFileSync(path.join(root, 'models', 'shelf-detector.onnx'));
     const digest = createHash('sha256').update(model).digest('hex').slice(0, 12);
     expect(res.body.model_version).toBe(`shelf-detector sha256:${digest}`);
+    const embedder = createHash('sha256').update(readFileSync(path.join(root, 'models', 'product-embedder.onnx'))).digest('hex').slice(0, 12);
+    expect(res.body.embedder_version).toBe(`product-embedder sha256:${embedder}`);
   });
 });
 

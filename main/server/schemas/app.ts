@@ -19,6 +19,7 @@ export const ApiKeyCreate = Type.Object({ name: Type.Optional(Nullable(Type.Stri
 export const Info = Type.Object({
   app_version: Type.String(),
   model_version: Nullable(Type.String()),
+  embedder_version: Nullable(Type.String({ description: 'The product embedder used to identify SKUs (file name and SHA-256 prefix)' })),
   data_dir: Type.String(),
   database: Type.String(),
   node_version: Type.String(),

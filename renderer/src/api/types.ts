@@ -218,6 +218,7 @@ export interface ApiKeyRecord {
 export interface AppInfo {
   app_version?: string;
   model_version?: string;
+  embedder_version?: string | null;
   data_dir?: string;
   [field: string]: unknown;
 }

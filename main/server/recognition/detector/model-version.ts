@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultModelPath } from './model-path.js';
 
-let cached: { file: string; version: string } | undefined;
+const cached = new Map<string, string>();
 
-/** `shelf-detector sha256:0123456789ab`, or null when no model file is found. */
+/** `shelf-detector sha256:0123456789ab` (of the detector unless `modelPath` names another model), or null when no model file is found. */
 export function modelVersion(modelPath?: string): string | null {
   let file: string;
   try {
@@ -16,11 +16,13 @@ export function modelVersion(modelPath?: string): string | null {
   } catch {
     return null;
   }
-  if (cached?.file === file) return cached.version;
+  const known = cached.get(file);
+  if (known) return known;
   try {
     const digest = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12);
-    cached = { file, version: `${path.basename(file, '.onnx')} sha256:${digest}` };
-    return cached.version;
+    const version = `${path.basename(file, '.onnx')} sha256:${digest}`;
+    cached.set(file, version);
+    return version;
   } catch {
     return null;
   }

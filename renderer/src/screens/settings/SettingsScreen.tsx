@@ -48,8 +48,10 @@ function AppInfoPanel() {
         <dl className="info-list">
           <dt>App version</dt>
           <dd>{infoValue(info, ['app_version', 'version'])}</dd>
-          <dt>Model version</dt>
+          <dt>Detector model</dt>
           <dd>{infoValue(info, ['model_version', 'model'])}</dd>
+          <dt>Product embedder</dt>
+          <dd>{infoValue(info, ['embedder_version'])}</dd>
           <dt>Data folder</dt>
           <dd>
             <code>{infoValue(info, ['data_dir', 'data_directory', 'dataDir'])}</code>
