@@ -1,0 +1,44 @@
+// Detector accuracy on the held-out generated set (the issue's AP50 >= 0.95 target): COCO-style AP,
+// AP50, AP75 and mean absolute count error, measured by models/training/evaluate.py through the app's
+// own detect CLI. The set (seed 999, style 1, never trained on) is generated on first use into
+// models/training/cache/val (git-ignored); it needs Debian's python3 with OpenCV and NumPy
+// (python3-opencv), otherwise this bench says so and skips.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const python = process.env.PYTHON ?? '/usr/bin/python3';
+const training = path.resolve('models/training');
+const count = Number(process.env.BENCH_DETECTOR_VAL_COUNT ?? 200);
+const sets = [
+  { name: 'style 1 (seed 999)', dir: 'cache/val', seed: 999, style: 1 },
+  { name: 'style 2 (seed 998)', dir: 'cache/val2', seed: 998, style: 2 },
+];
+
+const probe = spawnSync(python, ['-c', 'import cv2, numpy'], { encoding: 'utf8' });
+if (probe.status !== 0) {
+  console.log(`skipped: ${python} with OpenCV and NumPy is needed to generate and score the held-out set`);
+  process.exit(0);
+}
+if (!existsSync('dist/main/cli/detect.js')) {
+  console.error('build first (npm run bench builds)');
+  process.exit(1);
+}
+for (const set of sets) {
+  const dir = path.join(training, set.dir);
+  const have = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).length : 0;
+  if (have < count) {
+    console.log(`generating ${count} held-out scenes into ${dir} (once)...`);
+    const g = spawnSync(python, ['generator.py', set.dir, '--count', String(count), '--seed', String(set.seed), '--style', String(set.style), '--workers', '2'], { cwd: training, stdio: 'inherit' });
+    if (g.status !== 0) process.exit(1);
+  }
+  const out = path.join(training, 'runs', 'bench-eval');
+  const r = spawnSync(python, ['evaluate.py', '--val', set.dir, '--out', out], { cwd: training, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) {
+    process.stderr.write(r.stderr);
+    process.exit(1);
+  }
+  const g = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'), r.stdout.lastIndexOf('}') + 1));
+  const f = (v) => (typeof v === 'number' ? v.toFixed(3) : String(v));
+  console.log(`held-out ${set.name}: ${g.images} images, ${g.objects} products | AP ${f(g.AP)} | AP50 ${f(g.AP50)} (target 0.95) | AP75 ${f(g.AP75)} | mean abs count error ${f(g.count_mae)}`);
+}
