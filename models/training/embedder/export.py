@@ -11,11 +11,14 @@ the app's pre-processing fails it. Rewrite it with every new model.
 import argparse
 import json
 import os
+import sys
 
-import numpy as np
 import torch
 
 from model import SIZE, ProductNet
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from onnx_export import export_onnx, write_check_cases  # noqa: E402
 
 
 def main():
@@ -27,28 +30,11 @@ def main():
     state = torch.load(a.ckpt, map_location='cpu')
     model.load_state_dict(state['model']); model.eval()
     x = torch.rand(2, 3, SIZE, SIZE) * 255
-    torch.onnx.export(model, x, a.out, input_names=['image'], output_names=['embedding'],
-                      dynamic_axes={'image': {0: 'batch'}, 'embedding': {0: 'batch'}},
-                      opset_version=13, do_constant_folding=True)
-    import onnx
-    m = onnx.load(a.out)
-    onnx.checker.check_model(m)
-    m.metadata_props.add(key='epochs', value=str(state.get('epoch', '')))
-    onnx.save(m, a.out)
-    print(f'{a.out}: {os.path.getsize(a.out) / 1e6:.2f} MB, epoch {state.get("epoch")}')
+    export_onnx(model, x, a.out, ['image'], ['embedding'], {'image': {0: 'batch'}, 'embedding': {0: 'batch'}},
+                {'epochs': state.get('epoch', '')})
     if a.check_dir:
-        os.makedirs(a.check_dir, exist_ok=True)
         g = torch.Generator().manual_seed(0)
-        cases = []
-        for k, n in enumerate([1, 5]):
-            inp = torch.rand(n, 3, SIZE, SIZE, generator=g) * 255
-            with torch.no_grad():
-                out = model(inp)
-            inp.numpy().astype(np.float32).tofile(os.path.join(a.check_dir, f'{k}-image.f32'))
-            out.numpy().astype(np.float32).tofile(os.path.join(a.check_dir, f'{k}-embedding.f32'))
-            cases.append({'index': k, 'shape': [n, 3, SIZE, SIZE], 'outputs': {'embedding': list(out.shape)}})
-        with open(os.path.join(a.check_dir, 'cases.json'), 'w') as fh:
-            json.dump(cases, fh)
+        write_check_cases(model, [torch.rand(n, 3, SIZE, SIZE, generator=g) * 255 for n in (1, 5)], ['embedding'], a.check_dir)
     if a.golden:
         import cv2
         from data import to_tensor
