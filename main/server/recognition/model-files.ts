@@ -1,7 +1,8 @@
 // Where the shipped ONNX models live, whichever way the app runs: a packaged Electron app keeps them in
 // process.resourcesPath/models; from the TS sources (vitest) and from dist/ (node) it is the repository's
 // models/ folder, found by walking up from this module (the two layouts sit at different depths).
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,4 +24,30 @@ export function findModelFile(file: string, envVar: string): string {
     dir = parent;
   }
   throw new Error(`model ${file} not found (set ${envVar})`);
+}
+
+const digests = new Map<string, string>();
+
+/** The SHA-256 (hex) of a model file, read once per process. */
+export function modelDigest(file: string): string {
+  let d = digests.get(file);
+  if (!d) {
+    d = createHash('sha256').update(readFileSync(file)).digest('hex');
+    digests.set(file, d);
+  }
+  return d;
+}
+
+/**
+ * A model's version as the app reports it (About box, Settings, /api/app/v1/info/): the file's name and
+ * the start of its SHA-256, so two builds with different weights never report the same version and
+ * support can tell exactly which weights a laptop runs. Null when the file is missing or unreadable.
+ */
+export function modelVersion(locate: () => string): string | null {
+  try {
+    const file = locate();
+    return `${path.basename(file, '.onnx')} sha256:${modelDigest(file).slice(0, 12)}`;
+  } catch {
+    return null;
+  }
 }

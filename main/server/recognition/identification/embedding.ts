@@ -2,11 +2,9 @@
 // models/MODEL_CARD-embedder.md) maps a product image to a 128-d unit vector; the same product under
 // another viewpoint, light or background lands close, different products far apart. It is what
 // identification mainly ranks by; the classic descriptors and local features refine it.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { findModelFile } from '../model-files.js';
+import { findModelFile, modelDigest, modelVersion } from '../model-files.js';
 import { openImage, type ImageInput, type Rect } from './image-input.js';
 
 export const EMBED_MODEL_FILE = 'product-embedder.onnx';
@@ -16,17 +14,12 @@ export const EMBED_DIM = 128;
 const BATCH = 32;
 
 let session: Promise<ort.InferenceSession> | undefined;
-let version: number | undefined;
-
+let fingerprint: number | undefined;
 const modelPath = () => findModelFile(EMBED_MODEL_FILE, 'SHELF_EMBEDDER_MODEL');
 
-/** The embedder model's path, or null when it is missing (for reporting versions). */
-export function embedderModelPath(): string | null {
-  try {
-    return modelPath();
-  } catch {
-    return null;
-  }
+/** `product-embedder sha256:0123456789ab`, or null when the model is missing (for reporting). */
+export function embedderModelVersion(): string | null {
+  return modelVersion(modelPath);
 }
 
 /**
@@ -34,8 +27,9 @@ export function embedderModelPath(): string | null {
  * vectors of another model are not comparable, so they are recomputed rather than matched.
  */
 export function embedderVersion(): number {
-  version ??= createHash('sha256').update(readFileSync(modelPath())).digest().readUInt32LE(0);
-  return version;
+  // Cached: every stored descriptor is checked against it when a catalog loads.
+  fingerprint ??= Buffer.from(modelDigest(modelPath()).slice(0, 8), 'hex').readUInt32LE(0);
+  return fingerprint;
 }
 
 function getSession(): Promise<ort.InferenceSession> {

@@ -3,7 +3,7 @@
 // product: a crop this close in appearance (and size) to one already identified takes its answer
 // without another local-feature verification.
 import { appearanceSimilarity, type Appearance } from './appearance.js';
-import { describeQueries } from './describe.js';
+import { describeQueries, type ProductQuery } from './describe.js';
 import type { Identifier } from './identifier.js';
 import type { RawPixels } from './image-input.js';
 
@@ -27,7 +27,7 @@ export async function identifyCrops(
   const close = (a: number, b: number) => Math.min(a, b) / Math.max(a, b) >= REPEAT_SIZE_RATIO;
   // Described in runs (the embeddings are computed a batch at a time), identified one by one.
   const RUN = 32;
-  let queries: Awaited<ReturnType<typeof describeQueries>> = [];
+  let queries: ProductQuery[] = [];
   for (const [i, crop] of crops.entries()) {
     await checkpoint?.();
     if (i % RUN === 0) queries = await describeQueries(crops.slice(i, i + RUN).map((input) => ({ input })));

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Info } from '../../schemas/app.js';
 import { errorResponses } from '../../schemas/common.js';
 import { modelVersion } from '../../recognition/detector/model-version.js';
-import { embedderModelPath } from '../../recognition/identification/embedding.js';
+import { embedderModelVersion } from '../../recognition/identification/embedding.js';
 import { isPostgres } from '../../storage/dialect.js';
 import { APP_VERSION } from '../../version.js';
 
@@ -13,7 +13,7 @@ const info: FastifyPluginAsyncTypebox = async (app) => {
   }, async () => ({
     app_version: APP_VERSION,
     model_version: modelVersion(),
-    embedder_version: embedderModelPath() ? modelVersion(embedderModelPath()!) : null,
+    embedder_version: embedderModelVersion(),
     data_dir: app.dataDir,
     database: isPostgres(app.db) ? 'postgresql' : 'sqlite',
     node_version: process.versions.node,
