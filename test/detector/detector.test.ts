@@ -109,6 +109,29 @@ describe('shelf detector', () => {
     }
   });
 
+  it('finds products too small for one pass with its zoomed pass', async () => {
+    // The shelf at a fifth of its size: products 4..10 px wide, under what the stride-4 heatmap resolves.
+    const k = 0.2;
+    const small = await sharp(shelfJpg).resize(Math.round(truth.width * k), Math.round(truth.height * k)).png().toBuffer();
+    const scaled = truth.boxes.map((b) => b.map((v) => v * k) as Truth);
+    const onePass = await createDetector({ zoom: 1 });
+    try {
+      const single = recallPrecision(scaled, (await onePass.detect(small)).boxes);
+      const zoomed = recallPrecision(scaled, (await detector.detect(small)).boxes);
+      expect(zoomed.recall).toBeGreaterThanOrEqual(MIN_RECALL);
+      expect(zoomed.precision).toBeGreaterThanOrEqual(MIN_PRECISION);
+      expect(zoomed.recall).toBeGreaterThan(single.recall + 0.1);
+    } finally {
+      await onePass.close();
+    }
+  });
+
+  it('refuses settings outside their range', async () => {
+    await expect(createDetector({ zoom: 0.5 })).rejects.toThrow(RangeError);
+    await expect(createDetector({ zoom: Number.NaN })).rejects.toThrow(/zoom/);
+    await expect(createDetector({ inputSize: 0 })).rejects.toThrow(/inputSize/);
+  });
+
   it('handles a tiny image without error', async () => {
     const tiny = await sharp(shelfJpg).resize(17, 13).png().toBuffer();
     const r = await detector.detect(tiny);

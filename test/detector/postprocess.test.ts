@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { decodePeaks, type HeadOutputs } from '../../main/server/recognition/detector/decode.js';
 import { iou, nms } from '../../main/server/recognition/detector/nms.js';
+import { averageWithMirror, mirrorTensor } from '../../main/server/recognition/detector/test-time.js';
 
 function heads(w: number, h: number): HeadOutputs {
   return {
@@ -71,5 +72,26 @@ describe('nms', () => {
   it('caps the number of boxes, best first', () => {
     const many = Array.from({ length: 10 }, (_, i) => b(i * 10, 0, i * 10 + 9, 9, i / 10));
     expect(nms(many, 0.5, 3).map((k) => k.score)).toEqual([0.9, 0.8, 0.7]);
+  });
+});
+
+describe('mirror test', () => {
+  it('mirrors every row of every channel of the input tensor', () => {
+    // 2 channels x 2 rows x 3 columns
+    const t = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect([...mirrorTensor(t, 3)]).toEqual([3, 2, 1, 6, 5, 4, 9, 8, 7, 12, 11, 10]);
+  });
+
+  it('reads the mirror image back in the original frame: one product gives one unchanged box', () => {
+    const a = heads(10, 6);
+    const m = heads(10, 6);
+    // A product centred at x = (3 + 0.25) cells: in the mirror it is at 10 - 3.25 = 6.75 = cell 6 + 0.75.
+    put(a, 3, 2, 0.8, 12, 20, 0.25, 0.5);
+    put(m, 6, 2, 0.6, 16, 20, 0.75, 0.5);
+    const boxes = decodePeaks(averageWithMirror(a, m), 0.3);
+    expect(boxes).toHaveLength(1);
+    const [b] = boxes;
+    expect(b.score).toBeCloseTo(0.7);
+    expect([b.x1, b.y1, b.x2, b.y2].map((v) => Math.round(v * 100) / 100)).toEqual([13 - 7, 10 - 10, 13 + 7, 10 + 10]);
   });
 });

@@ -36,12 +36,26 @@ function open(input: DetectorInput): Sharp {
 }
 
 export async function prepare(input: DetectorInput, inputSize: number): Promise<Prepared> {
+  const { width, height } = await probe(input);
+  return render(input, width, height, Math.min(1, inputSize / Math.max(width, height)));
+}
+
+/** The image's size as displayed (after its EXIF orientation). */
+export async function probe(input: DetectorInput): Promise<{ width: number; height: number }> {
   try {
     const meta = await open(input).metadata();
     const width = meta.autoOrient?.width ?? meta.width;
     const height = meta.autoOrient?.height ?? meta.height;
     if (!width || !height) throw new Error('no image size');
-    const scale = Math.min(1, inputSize / Math.max(width, height));
+    return { width, height };
+  } catch (err) {
+    throw inputError(input, err);
+  }
+}
+
+/** The network input for the image resized by `scale` (the detector's zoomed pass may enlarge). */
+export async function render(input: DetectorInput, width: number, height: number, scale: number): Promise<Prepared> {
+  try {
     const w = Math.max(1, Math.round(width * scale));
     const h = Math.max(1, Math.round(height * scale));
     const inputWidth = Math.ceil(w / ALIGN) * ALIGN;
@@ -63,7 +77,11 @@ export async function prepare(input: DetectorInput, inputSize: number): Promise<
     }
     return { tensor, inputWidth, inputHeight, width, height, scale: w / width };
   } catch (err) {
-    const what = typeof input === 'string' ? input : Buffer.isBuffer(input) ? 'image buffer' : 'raw image';
-    throw new DetectorInputError(`cannot read ${what}: ${(err as Error).message}`, { cause: err });
+    throw inputError(input, err);
   }
+}
+
+function inputError(input: DetectorInput, err: unknown): DetectorInputError {
+  const what = typeof input === 'string' ? input : Buffer.isBuffer(input) ? 'image buffer' : 'raw image';
+  return new DetectorInputError(`cannot read ${what}: ${(err as Error).message}`, { cause: err });
 }
