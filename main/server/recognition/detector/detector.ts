@@ -13,7 +13,8 @@
  *
  * The model (models/shelf-detector.onnx, see models/MODEL_CARD.md) takes the whole photo with its long
  * side resized to `inputSize` (default 1024), which keeps the products of a 12 MP shelf photo 20..150 px
- * tall, the range it was trained on; raise it for photos of very many very small products.
+ * tall, the range it was trained on. When the products found are mostly tiny (see TINY_SIDE), the photo is
+ * looked at a second time, enlarged by `zoom`, and the small products are taken from that pass.
  */
 import * as ort from 'onnxruntime-node';
 

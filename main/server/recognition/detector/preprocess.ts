@@ -1,6 +1,7 @@
 // Image -> network input. sharp decodes, applies the EXIF orientation (.rotate()) so boxes come out in the
 // image as displayed, and resizes so the long side is `inputSize` (never enlarging: the model was trained
-// on products 20..300 px tall, and blowing a small image up would push them out of that range). The
+// on products 20..300 px tall, and blowing a small image up would push them out of that range; only the
+// detector's zoomed pass over a photo of very small products enlarges, through `render`). The
 // network needs sides that are multiples of 32, so the resized image is padded at the right and bottom.
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 
