@@ -2,6 +2,7 @@
 // right within a shelf). Products stand on shelf boards, so the bottom edges of one shelf's products
 // line up whatever their heights (a tall bottle beside a can); rows are found by sweeping bottom
 // edges downward and starting a new row at a jump of more than half a typical product height.
+import { median } from './median.js';
 
 export interface Box {
   x1: number;
@@ -20,12 +21,6 @@ export interface ShelfLayout<T extends Box> {
   placed: Placed<T>[];
   /** One box per shelf spanning its products, top to bottom. */
   shelves: Box[];
-}
-
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 export function groupIntoShelves<T extends Box>(items: readonly T[]): ShelfLayout<T> {

@@ -20,8 +20,9 @@ import * as ort from 'onnxruntime-node';
 
 import { decodePeaks, type Box, type HeadOutputs } from './decode.js';
 import { defaultModelPath } from './model-path.js';
+import { median } from '../median.js';
 import { nms } from './nms.js';
-import { probe, render, type DetectorInput, type Prepared } from './preprocess.js';
+import { prepare, render, type DetectorInput, type Prepared } from './preprocess.js';
 import { averageWithMirror, mirrorTensor } from './test-time.js';
 
 export type { Box } from './decode.js';
@@ -68,12 +69,6 @@ const TINY_SIDE = 16;
 const SURE_SCORE = 0.3;
 const SMALL_SIDE = 24;
 
-function median(xs: number[]): number {
-  if (xs.length === 0) return Infinity;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
-
 export async function createDetector(options: DetectorOptions = {}): Promise<Detector> {
   const modelPath = options.modelPath ?? defaultModelPath();
   const inputSize = options.inputSize ?? 1024;
@@ -93,37 +88,44 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
 
-  async function heads(p: Prepared): Promise<HeadOutputs> {
-    const once = async (tensor: Float32Array): Promise<HeadOutputs> => {
+  /** Runs the network on one input (and its mirror image when asked) and decodes the boxes, input pixels. */
+  async function peaks(p: Prepared): Promise<Box[]> {
+    const infer = async (tensor: Float32Array) => {
       const out = await session.run({ image: new ort.Tensor('float32', tensor, [1, 3, p.inputHeight, p.inputWidth]) });
       const [, , h, w] = out.heatmap.dims as number[];
-      // Copies: the tensors' buffers are released below.
-      const r = {
-        heatmap: Float32Array.from(out.heatmap.data as Float32Array),
-        size: Float32Array.from(out.size.data as Float32Array),
-        offset: Float32Array.from(out.offset.data as Float32Array),
+      const heads: HeadOutputs = {
+        heatmap: out.heatmap.data as Float32Array,
+        size: out.size.data as Float32Array,
+        offset: out.offset.data as Float32Array,
         width: w,
         height: h,
         stride: STRIDE,
       };
-      for (const o of Object.values(out)) o.dispose?.();
-      return r;
+      return { heads, release: () => Object.values(out).forEach((o) => o.dispose?.()) };
     };
-    const plain = await once(p.tensor);
-    if (!mirror) return plain;
-    return averageWithMirror(plain, await once(mirrorTensor(p.tensor, p.inputWidth)));
+    const plain = await infer(p.tensor);
+    try {
+      if (!mirror) return decodePeaks(plain.heads, scoreThreshold);
+      const mirrored = await infer(mirrorTensor(p.tensor, p.inputWidth));
+      try {
+        return decodePeaks(averageWithMirror(plain.heads, mirrored.heads), scoreThreshold);
+      } finally {
+        mirrored.release();
+      }
+    } finally {
+      plain.release();
+    }
   }
 
   /** Boxes of one pass in the image's pixels, with their short side in first-pass input pixels. */
-  async function pass(input: DetectorInput, width: number, height: number, scale: number, base: number) {
-    const p = await render(input, width, height, scale);
+  async function pass(p: Prepared, base: number) {
     const inv = 1 / p.scale;
     const boxes: (Box & { side: number })[] = [];
-    for (const b of decodePeaks(await heads(p), scoreThreshold)) {
+    for (const b of await peaks(p)) {
       const x1 = Math.max(0, b.x1 * inv);
       const y1 = Math.max(0, b.y1 * inv);
-      const x2 = Math.min(width, b.x2 * inv);
-      const y2 = Math.min(height, b.y2 * inv);
+      const x2 = Math.min(p.width, b.x2 * inv);
+      const y2 = Math.min(p.height, b.y2 * inv);
       if (x2 - x1 < 1 || y2 - y1 < 1) continue;
       boxes.push({ x1, y1, x2, y2, score: b.score, side: Math.min(x2 - x1, y2 - y1) * base });
     }
@@ -132,12 +134,13 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
 
   async function run(input: DetectorInput): Promise<Detection> {
     const t0 = performance.now();
-    const { width, height } = await probe(input);
-    const base = Math.min(1, inputSize / Math.max(width, height));
-    let found = await pass(input, width, height, base, base);
+    const first = await prepare(input, inputSize);
+    const { width, height, scale: base } = first;
+    let found = await pass(first, base);
     // A photo of many small products (the typical box under TINY_SIDE) gets a second, zoomed look.
-    if (zoom > 1 && found.length > 0 && median(found.filter((b) => b.score >= SURE_SCORE).map((b) => b.side)) < TINY_SIDE) {
-      const small = await pass(input, width, height, base * zoom, base);
+    const sure = found.filter((b) => b.score >= SURE_SCORE).map((b) => b.side);
+    if (zoom > 1 && sure.length > 0 && median(sure) < TINY_SIDE) {
+      const small = await pass(await render(input, width, height, base * zoom), base);
       found = [...found.filter((b) => b.side >= 0.75 * SMALL_SIDE), ...small.filter((b) => b.side < SMALL_SIDE)];
     }
     const boxes = nms(found, iouThreshold, maxBoxes).map(({ x1, y1, x2, y2, score }) => ({ x1, y1, x2, y2, score }));

@@ -42,7 +42,7 @@ export async function prepare(input: DetectorInput, inputSize: number): Promise<
 }
 
 /** The image's size as displayed (after its EXIF orientation). */
-export async function probe(input: DetectorInput): Promise<{ width: number; height: number }> {
+async function probe(input: DetectorInput): Promise<{ width: number; height: number }> {
   try {
     const meta = await open(input).metadata();
     const width = meta.autoOrient?.width ?? meta.width;
