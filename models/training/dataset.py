@@ -70,22 +70,28 @@ class ShelfCrops(Dataset):
         return self.length
 
     def __getitem__(self, i):
+        """(uint8 RGB image [3,S,S], heatmap, indices, log sizes, offsets, mask, jitter [4]).
+
+        The image stays uint8 and the colour jitter is returned as (gain r, g, b, bias) for the trainer to
+        apply on its device: float work per pixel is what made the loader the bottleneck on a GPU."""
         rng = np.random.default_rng([self.seed, i])
         if i % 500 == 0:
             self._split(list_samples(self.folder))
         pool = self.recent if self.recent and rng.random() < self.recent_frac else self.stems
         img, boxes = load_sample(pool[rng.integers(len(pool))])
         s = math.exp(rng.uniform(math.log(0.6), math.log(1.5)))
-        img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-        boxes = boxes * s
         S = self.size; H, W = img.shape[:2]
-        if H < S or W < S:  # pad small images with a plain colour
-            pad = np.full((max(H, S), max(W, S), 3), rng.integers(0, 256, 3), np.uint8)
-            pad[:H, :W] = img; img = pad; H, W = img.shape[:2]
-        x0 = int(rng.integers(0, W - S + 1)); y0 = int(rng.integers(0, H - S + 1))
-        img = img[y0:y0 + S, x0:x0 + S]
+        # Crop the source window that becomes the S x S sample, then resize only that window.
+        c = max(1, round(S / s))
+        x0 = int(rng.integers(0, max(W - c, 0) + 1)); y0 = int(rng.integers(0, max(H - c, 0) + 1))
+        win = img[y0:y0 + c, x0:x0 + c]
+        if win.shape[0] < c or win.shape[1] < c:  # pad small images with a plain colour
+            pad = np.empty((c, c, 3), np.uint8); pad[:] = rng.integers(0, 256, 3)
+            pad[:win.shape[0], :win.shape[1]] = win; win = pad
+        img = cv2.resize(win, (S, S), interpolation=cv2.INTER_AREA if c > S else cv2.INTER_LINEAR)
+        k = S / c
         if len(boxes):
-            full = boxes - np.float32([x0, y0, x0, y0])
+            full = (boxes - np.float32([x0, y0, x0, y0])) * k
             b = full.copy(); b[:, [0, 2]] = b[:, [0, 2]].clip(0, S); b[:, [1, 3]] = b[:, [1, 3]].clip(0, S)
             area = (full[:, 2] - full[:, 0]) * (full[:, 3] - full[:, 1])
             vis = (b[:, 2] - b[:, 0]).clip(0) * (b[:, 3] - b[:, 1]).clip(0)
@@ -96,10 +102,15 @@ class ShelfCrops(Dataset):
             img = img[:, ::-1]
             if len(boxes):
                 boxes = boxes[:, [2, 1, 0, 3]] * np.float32([-1, 1, -1, 1]) + np.float32([S, 0, S, 0])
-        img = img.astype(np.float32)
+        jitter = np.float32([1, 1, 1, 0])
         if rng.random() < 0.5:  # light / colour jitter on top of the generator's
-            img = img * rng.uniform(0.7, 1.3) * rng.uniform(0.9, 1.1, 3) + rng.uniform(-20, 20)
-        img = np.ascontiguousarray(np.clip(img, 0, 255)[:, :, ::-1], dtype=np.float32)  # BGR -> RGB
+            jitter[:3] = rng.uniform(0.7, 1.3) * rng.uniform(0.9, 1.1, 3); jitter[3] = rng.uniform(-20, 20)
+        img = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))  # BGR HWC -> RGB CHW
         hm, ind, wh, off, msk = draw_targets(boxes, S // STRIDE, S // STRIDE)
-        return (torch.from_numpy(img).permute(2, 0, 1).contiguous(), torch.from_numpy(hm)[None],
-                torch.from_numpy(ind), torch.from_numpy(wh), torch.from_numpy(off), torch.from_numpy(msk))
+        return (torch.from_numpy(img), torch.from_numpy(hm)[None], torch.from_numpy(ind), torch.from_numpy(wh),
+                torch.from_numpy(off), torch.from_numpy(msk), torch.from_numpy(jitter))
+
+
+def apply_jitter(img, jitter):
+    """uint8 [N,3,S,S] images and [N,4] (gain r, g, b, bias) -> float 0..255, on the images' device."""
+    return (img.float() * jitter[:, :3, None, None] + jitter[:, 3, None, None, None]).clamp_(0, 255)

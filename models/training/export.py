@@ -17,14 +17,14 @@ def main():
     ap.add_argument('ckpt'); ap.add_argument('out'); ap.add_argument('--check-dir')
     a = ap.parse_args()
     torch.set_num_threads(2)
-    model = ShelfNet()
     state = torch.load(a.ckpt, map_location='cpu')
+    model = ShelfNet(state.get('arch', 'small'))
     model.load_state_dict(state['model']); model.eval()
     x = torch.rand(1, 3, 640, 640) * 255
     names = ['heatmap', 'size', 'offset']
     export_onnx(model, x, a.out, ['image'], names,
                 {'image': {2: 'height', 3: 'width'}, **{n: {2: 'h', 3: 'w'} for n in names}},
-                {'steps': state.get('step', '')})
+                {'steps': state.get('step', ''), 'arch': state.get('arch', 'small')})
     if a.check_dir:
         # Two sizes, one non-square, to exercise the dynamic axes.
         g = torch.Generator().manual_seed(0)

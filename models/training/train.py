@@ -4,9 +4,15 @@ The learning-rate schedule runs on a wall-clock budget (--minutes): warm-up, the
 end of the budget, so a run on a shared CPU ends on time whatever its speed. Resuming restores the model,
 optimiser, step and elapsed time from RUN/last.pt.
 
+On CUDA it trains in bfloat16 autocast with channels-last tensors; the loader hands over uint8 crops
+and the colour jitter is applied on the device. --arch picks the width (model.ARCHS); --stop-after ends a
+session early (a lent GPU machine's call limit) and a later call resumes the same schedule.
+
 Usage: python3 train.py --data cache/train --run runs/r1 --minutes 75 [--batch 16 --size 384 --threads 2]
+       sh gpu_train.sh ...   (on a lent GPU machine: generates its own set, then trains)
 """
 import argparse
+import contextlib
 import math
 import os
 import time
@@ -15,8 +21,8 @@ import torch
 import torch.nn.functional as F
 from torch.utils.data import DataLoader
 
-from dataset import ShelfCrops
-from model import ShelfNet
+from dataset import ShelfCrops, apply_jitter
+from model import ARCHS, ShelfNet
 
 
 def focal_loss(logits, target):
@@ -37,8 +43,14 @@ def gather(feat, ind):
 
 
 def losses(model, batch):
-    img, hm, ind, wh, off, msk = batch
-    p_hm, p_wh, p_off = model.forward_raw(img)
+    img, hm, ind, wh, off, msk, jitter = batch
+    img = apply_jitter(img, jitter)
+    if img.is_cuda:
+        img = img.contiguous(memory_format=torch.channels_last)
+    amp = torch.autocast('cuda', dtype=torch.bfloat16) if img.is_cuda else contextlib.nullcontext()
+    with amp:
+        p_hm, p_wh, p_off = model.forward_raw(img)
+    p_hm, p_wh, p_off = p_hm.float(), p_wh.float(), p_off.float()  # losses in fp32
     l_hm = focal_loss(p_hm, hm)
     m = msk[..., None]; n = msk.sum().clamp(min=1)
     l_wh = (F.l1_loss(gather(p_wh, ind), wh, reduction='none') * m).sum() / n
@@ -55,36 +67,46 @@ def main():
     ap.add_argument('--init', help='start from these weights (a previous run)')
     ap.add_argument('--recent-from', type=int, help='oversample scenes numbered >= this (see ShelfCrops)')
     ap.add_argument('--recent-frac', type=float, default=0.5)
+    ap.add_argument('--log-every', type=int, default=20)
+    ap.add_argument('--arch', choices=sorted(ARCHS), default='small')
+    ap.add_argument('--stop-after', type=float, help='end this session after this many wall-clock minutes, '
+                    'saving last.pt; the schedule (--minutes) goes on when the run is resumed')
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(0)
     dev = 'cuda' if torch.cuda.is_available() else 'cpu'
     os.makedirs(a.run, exist_ok=True)
-    model = ShelfNet().to(dev)
+    model = ShelfNet(a.arch).to(dev)
+    if dev == 'cuda':
+        model = model.to(memory_format=torch.channels_last)
+        torch.backends.cudnn.benchmark = True
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     step, elapsed = 0, 0.0
     ck = os.path.join(a.run, 'last.pt')
     if os.path.exists(ck):
         s = torch.load(ck, map_location=dev)
+        assert s.get('arch', 'small') == a.arch, f"{ck} holds arch {s.get('arch', 'small')}"
         model.load_state_dict(s['model']); opt.load_state_dict(s['opt']); step, elapsed = s['step'], s['elapsed']
         print(f'resumed at step {step}, {elapsed / 60:.1f} min', flush=True)
     elif a.init:
         model.load_state_dict(torch.load(a.init, map_location=dev)['model'])
     budget = a.minutes * 60
     ds = ShelfCrops(a.data, a.size, seed=step + 1000 * int(elapsed), recent_from=a.recent_from, recent_frac=a.recent_frac)
-    dl = DataLoader(ds, batch_size=a.batch, num_workers=a.workers, persistent_workers=a.workers > 0, prefetch_factor=4 if a.workers else None)
+    dl = DataLoader(ds, batch_size=a.batch, num_workers=a.workers, persistent_workers=a.workers > 0,
+                    prefetch_factor=4 if a.workers else None, pin_memory=dev == 'cuda')
     model.train()
     t0 = time.time() - elapsed
-    last_save = time.time(); acc = [0.0, 0.0, 0.0]; k = 0
+    session_end = time.time() + a.stop_after * 60 if a.stop_after else float('inf')
+    last_save = time.time(); acc = torch.zeros(3, device=dev); k = 0
     for batch in dl:
         elapsed = time.time() - t0
-        if elapsed >= budget:
+        if elapsed >= budget or time.time() >= session_end:
             break
         frac = elapsed / budget
         lr = a.lr * min(1.0, (step + 1) / 150) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac)))
         for g in opt.param_groups:
             g['lr'] = lr
-        batch = [b.to(dev) for b in batch]
+        batch = [b.to(dev, non_blocking=True) for b in batch]
         l_hm, l_wh, l_off = losses(model, batch)
         loss = l_hm + 0.5 * l_wh + l_off
         opt.zero_grad(set_to_none=True)
@@ -92,18 +114,21 @@ def main():
         torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)
         opt.step()
         step += 1; k += 1
-        for j, v in enumerate((l_hm, l_wh, l_off)):
-            acc[j] += v.item()
-        if step % 20 == 0:
-            print(f'step {step} t {elapsed / 60:.1f}m lr {lr:.5f} hm {acc[0] / k:.3f} wh {acc[1] / k:.3f} off {acc[2] / k:.3f}', flush=True)
-            acc = [0.0, 0.0, 0.0]; k = 0
+        acc += torch.stack((l_hm, l_wh, l_off)).detach()  # no per-step sync with the GPU
+        if step % a.log_every == 0:
+            m = (acc / k).tolist()
+            print(f'step {step} t {elapsed / 60:.1f}m lr {lr:.5f} hm {m[0]:.3f} wh {m[1]:.3f} off {m[2]:.3f}', flush=True)
+            acc.zero_(); k = 0
         if time.time() - last_save > 300:
-            torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0}, ck + '.tmp')
+            torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0, 'arch': a.arch}, ck + '.tmp')
             os.replace(ck + '.tmp', ck); last_save = time.time()
-    torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0}, ck + '.tmp')
+    torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0, 'arch': a.arch}, ck + '.tmp')
     os.replace(ck + '.tmp', ck)
-    torch.save({'model': model.state_dict(), 'step': step}, os.path.join(a.run, 'final.pt'))
-    print(f'done: {step} steps, {(time.time() - t0) / 60:.1f} min', flush=True)
+    if elapsed >= budget:
+        torch.save({'model': model.state_dict(), 'step': step, 'arch': a.arch}, os.path.join(a.run, 'final.pt'))
+        print(f'done: {step} steps, {(time.time() - t0) / 60:.1f} min', flush=True)
+    else:
+        print(f'paused at step {step}, {(time.time() - t0) / 60:.1f} of {a.minutes} min: resume with the same --run', flush=True)
 
 
 if __name__ == '__main__':
