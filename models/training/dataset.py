@@ -55,11 +55,12 @@ def draw_targets(boxes, out_h, out_w, alpha=0.54):
 class ShelfCrops(Dataset):
     """Random crops of size `size` from the generated shelves (rescans the folder: generation may still run)."""
 
-    def __init__(self, folder, size=384, length=10 ** 7, seed=0, recent_from=None, recent_frac=0.5):
+    def __init__(self, folder, size=384, length=10 ** 7, seed=0, recent_from=None, recent_frac=0.5, photo_aug=False):
         # recent_from: draw recent_frac of the samples from scenes numbered >= recent_from (scenes a later
         # generator style added late in a run, which would otherwise be a small share of it).
         self.folder, self.size, self.length, self.seed = folder, size, length, seed
         self.recent_from, self.recent_frac = recent_from, recent_frac
+        self.photo_aug = photo_aug
         self._split(list_samples(folder))
 
     def _split(self, stems):
@@ -102,6 +103,8 @@ class ShelfCrops(Dataset):
             img = img[:, ::-1]
             if len(boxes):
                 boxes = boxes[:, [2, 1, 0, 3]] * np.float32([-1, 1, -1, 1]) + np.float32([S, 0, S, 0])
+        if self.photo_aug:
+            img = degrade(img, rng)
         jitter = np.float32([1, 1, 1, 0])
         if rng.random() < 0.5:  # light / colour jitter on top of the generator's
             jitter[:3] = rng.uniform(0.7, 1.3) * rng.uniform(0.9, 1.1, 3); jitter[3] = rng.uniform(-20, 20)
@@ -109,6 +112,29 @@ class ShelfCrops(Dataset):
         hm, ind, wh, off, msk = draw_targets(boxes, S // STRIDE, S // STRIDE)
         return (torch.from_numpy(img), torch.from_numpy(hm)[None], torch.from_numpy(ind), torch.from_numpy(wh),
                 torch.from_numpy(off), torch.from_numpy(msk), torch.from_numpy(jitter))
+
+
+def degrade(img, rng):
+    """Phone-photo faults on top of the generator's own (for --photo-aug): softness, lost resolution,
+    heavy JPEG, sensor noise, washed-out colour. Boxes are unchanged."""
+    S = img.shape[0]
+    img = np.ascontiguousarray(img)
+    if rng.random() < 0.4:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.5))
+    if rng.random() < 0.3:
+        k = rng.uniform(0.4, 0.8); n = max(8, int(S * k))
+        img = cv2.resize(cv2.resize(img, (n, n), interpolation=cv2.INTER_AREA), (S, S), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.3:
+        ok, enc = cv2.imencode('.jpg', img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 71))])
+        img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    if rng.random() < 0.3:
+        noise = rng.normal(0, rng.uniform(2, 8), img.shape).astype(np.int16)
+        img = np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+    if rng.random() < 0.2:
+        gray = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        a = rng.uniform(0.3, 0.8)
+        img = cv2.addWeighted(img, a, gray, 1 - a, 0)
+    return img
 
 
 def apply_jitter(img, jitter):

@@ -68,6 +68,7 @@ def main():
     ap.add_argument('--recent-from', type=int, help='oversample scenes numbered >= this (see ShelfCrops)')
     ap.add_argument('--recent-frac', type=float, default=0.5)
     ap.add_argument('--log-every', type=int, default=20)
+    ap.add_argument('--photo-aug', action='store_true', help='blur, lost resolution, JPEG, noise, desaturation (dataset.degrade)')
     ap.add_argument('--arch', choices=sorted(ARCHS), default='small')
     ap.add_argument('--stop-after', type=float, help='end this session after this many wall-clock minutes, '
                     'saving last.pt; the schedule (--minutes) goes on when the run is resumed')
@@ -91,7 +92,8 @@ def main():
     elif a.init:
         model.load_state_dict(torch.load(a.init, map_location=dev)['model'])
     budget = a.minutes * 60
-    ds = ShelfCrops(a.data, a.size, seed=step + 1000 * int(elapsed), recent_from=a.recent_from, recent_frac=a.recent_frac)
+    ds = ShelfCrops(a.data, a.size, seed=step + 1000 * int(elapsed), recent_from=a.recent_from, recent_frac=a.recent_frac,
+                    photo_aug=a.photo_aug)
     dl = DataLoader(ds, batch_size=a.batch, num_workers=a.workers, persistent_workers=a.workers > 0,
                     prefetch_factor=4 if a.workers else None, pin_memory=dev == 'cuda')
     model.train()
