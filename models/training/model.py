@@ -12,7 +12,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 STRIDE = 4
-# Channel widths per stage and head width. 'small' shipped up to r5; 'wide' (about 4x the compute,
+# Channel widths per stage and head width. 'small' is the shipped model (r5); 'wide' (about 4x the compute,
 # 27 ms per 640x640 on 2 CPU threads against 8) was trained on the GPU machine.
 ARCHS = {'small': ((16, 32, 48, 64, 96), 32), 'wide': ((32, 64, 96, 128, 192), 64)}
 
