@@ -125,7 +125,7 @@ def degrade(img, rng):
         k = rng.uniform(0.4, 0.8); n = max(8, int(S * k))
         img = cv2.resize(cv2.resize(img, (n, n), interpolation=cv2.INTER_AREA), (S, S), interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.3:
-        ok, enc = cv2.imencode('.jpg', img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 71))])
+        _, enc = cv2.imencode('.jpg', img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 71))])
         img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
     if rng.random() < 0.3:
         noise = rng.normal(0, rng.uniform(2, 8), img.shape).astype(np.int16)
