@@ -2,7 +2,9 @@
 
 A scene is a wall/background, one or more shelf units with rows of products standing on shelf boards,
 price tags and signs (which are NOT products), then the camera: perspective, light, shadows, blur,
-noise and JPEG. The image is drawn at the scale the app's detector sees (a phone photo resized so its
+noise and JPEG. Style 3 adds what the real photos show and flat rows lack: shelves below the camera's eye
+line seen from above (the rows of the same product behind each front facing, darker, and the board's top
+surface), round shading on bottles and cans, long runs of one product and views along the aisle. The image is drawn at the scale the app's detector sees (a phone photo resized so its
 long side is about 1024 px), so product sizes match what the model meets at inference.
 
 Product appearances: packshots cut from their white backgrounds and in-store photos (Grocery Store
@@ -260,6 +262,11 @@ class Generator:
         ux0 = int(rng.uniform(-0.2, 0.25) * W); ux1 = int(W - rng.uniform(-0.2, 0.25) * W)
         uy0 = int(rng.uniform(-0.3, 0.2) * H); uy1 = int(H - rng.uniform(-0.3, 0.1) * H)
         x2 = np.random.default_rng(list(np.atleast_1d(seed)) + [2])  # style-2 choices, apart from style 1's stream
+        x3 = np.random.default_rng(list(np.atleast_1d(seed)) + [3])  # style-3 choices, likewise
+        # Style 3: the camera's eye line. Rows below it are seen from above: the products behind the front
+        # facings show above them and the board's top surface shows in front of them.
+        deep = self.style >= 3 and x3.random() < 0.7
+        eye_y = H * x3.uniform(-0.3, 0.7); look = x3.uniform(0.2, 0.8); n_back = int(x3.integers(1, 4))
         tight = self.style >= 2 and x2.random() < 0.5
         if tight:
             row_h = prod_h * x2.uniform(1.02, 1.2)
@@ -282,10 +289,16 @@ class Generator:
         while y + row_h < uy1 + row_h * 0.5:
             base = int(y + row_h)  # top of the board the products stand on
             shade[max(0, int(y)):max(0, min(H, int(y + row_h * 0.35)))] *= rng.uniform(0.55, 0.9)  # shadow under the board above
+            below = max(0.0, (base - eye_y) / H) if deep else 0.0
+            depth = (x3, prod_h * look * below, n_back, y) if below > 0 else None
             for b in range(n_bays):
                 if b in hooks:
                     continue
-                self.fill_row(canvas, boxes, rng, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, base, prod_h, row_h, H, W, tight)
+                self.fill_row(canvas, boxes, rng, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, base, prod_h, row_h, H, W, tight, depth)
+            if depth is not None:  # the board's top surface, in front of the products, then its front lip
+                top_h = int(min(board * 2, depth[1] * 0.5))
+                cv2.rectangle(canvas, (ux0, base), (ux1, base + top_h), tuple(min(255, int(c * 1.15) + 10) for c in board_col), -1)
+                base += top_h
             cv2.rectangle(canvas, (ux0, base), (ux1, base + board), board_col, -1)
             cv2.line(canvas, (ux0, base), (ux1, base), tuple(int(c * 0.6) for c in board_col), 1)
             # Price tags and shelf strips on the board edge: NOT products.
@@ -312,7 +325,9 @@ class Generator:
             paste(canvas, sign, np.full(sign.shape[:2], 255, np.uint8), int(rng.uniform(0, W)), int(rng.uniform(0, H)))
         canvas = (canvas * shade[..., None]).astype(np.uint8)
         boxes = np.array(boxes, np.float32).reshape(-1, 4)
-        canvas, boxes = camera(canvas, boxes, rng, strong=self.style >= 2 and x2.random() < 0.5)
+        strong = self.style >= 2 and x2.random() < 0.5
+        aisle = self.style >= 3 and x3.random() < 0.3  # photographed along the aisle: one end far smaller
+        canvas, boxes = camera(canvas, boxes, rng, strong=strong, aisle=aisle)
         return canvas, boxes
 
     def hang(self, canvas, boxes, rng, x0, x1, y0, y1, prod_h):
@@ -333,10 +348,15 @@ class Generator:
                 x += pw + int(pw * rng.uniform(0.02, 0.2))
             y += ph + int(prod_h * rng.uniform(0.25, 0.5))
 
-    def fill_row(self, canvas, boxes, rng, x0, x1, base, prod_h, row_h, H, W, tight=False):
-        """Groups of repeated facings standing on the board at y=base, with gaps and stacks."""
+    def fill_row(self, canvas, boxes, rng, x0, x1, base, prod_h, row_h, H, W, tight=False, depth=None):
+        """Groups of repeated facings standing on the board at y=base, with gaps and stacks.
+
+        depth (style 3): (x3, dy, n_back, ytop) draws the rows of the same products behind the front facings,
+        n_back copies each dy px higher and darker, clipped at ytop (under the board above). Seen from above,
+        real shelves show these; only the front facing is a product box."""
         x = x0 + int(rng.uniform(0, 0.1) * prod_h)
         gap_p = rng.uniform(0, 0.12)
+        placed = []  # (img, mask, x, top): drawn after the rows behind, so no back copy covers a front facing
         while x < x1:
             if rng.random() < gap_p:  # empty slot
                 x += int(prod_h * rng.uniform(0.3, 1.2)); continue
@@ -355,18 +375,46 @@ class Generator:
             if ph * 2.05 < row_h * 0.98 and rng.random() < 0.5:
                 stack = int(min(3, (row_h * 0.98) // ph))
             n_face = int(rng.integers(1, 7))
+            if depth is not None:
+                x3 = depth[0]
+                if x3.random() < 0.35:  # round package: photos of bottles and cans show shading across them
+                    img = cylinder_shade(img, x3)
+                if x3.random() < 0.4:  # real shelves hold long runs of one product
+                    n_face += int(x3.integers(2, 9))
             spacing = int(pw * rng.uniform(0.0, 0.12 if not tight else 0.03))
             for _ in range(n_face):
                 if x + pw * 0.5 > x1:
                     break
                 for s in range(stack):
                     top = base - ph * (s + 1)
-                    paste(canvas, img, mask, x, top)
+                    placed.append((img, mask, x, top))
                     ys, xs = np.nonzero(mask)
                     bx1, by1, bx2, by2 = x + xs.min(), top + ys.min(), x + xs.max() + 1, top + ys.max() + 1
                     boxes.append([bx1, by1, bx2, by2])
                 x += pw + spacing
             x += int(pw * rng.uniform(0.0, 0.2))
+        if depth is not None:
+            x3, dy, n_back, ytop = depth
+            for k in range(n_back, 0, -1):  # farthest row first
+                dark = x3.uniform(0.5, 0.85) ** k
+                for img, mask, px, top in placed:
+                    ty = int(top - dy * k)
+                    cut = max(0, int(ytop) - ty)
+                    if cut >= img.shape[0]:
+                        continue
+                    back = (img[cut:] * dark).astype(np.uint8)
+                    paste(canvas, back, mask[cut:], px + int(x3.integers(-2, 3)), ty + cut)
+        for img, mask, px, top in placed:
+            paste(canvas, img, mask, px, top)
+
+
+def cylinder_shade(img, rng):
+    """Darker edges and a highlight across the width, as on a bottle or can."""
+    w = img.shape[1]
+    x = np.linspace(-1, 1, w, dtype=np.float32)
+    shade = 0.6 + 0.45 * np.sqrt(np.clip(1 - x ** 2, 0, 1))
+    hl = np.exp(-((x - rng.uniform(-0.6, 0.3)) ** 2) / rng.uniform(0.005, 0.03)) * rng.uniform(30, 100)
+    return np.clip(img * shade[None, :, None] + hl[None, :, None], 0, 255).astype(np.uint8)
 
 
 def speckled_floor(canvas, rng, y0, prod_h):
@@ -409,15 +457,17 @@ def glass_doors(canvas, rng, bay_edges, y0, y1, post_w):
     canvas[:] = np.clip(f, 0, 255).astype(np.uint8)
 
 
-def camera(img, boxes, rng, strong=False):
+def camera(img, boxes, rng, strong=False, aisle=False):
     """Perspective, lighting, colour cast, blur, noise. Boxes follow the perspective (enclosing box)."""
     H, W = img.shape[:2]
     if rng.random() < 0.8:
         d = rng.uniform(0, 0.08)
         src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
         jit = rng.uniform(-d, d, (4, 2)) * np.float32([W, H])
-        if rng.random() < 0.5:  # seen from one side: one edge shorter
+        if rng.random() < 0.5 or aisle:  # seen from one side: one edge shorter
             k = rng.uniform(0, 0.25 if strong else 0.12) * H
+            if aisle:
+                k = rng.uniform(0.25, 0.4) * H
             jit[0, 1] += k; jit[3, 1] -= k
         dst = (src + jit).astype(np.float32)
         M = cv2.getPerspectiveTransform(src, dst)
@@ -470,7 +520,7 @@ def main():
     ap.add_argument('--start', type=int, default=0); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--procedural-only', action='store_true', help='draw every product (no shared/data pixels)')
     ap.add_argument('--size', help='fixed WxH instead of random phone-photo shapes')
-    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows')
+    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views')
     a = ap.parse_args()
     size = tuple(int(v) for v in a.size.split('x')) if a.size else None
     os.makedirs(a.out, exist_ok=True)
