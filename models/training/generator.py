@@ -4,7 +4,7 @@ A scene is a wall/background, one or more shelf units with rows of products stan
 price tags and signs (which are NOT products), then the camera: perspective, light, shadows, blur,
 noise and JPEG. Style 3 adds what the real photos show and flat rows lack: shelves below the camera's eye
 line seen from above (the rows of the same product behind each front facing, darker, and the board's top
-surface), round shading on bottles and cans, long runs of one product and views along the aisle. The image is drawn at the scale the app's detector sees (a phone photo resized so its
+surface), round shading on bottles and cans, long runs of one product, views along the aisle, clear drinks bottles and wire shelf fronts. The image is drawn at the scale the app's detector sees (a phone photo resized so its
 long side is about 1024 px), so product sizes match what the model meets at inference.
 
 Product appearances: packshots cut from their white backgrounds and in-store photos (Grocery Store
@@ -171,6 +171,34 @@ def procedural_product(rng, w, h):
     return img, mask
 
 
+def soda_bottle(rng, w, h):
+    """A clear plastic drinks bottle (style 3): the liquid's colour shows through, a label band round the
+    middle, a coloured cap, glossy streaks. The generator's opaque bottles looked nothing like these."""
+    liquid = [(20, 30, 60), (25, 45, 25), (30, 110, 200), (40, 150, 60), (200, 200, 190), (60, 30, 120)][rng.integers(6)]
+    liquid = tuple(int(np.clip(c + rng.integers(-20, 21), 0, 255)) for c in liquid)
+    img = np.empty((h, w, 3), np.uint8); img[:] = liquid
+    mask = np.zeros((h, w), np.uint8)
+    cx = w // 2; neck_w = max(2, int(w * rng.uniform(0.3, 0.4))); neck_h = int(h * rng.uniform(0.12, 0.22))
+    shoulder = int(h * rng.uniform(0.12, 0.25))
+    cv2.rectangle(mask, (cx - neck_w // 2, 0), (cx + neck_w // 2, neck_h), 255, -1)
+    cv2.fillPoly(mask, [np.array([[cx - neck_w // 2, neck_h], [cx + neck_w // 2, neck_h], [w - 1, neck_h + shoulder],
+                                  [w - 1, h - 1], [0, h - 1], [0, neck_h + shoulder]], np.int32)], 255)
+    if rng.random() < 0.6:  # air above the liquid: paler
+        air = int(neck_h + shoulder * rng.uniform(0, 1))
+        img[:air] = np.clip(np.float32(img[:air]) * 0.4 + 140, 0, 255).astype(np.uint8)
+    cap_h = max(2, int(h * rng.uniform(0.04, 0.07)))
+    img[:cap_h] = rand_color(rng)
+    y0 = int(h * rng.uniform(0.3, 0.5)); y1 = min(h - 2, y0 + int(h * rng.uniform(0.15, 0.35)))
+    band = gradient(y1 - y0, w, rand_color(rng), rand_color(rng), rng)
+    draw_label(band, rng)
+    img[y0:y1] = band
+    img = cylinder_shade(img, rng)
+    for _ in range(rng.integers(1, 3)):  # vertical gloss streaks on the plastic
+        x = int(rng.uniform(0.1, 0.9) * w)
+        cv2.line(img, (x, neck_h), (x, h - 1), (235, 235, 235), max(1, w // 18))
+    return img, mask
+
+
 # ---------------------------------------------------------------- scene
 def background(h, w, rng):
     kind = rng.integers(0, 4)
@@ -227,6 +255,9 @@ class Generator:
 
     def product_appearance(self, rng, w, h):
         """A product look for a slot of about w x h; its own aspect may differ (the slot adapts)."""
+        x3 = getattr(self, '_x3', None)
+        if self.style >= 3 and x3 is not None and x3.random() < self._soda:
+            return soda_bottle(x3, max(6, int(h * x3.uniform(0.28, 0.4))), max(12, h))
         r = rng.random() if self.bank else 1.0
         if r < 0.3 and self.bank.packshots:
             img, mask = self.bank.packshots[rng.integers(len(self.bank.packshots))]
@@ -266,6 +297,9 @@ class Generator:
         # Style 3: the camera's eye line. Rows below it are seen from above: the products behind the front
         # facings show above them and the board's top surface shows in front of them.
         deep = self.style >= 3 and x3.random() < 0.7
+        self._x3 = x3
+        self._soda = x3.choice([0.0, 0.1, 0.6]) if self.style >= 3 else 0.0  # some scenes are a drinks aisle
+        fence = self.style >= 3 and x3.random() < 0.25  # wire fronts across the bottom of each row
         eye_y = H * x3.uniform(-0.3, 0.7); look = x3.uniform(0.2, 0.8); n_back = int(x3.integers(1, 4))
         tight = self.style >= 2 and x2.random() < 0.5
         if tight:
@@ -295,6 +329,8 @@ class Generator:
                 if b in hooks:
                     continue
                 self.fill_row(canvas, boxes, rng, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, base, prod_h, row_h, H, W, tight, depth)
+            if fence:
+                self.wire_fence(canvas, x3, ux0, ux1, base, prod_h)
             if depth is not None:  # the board's top surface, in front of the products, then its front lip
                 top_h = int(min(board * 2, depth[1] * 0.5))
                 cv2.rectangle(canvas, (ux0, base), (ux1, base + top_h), tuple(min(255, int(c * 1.15) + 10) for c in board_col), -1)
@@ -329,6 +365,18 @@ class Generator:
         aisle = self.style >= 3 and x3.random() < 0.3  # photographed along the aisle: one end far smaller
         canvas, boxes = camera(canvas, boxes, rng, strong=strong, aisle=aisle)
         return canvas, boxes
+
+    @staticmethod
+    def wire_fence(canvas, rng, x0, x1, base, prod_h):
+        """Thin metal bars in front of the products' lower part (they stay products, bars and all)."""
+        col = tuple(int(c) for c in rng.integers(150, 240, 3))
+        t = max(1, int(prod_h * rng.uniform(0.015, 0.04)))
+        top = base - int(prod_h * rng.uniform(0.2, 0.45))
+        for y in (top, (top + base) // 2):
+            cv2.line(canvas, (int(x0), int(y)), (int(x1), int(y)), col, t)
+        step = int(prod_h * rng.uniform(0.3, 1.5))
+        for x in range(int(x0), int(x1), max(4, step)):
+            cv2.line(canvas, (x, int(top)), (x, int(base)), col, max(1, t // 2))
 
     def hang(self, canvas, boxes, rng, x0, x1, y0, y1, prod_h):
         """A pegboard bay: bags and blister packs hanging from hooks in a grid."""
@@ -520,7 +568,7 @@ def main():
     ap.add_argument('--start', type=int, default=0); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--procedural-only', action='store_true', help='draw every product (no shared/data pixels)')
     ap.add_argument('--size', help='fixed WxH instead of random phone-photo shapes')
-    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views')
+    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts')
     a = ap.parse_args()
     size = tuple(int(v) for v in a.size.split('x')) if a.size else None
     os.makedirs(a.out, exist_ok=True)
