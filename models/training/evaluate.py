@@ -131,13 +131,16 @@ def overlay_photos(folder, out_dir, extra):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--val', default='cache/val'); ap.add_argument('--photos')
+    ap.add_argument('--val', default='cache/val', help="held-out generated set, or 'none' for the photos alone")
+    ap.add_argument('--photos')
     ap.add_argument('--out', default='runs/eval'); ap.add_argument('--detect-args', default='')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     extra = a.detect_args.split() if a.detect_args else []
-    report = {'generated': evaluate_generated(os.path.abspath(a.val), a.out, extra)}
-    print(json.dumps(report['generated'], indent=1), flush=True)
+    report = {}
+    if a.val != 'none':
+        report['generated'] = evaluate_generated(os.path.abspath(a.val), a.out, extra)
+        print(json.dumps(report['generated'], indent=1), flush=True)
     if a.photos:
         report['photos'] = overlay_photos(os.path.abspath(a.photos), a.out, extra)
         print(json.dumps(report['photos'], indent=1))

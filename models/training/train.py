@@ -70,6 +70,8 @@ def main():
     ap.add_argument('--log-every', type=int, default=20)
     ap.add_argument('--photo-aug', action='store_true', help='blur, lost resolution, JPEG, noise, desaturation (dataset.degrade)')
     ap.add_argument('--arch', choices=sorted(ARCHS), default='small')
+    ap.add_argument('--snapshot-every', type=float, help='also keep the weights every this many minutes as RUN/snap-STEP.pt '
+                    '(synthetic AP is no proxy for real photos, so a middle checkpoint may be the one to ship)')
     ap.add_argument('--stop-after', type=float, help='end this session after this many wall-clock minutes, '
                     'saving last.pt; the schedule (--minutes) goes on when the run is resumed')
     a = ap.parse_args()
@@ -99,7 +101,7 @@ def main():
     model.train()
     t0 = time.time() - elapsed
     session_end = time.time() + a.stop_after * 60 if a.stop_after else float('inf')
-    last_save = time.time(); acc = torch.zeros(3, device=dev); k = 0
+    last_save = last_snap = time.time(); acc = torch.zeros(3, device=dev); k = 0
     for batch in dl:
         elapsed = time.time() - t0
         if elapsed >= budget or time.time() >= session_end:
@@ -124,6 +126,9 @@ def main():
         if time.time() - last_save > 300:
             torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0, 'arch': a.arch}, ck + '.tmp')
             os.replace(ck + '.tmp', ck); last_save = time.time()
+        if a.snapshot_every and time.time() - last_snap > a.snapshot_every * 60:
+            torch.save({'model': model.state_dict(), 'step': step, 'arch': a.arch}, os.path.join(a.run, f'snap-{step}.pt'))
+            last_snap = time.time()
     torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0, 'arch': a.arch}, ck + '.tmp')
     os.replace(ck + '.tmp', ck)
     if elapsed >= budget:
