@@ -119,7 +119,12 @@ export interface DataVisit {
   agent_id?: string | null;
   store_id?: string | null;
   kpi_values?: KpiValue[];
-  scenes?: Array<{ id: string; images?: Array<{ id?: string; original_url: string | null }>; facing_counts?: unknown }>;
+  scenes?: Array<{
+    id: string;
+    agent_id?: string | null;
+    images?: Array<{ id?: string; original_url: string | null }>;
+    facing_counts?: unknown;
+  }>;
 }
 
 export interface Kpi {
