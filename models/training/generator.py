@@ -4,8 +4,9 @@ A scene is a wall/background, one or more shelf units with rows of products stan
 price tags and signs (which are NOT products), then the camera: perspective, light, shadows, blur,
 noise and JPEG. Style 3 adds what the real photos show and flat rows lack: shelves below the camera's eye
 line seen from above (the rows of the same product behind each front facing, darker, and the board's top
-surface), round shading on bottles and cans, long runs of one product, views along the aisle, clear drinks bottles and wire shelf fronts. The image is drawn at the scale the app's detector sees (a phone photo resized so its
-long side is about 1024 px), so product sizes match what the model meets at inference.
+surface), round shading on bottles and cans, long runs of one product, views along the aisle, clear
+drinks bottles and wire shelf fronts. The image is drawn at the scale the app's detector sees (a phone
+photo resized so its long side is about 1024 px), so product sizes match what the model meets at inference.
 
 Product appearances: packshots cut from their white backgrounds and in-store photos (Grocery Store
 Dataset, MIT), SKU crops (MIT), and procedurally drawn boxes, bottles, cans and pouches, so the model
@@ -164,11 +165,22 @@ def procedural_product(rng, w, h):
         img[:int(h * 0.12)] = rand_color(rng)
     # Cylindrical shading for round packages.
     if kind in ('bottle', 'can', 'jar') or rng.random() < 0.2:
-        x = np.linspace(-1, 1, w, dtype=np.float32)
-        shade = 0.65 + 0.45 * np.sqrt(np.clip(1 - x ** 2, 0, 1))
-        hl = np.exp(-((x - rng.uniform(-0.6, 0.2)) ** 2) / 0.01) * 80
-        img = np.clip(img * shade[None, :, None] + hl[None, :, None], 0, 255).astype(np.uint8)
+        img = cylinder_shade(img, rng.uniform(-0.6, 0.2), 0.01, 80, 0.65)
     return img, mask
+
+
+def cylinder_shade(img, centre, spread, strength, edge):
+    """Darker edges (down to `edge` of the brightness) and a highlight at `centre` (-1..1) across the width,
+    as on a bottle or can."""
+    x = np.linspace(-1, 1, img.shape[1], dtype=np.float32)
+    shade = edge + 0.45 * np.sqrt(np.clip(1 - x ** 2, 0, 1))
+    hl = np.exp(-((x - centre) ** 2) / spread) * strength
+    return np.clip(img * shade[None, :, None] + hl[None, :, None], 0, 255).astype(np.uint8)
+
+
+def random_shade(img, rng):
+    """cylinder_shade with a random highlight (style 3)."""
+    return cylinder_shade(img, rng.uniform(-0.6, 0.3), rng.uniform(0.005, 0.03), rng.uniform(30, 100), 0.6)
 
 
 def soda_bottle(rng, w, h):
@@ -192,7 +204,7 @@ def soda_bottle(rng, w, h):
     band = gradient(y1 - y0, w, rand_color(rng), rand_color(rng), rng)
     draw_label(band, rng)
     img[y0:y1] = band
-    img = cylinder_shade(img, rng)
+    img = random_shade(img, rng)
     for _ in range(rng.integers(1, 3)):  # vertical gloss streaks on the plastic
         x = int(rng.uniform(0.1, 0.9) * w)
         cv2.line(img, (x, neck_h), (x, h - 1), (235, 235, 235), max(1, w // 18))
@@ -426,7 +438,7 @@ class Generator:
             if depth is not None:
                 x3 = depth[0]
                 if x3.random() < 0.35:  # round package: photos of bottles and cans show shading across them
-                    img = cylinder_shade(img, x3)
+                    img = random_shade(img, x3)
                 if x3.random() < 0.4:  # real shelves hold long runs of one product
                     n_face += int(x3.integers(2, 9))
             spacing = int(pw * rng.uniform(0.0, 0.12 if not tight else 0.03))
@@ -454,15 +466,6 @@ class Generator:
                     paste(canvas, back, mask[cut:], px + int(x3.integers(-2, 3)), ty + cut)
         for img, mask, px, top in placed:
             paste(canvas, img, mask, px, top)
-
-
-def cylinder_shade(img, rng):
-    """Darker edges and a highlight across the width, as on a bottle or can."""
-    w = img.shape[1]
-    x = np.linspace(-1, 1, w, dtype=np.float32)
-    shade = 0.6 + 0.45 * np.sqrt(np.clip(1 - x ** 2, 0, 1))
-    hl = np.exp(-((x - rng.uniform(-0.6, 0.3)) ** 2) / rng.uniform(0.005, 0.03)) * rng.uniform(30, 100)
-    return np.clip(img * shade[None, :, None] + hl[None, :, None], 0, 255).astype(np.uint8)
 
 
 def speckled_floor(canvas, rng, y0, prod_h):
