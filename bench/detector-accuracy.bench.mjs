@@ -1,10 +1,11 @@
 // Detector accuracy on the held-out generated set (the issue's AP50 >= 0.95 target): COCO-style AP,
 // AP50, AP75 and mean absolute count error, measured by models/training/evaluate.py through the app's
-// own detect CLI. The sets (seeds never trained on) are generated on first use into
+// own detect CLI; then AP50, recall and precision on the hand-labelled regions of the real shelf photos
+// (models/training/real-labels, photos in ../shared/data/shelf-photos, skipped where that is absent). The sets (seeds never trained on) are generated on first use into
 // models/training/cache/val, val2 and val3 (git-ignored) by the current generator; it needs Debian's python3 with OpenCV and NumPy
 // (python3-opencv), otherwise this bench says so and skips.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const python = process.env.PYTHON ?? '/usr/bin/python3';
@@ -44,4 +45,24 @@ for (const set of sets) {
   const g = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'), r.stdout.lastIndexOf('}') + 1));
   const f = (v) => (typeof v === 'number' ? v.toFixed(3) : String(v));
   console.log(`held-out ${set.name}: ${g.images} images, ${g.objects} products | AP ${f(g.AP)} | AP50 ${f(g.AP50)} (target 0.95; ${f(g.AP50_app_threshold)} from the boxes above the app's 0.3) | AP75 ${f(g.AP75)} | mean abs count error ${f(g.count_mae)}`);
+}
+
+const photos = path.resolve('../shared/data/shelf-photos');
+if (!existsSync(photos)) {
+  console.log(`real photos: skipped (${photos} not found)`);
+} else {
+  const out = path.join(training, 'runs', 'bench-eval-photos');
+  const r = spawnSync(python, ['evaluate.py', '--val', 'none', '--photos', photos, '--out', out], { cwd: training, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) {
+    process.stderr.write(r.stderr);
+    process.exit(1);
+  }
+  const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'));
+  const counts = Object.values(report.photos).map((p) => p.count);
+  const l = report.labelled_photos;
+  const f = (v) => v.toFixed(3);
+  console.log(`real photos: ${counts.length} photos, mean ${(counts.reduce((a, b) => a + b, 0) / counts.length).toFixed(0)} boxes per photo (overlays in ${out})`);
+  if (l) {
+    console.log(`real photos, hand-labelled regions: ${l.photos} photos, ${l.objects} products | AP50 ${f(l.AP50)} | AP ${f(l.AP)} | recall ${f(l.recall)} precision ${f(l.precision)} at the app's 0.3 | mean abs count error ${l.count_error.toFixed(1)} per region`);
+  }
 }

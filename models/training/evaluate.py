@@ -7,7 +7,9 @@ onnxruntime-node, TypeScript decoding), so the figures are those of what ships.
    detection down to a score of 0.05 (SCORE_FOR_AP); the count error and the overlays use the boxes the
    app reports, those at its default threshold (APP_THRESHOLD).
 2. Real shelf photos (shared/data/shelf-photos, evaluation only): overlay PNGs of the detections with
-   the count per photo, for a person to look at.
+   the count per photo, for a person to look at; and where `real-labels/` holds a hand-labelled region of
+   a photo, AP50 and recall / precision inside the regions (drawn on the overlays: yellow region, green
+   truth, red detections).
 
 Usage (after `npm run build`):
   python3 evaluate.py --val cache/val --photos ../../../shared/data/shelf-photos --out runs/eval
@@ -23,6 +25,7 @@ import numpy as np
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '../..'))
 SCORE_FOR_AP = 0.05
+LABELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'real-labels')
 APP_THRESHOLD = 0.3  # the detector's default scoreThreshold (main/server/recognition/detector/detector.ts)
 
 
@@ -108,31 +111,79 @@ def evaluate_generated(folder, out_dir, extra):
     return m
 
 
-def overlay_photos(folder, out_dir, extra):
+def in_region(b, region):
+    """Rows of b (x1, y1, x2, y2, ...) whose centre lies inside region (x1, y1, x2, y2)."""
+    cx = (b[:, 0] + b[:, 2]) / 2; cy = (b[:, 1] + b[:, 3]) / 2
+    return b[(cx >= region[0]) & (cx < region[2]) & (cy >= region[1]) & (cy < region[3])]
+
+
+def evaluate_photos(folder, out_dir, extra, labels_dir=LABELS_DIR):
+    """Overlays and counts for every photo; where labels_dir holds a hand-labelled region for a photo
+    (real-labels/README.md), AP50 and recall / precision inside that region, pooled over the photos."""
     files = sorted(glob.glob(os.path.join(folder, '*.jpg')))
-    res = detect(files, extra)
-    counts = {}
+    res = detect(files, ['--score-threshold', str(SCORE_FOR_AP), *extra])
+    counts, dets, gts, per = {}, [], [], {}
     for f in files:
         r = res[f]
+        name = os.path.splitext(os.path.basename(f))[0]
+        d = np.array([[b['x1'], b['y1'], b['x2'], b['y2'], b['score']] for b in r['boxes']], np.float64).reshape(-1, 5)
+        shown = d[d[:, 4] >= APP_THRESHOLD]
         im = cv2.imread(f, cv2.IMREAD_COLOR)  # applies EXIF orientation, as the app does
         t = max(2, im.shape[1] // 600)
-        for b in r['boxes']:
-            cv2.rectangle(im, (int(b['x1']), int(b['y1'])), (int(b['x2']), int(b['y2'])), (0, 0, 255), t)
-        label = f"{len(r['boxes'])} products, {r['ms']:.0f} ms"
+        label_file = os.path.join(labels_dir, name + '.json')
+        if os.path.exists(label_file):
+            lab = json.load(open(label_file))
+            region = lab['region']
+            g = in_region(np.array(lab['boxes'], np.float64).reshape(-1, 4), region)
+            dr = in_region(d, region)
+            dets.append(dr); gts.append(g)
+            per[name] = region_scores(dr, g)
+            cv2.rectangle(im, tuple(region[:2]), tuple(region[2:]), (0, 255, 255), t)
+            for b in g:
+                cv2.rectangle(im, (int(b[0]), int(b[1])), (int(b[2]), int(b[3])), (0, 255, 0), max(1, t // 2))
+        for b in shown:
+            cv2.rectangle(im, (int(b[0]), int(b[1])), (int(b[2]), int(b[3])), (0, 0, 255), t)
+        caption = f"{len(shown)} products, {r['ms']:.0f} ms"
         cv2.rectangle(im, (0, 0), (im.shape[1], 30 * t), (0, 0, 0), -1)
-        cv2.putText(im, label, (10, 24 * t), cv2.FONT_HERSHEY_SIMPLEX, t, (255, 255, 255), t, cv2.LINE_AA)
+        cv2.putText(im, caption, (10, 24 * t), cv2.FONT_HERSHEY_SIMPLEX, t, (255, 255, 255), t, cv2.LINE_AA)
         scale = 1200 / max(im.shape[:2])
         im = cv2.resize(im, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        name = os.path.splitext(os.path.basename(f))[0]
         cv2.imwrite(os.path.join(out_dir, f'photo-{name}.png'), im)
-        counts[name] = {'count': len(r['boxes']), 'ms': r['ms']}
-    return counts
+        counts[name] = {'count': len(shown), 'ms': r['ms']}
+    labelled = None
+    if gts:
+        labelled = {'photos': len(gts), 'objects': int(sum(len(g) for g in gts)),
+                    'AP50': average_precision(dets, gts, 0.5), 'AP': float(np.mean(
+                        [average_precision(dets, gts, t) for t in np.round(np.arange(0.5, 0.96, 0.05), 2)])),
+                    **region_scores(None, None, dets, gts), 'per_photo': per}
+    return counts, labelled
+
+
+def region_scores(d, g, dets=None, gts=None):
+    """Recall and precision at IoU 0.5 of the boxes the app reports (score >= APP_THRESHOLD), and the count
+    error; over one region (d, g) or pooled over several (dets, gts)."""
+    pairs = list(zip(dets, gts)) if dets is not None else [(d, g)]
+    tp = n_det = n_gt = err = 0
+    for d, g in pairs:
+        d = d[d[:, 4] >= APP_THRESHOLD]; d = d[np.argsort(-d[:, 4], kind='stable')]
+        used = np.zeros(len(g), bool)
+        ious = iou_matrix(d[:, :4], g) if len(g) and len(d) else np.zeros((len(d), len(g)))
+        for k in range(len(d)):
+            cand = np.nonzero((ious[k] >= 0.5) & ~used)[0]
+            if len(cand):
+                used[cand[np.argmax(ious[k, cand])]] = True; tp += 1
+        n_det += len(d); n_gt += len(g); err += abs(len(d) - len(g))
+    out = {'recall': tp / max(1, n_gt), 'precision': tp / max(1, n_det), 'count_error': err / len(pairs)}
+    if dets is None:
+        out.update(objects=len(g), AP50=average_precision([pairs[0][0]], [g], 0.5))
+    return out
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--val', default='cache/val', help="held-out generated set, or 'none' for the photos alone")
     ap.add_argument('--photos')
+    ap.add_argument('--labels', default=LABELS_DIR, help='hand-labelled regions of the photos (real-labels/)')
     ap.add_argument('--out', default='runs/eval'); ap.add_argument('--detect-args', default='')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -142,8 +193,11 @@ def main():
         report['generated'] = evaluate_generated(os.path.abspath(a.val), a.out, extra)
         print(json.dumps(report['generated'], indent=1), flush=True)
     if a.photos:
-        report['photos'] = overlay_photos(os.path.abspath(a.photos), a.out, extra)
+        report['photos'], labelled = evaluate_photos(os.path.abspath(a.photos), a.out, extra, a.labels)
         print(json.dumps(report['photos'], indent=1))
+        if labelled:
+            report['labelled_photos'] = labelled
+            print(json.dumps(labelled, indent=1))
     with open(os.path.join(a.out, 'report.json'), 'w') as fh:
         json.dump(report, fh, indent=1)
 
