@@ -137,7 +137,7 @@ def evaluate_photos(folder, out_dir, extra, labels_dir=LABELS_DIR):
             g = in_region(np.array(lab['boxes'], np.float64).reshape(-1, 4), region)
             dr = in_region(d, region)
             dets.append(dr); gts.append(g)
-            per[name] = region_scores(dr, g)
+            per[name] = {'objects': len(g), 'AP50': average_precision([dr], [g], 0.5), **region_scores([dr], [g])}
             cv2.rectangle(im, tuple(region[:2]), tuple(region[2:]), (0, 255, 255), t)
             for b in g:
                 cv2.rectangle(im, (int(b[0]), int(b[1])), (int(b[2]), int(b[3])), (0, 255, 0), max(1, t // 2))
@@ -155,16 +155,15 @@ def evaluate_photos(folder, out_dir, extra, labels_dir=LABELS_DIR):
         labelled = {'photos': len(gts), 'objects': int(sum(len(g) for g in gts)),
                     'AP50': average_precision(dets, gts, 0.5), 'AP': float(np.mean(
                         [average_precision(dets, gts, t) for t in np.round(np.arange(0.5, 0.96, 0.05), 2)])),
-                    **region_scores(None, None, dets, gts), 'per_photo': per}
+                    **region_scores(dets, gts), 'per_photo': per}
     return counts, labelled
 
 
-def region_scores(d, g, dets=None, gts=None):
-    """Recall and precision at IoU 0.5 of the boxes the app reports (score >= APP_THRESHOLD), and the count
-    error; over one region (d, g) or pooled over several (dets, gts)."""
-    pairs = list(zip(dets, gts)) if dets is not None else [(d, g)]
+def region_scores(dets, gts):
+    """Recall and precision at IoU 0.5 of the boxes the app reports (score >= APP_THRESHOLD), pooled over
+    the regions (per region: detections (N,5), truth (M,4)), and the mean count error per region."""
     tp = n_det = n_gt = err = 0
-    for d, g in pairs:
+    for d, g in zip(dets, gts):
         d = d[d[:, 4] >= APP_THRESHOLD]; d = d[np.argsort(-d[:, 4], kind='stable')]
         used = np.zeros(len(g), bool)
         ious = iou_matrix(d[:, :4], g) if len(g) and len(d) else np.zeros((len(d), len(g)))
@@ -173,10 +172,7 @@ def region_scores(d, g, dets=None, gts=None):
             if len(cand):
                 used[cand[np.argmax(ious[k, cand])]] = True; tp += 1
         n_det += len(d); n_gt += len(g); err += abs(len(d) - len(g))
-    out = {'recall': tp / max(1, n_gt), 'precision': tp / max(1, n_det), 'count_error': err / len(pairs)}
-    if dets is None:
-        out.update(objects=len(g), AP50=average_precision([pairs[0][0]], [g], 0.5))
-    return out
+    return {'recall': tp / max(1, n_gt), 'precision': tp / max(1, n_det), 'count_error': err / len(gts)}
 
 
 def main():
