@@ -1,8 +1,9 @@
 // Detector accuracy on the held-out generated set (the issue's AP50 >= 0.95 target): COCO-style AP,
 // AP50, AP75 and mean absolute count error, measured by models/training/evaluate.py through the app's
 // own detect CLI; then AP50, recall and precision on the hand-labelled regions of the real shelf photos
-// (models/training/real-labels, photos in ../shared/data/shelf-photos, skipped where that is absent). The sets (seeds never trained on) are generated on first use into
-// models/training/cache/val, val2 and val3 (git-ignored) by the current generator; it needs Debian's python3 with OpenCV and NumPy
+// (models/training/real-labels, photos in ../shared/data/shelf-photos, skipped where that is absent).
+// The generated sets (seeds never trained on) are drawn on first use into models/training/cache/val,
+// val2 and val3 (git-ignored) by the current generator; it needs Debian's python3 with OpenCV and NumPy
 // (python3-opencv), otherwise this bench says so and skips.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -27,6 +28,16 @@ if (!existsSync('dist/main/cli/detect.js')) {
   console.error('build first (npm run bench builds)');
   process.exit(1);
 }
+/** Runs evaluate.py with these arguments and returns the report it writes. */
+function evaluate(args, out) {
+  const r = spawnSync(python, ['evaluate.py', ...args, '--out', out], { cwd: training, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) {
+    process.stderr.write(r.stderr);
+    process.exit(1);
+  }
+  return JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'));
+}
+
 for (const set of sets) {
   const dir = path.join(training, set.dir);
   const n = set.count ?? count;
@@ -36,13 +47,7 @@ for (const set of sets) {
     const g = spawnSync(python, ['generator.py', set.dir, '--count', String(n), '--seed', String(set.seed), '--style', String(set.style), '--workers', '2'], { cwd: training, stdio: 'inherit' });
     if (g.status !== 0) process.exit(1);
   }
-  const out = path.join(training, 'runs', 'bench-eval');
-  const r = spawnSync(python, ['evaluate.py', '--val', set.dir, '--out', out], { cwd: training, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.status !== 0) {
-    process.stderr.write(r.stderr);
-    process.exit(1);
-  }
-  const g = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'), r.stdout.lastIndexOf('}') + 1));
+  const g = evaluate(['--val', set.dir], path.join(training, 'runs', 'bench-eval')).generated;
   const f = (v) => (typeof v === 'number' ? v.toFixed(3) : String(v));
   console.log(`held-out ${set.name}: ${g.images} images, ${g.objects} products | AP ${f(g.AP)} | AP50 ${f(g.AP50)} (target 0.95; ${f(g.AP50_app_threshold)} from the boxes above the app's 0.3) | AP75 ${f(g.AP75)} | mean abs count error ${f(g.count_mae)}`);
 }
@@ -52,12 +57,7 @@ if (!existsSync(photos)) {
   console.log(`real photos: skipped (${photos} not found)`);
 } else {
   const out = path.join(training, 'runs', 'bench-eval-photos');
-  const r = spawnSync(python, ['evaluate.py', '--val', 'none', '--photos', photos, '--out', out], { cwd: training, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.status !== 0) {
-    process.stderr.write(r.stderr);
-    process.exit(1);
-  }
-  const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'));
+  const report = evaluate(['--val', 'none', '--photos', photos], out);
   const counts = Object.values(report.photos).map((p) => p.count);
   const l = report.labelled_photos;
   const f = (v) => v.toFixed(3);

@@ -14,8 +14,9 @@
  * The model (models/shelf-detector.onnx, see models/MODEL_CARD.md) takes the whole photo with its long
  * side resized to `inputSize` (default 1280; never enlarged), which keeps the products of a 12 MP shelf
  * photo 25..190 px tall, inside the range it was trained on. On the hand-labelled real photos 1280 beat
- * 1024 for every model tried (AP50 +0.02..+0.06; models/MODEL_CARD.md). When the products found are mostly tiny (see TINY_SIDE), the photo is
- * looked at a second time, enlarged by `zoom`, and the small products are taken from that pass.
+ * 1024 for every model tried (AP50 +0.02..+0.06; models/MODEL_CARD.md). When the products found are
+ * mostly tiny (see TINY_SIDE), the photo is looked at a second time, enlarged by `zoom`, and the small
+ * products are taken from that pass.
  */
 import * as ort from 'onnxruntime-node';
 
