@@ -184,6 +184,8 @@ def main():
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     extra = a.detect_args.split() if a.detect_args else []
+    if '--score-threshold' in extra:  # AP ranks every box down to SCORE_FOR_AP; a higher cut would truncate the curve
+        ap.error('--detect-args may not set --score-threshold: AP ranks boxes down to %s, counts use %s' % (SCORE_FOR_AP, APP_THRESHOLD))
     report = {}
     if a.val != 'none':
         report['generated'] = evaluate_generated(os.path.abspath(a.val), a.out, extra)
