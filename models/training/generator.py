@@ -316,6 +316,18 @@ class Generator:
         tight = self.style >= 2 and x2.random() < 0.5
         if tight:
             row_h = prod_h * x2.uniform(1.02, 1.2)
+        # Style 4, from the labelled real photos' misses: walls of identical cases stacked up to the board above
+        # (test_256), close-ups of big products (test_1896), and a camera held crooked.
+        x4 = np.random.default_rng(list(np.atleast_1d(seed)) + [4])
+        self._x4 = x4
+        self._cases = self.style >= 4 and x4.random() < 0.4
+        close = self.style >= 4 and x4.random() < 0.2
+        roll = float(x4.uniform(-9, 9)) if self.style >= 4 and x4.random() < 0.6 else 0.0
+        if close:
+            prod_h = float(min(x4.uniform(150, 320), 0.45 * H)); row_h = prod_h * x4.uniform(1.05, 1.3)
+            board = max(3, int(prod_h * x4.uniform(0.06, 0.15)))
+        if self._cases:
+            row_h = min(prod_h * x4.uniform(2.2, 4.5), 0.6 * H)  # at least one such row fits the photo
         floor = self.style >= 2 and x2.random() < 0.45
         if floor:
             uy1 = int(H - x2.uniform(0.1, 0.4) * H)
@@ -336,7 +348,13 @@ class Generator:
             base = int(y + row_h)  # top of the board the products stand on
             shade[max(0, int(y)):max(0, min(H, int(y + row_h * 0.35)))] *= rng.uniform(0.55, 0.9)  # shadow under the board above
             below = max(0.0, (base - eye_y) / H) if deep else 0.0
-            depth = (x3, prod_h * look * below, n_back, y) if below > 0 else None
+            dy = prod_h * look * below
+            if self.style >= 4:
+                # A back row shows only its top above the front facing (caps, necks, a lid): style 3 showed up
+                # to 0.8 of a product there, unboxed, which taught the model that a stack's upper products are
+                # not products (test_256).
+                dy = min(dy, 0.3 * prod_h)
+            depth = (x3, dy, n_back, y) if below > 0 else None
             for b in range(n_bays):
                 if b in hooks:
                     continue
@@ -375,8 +393,22 @@ class Generator:
         boxes = np.array(boxes, np.float32).reshape(-1, 4)
         strong = self.style >= 2 and x2.random() < 0.5
         aisle = self.style >= 3 and x3.random() < 0.3  # photographed along the aisle: one end far smaller
-        canvas, boxes = camera(canvas, boxes, rng, strong=strong, aisle=aisle)
+        canvas, boxes = camera(canvas, boxes, rng, strong=strong, aisle=aisle, roll=roll)
         return canvas, boxes
+
+    def case_wall(self, look_img, row_h):
+        """Style 4: one product's shipping cases stacked 3..7 high to the board above, every case the same
+        rectangle, touching its neighbours, with at most a faint seam: the model must split a repeated
+        texture at its period, not at a visible edge."""
+        x4 = self._x4
+        stack = int(x4.integers(3, 8))
+        ph = max(4, int(row_h * 0.98 / stack))
+        pw = max(4, int(ph * x4.uniform(0.8, 1.8)))
+        img = cv2.resize(look_img, (pw, ph), interpolation=cv2.INTER_AREA)
+        if x4.random() < 0.6:
+            shade = x4.uniform(0.5, 0.9)
+            img[:1] = (img[:1] * shade).astype(np.uint8); img[:, :1] = (img[:, :1] * shade).astype(np.uint8)
+        return img, np.full((ph, pw), 255, np.uint8), ph, pw, stack, int(x4.integers(2, 8))
 
     @staticmethod
     def wire_fence(canvas, rng, x0, x1, base, prod_h):
@@ -435,6 +467,10 @@ class Generator:
             if ph * 2.05 < row_h * 0.98 and rng.random() < 0.5:
                 stack = int(min(3, (row_h * 0.98) // ph))
             n_face = int(rng.integers(1, 7))
+            wall = getattr(self, '_cases', False) and self._x4.random() < 0.75
+            if wall:
+                img, mask, ph, pw, stack, n_extra = self.case_wall(look_img, row_h)
+                n_face += n_extra
             if depth is not None:
                 x3 = depth[0]
                 if x3.random() < 0.35:  # round package: photos of bottles and cans show shading across them
@@ -442,6 +478,8 @@ class Generator:
                 if x3.random() < 0.4:  # real shelves hold long runs of one product
                     n_face += int(x3.integers(2, 9))
             spacing = int(pw * rng.uniform(0.0, 0.12 if not tight else 0.03))
+            if wall:  # a case wall: the cases touch
+                spacing = 0
             for _ in range(n_face):
                 if x + pw * 0.5 > x1:
                     break
@@ -508,9 +546,18 @@ def glass_doors(canvas, rng, bay_edges, y0, y1, post_w):
     canvas[:] = np.clip(f, 0, 255).astype(np.uint8)
 
 
-def camera(img, boxes, rng, strong=False, aisle=False):
-    """Perspective, lighting, colour cast, blur, noise. Boxes follow the perspective (enclosing box)."""
+def camera(img, boxes, rng, strong=False, aisle=False, roll=0.0):
+    """Perspective, lighting, colour cast, blur, noise. Boxes follow the perspective (enclosing box).
+    roll (degrees, style 4): the camera held crooked; the photo is zoomed so no corner shows past the scene."""
     H, W = img.shape[:2]
+    if roll:
+        a = np.deg2rad(abs(roll)); zoom = np.cos(a) + np.sin(a) * max(W, H) / min(W, H)
+        R = cv2.getRotationMatrix2D((W / 2, H / 2), roll, zoom)
+        img = cv2.warpAffine(img, R, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        if len(boxes):
+            c = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1).reshape(-1, 2)
+            c = (np.c_[c, np.ones(len(c))] @ R.T).reshape(-1, 4, 2)
+            boxes = np.concatenate([c.min(1), c.max(1)], 1).astype(np.float32)
     if rng.random() < 0.8:
         d = rng.uniform(0, 0.08)
         src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
@@ -571,7 +618,7 @@ def main():
     ap.add_argument('--start', type=int, default=0); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--procedural-only', action='store_true', help='draw every product (no shared/data pixels)')
     ap.add_argument('--size', help='fixed WxH instead of random phone-photo shapes')
-    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts')
+    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts; 4: adds walls of stacked cases, close-ups of big products, a crooked camera')
     a = ap.parse_args()
     size = tuple(int(v) for v in a.size.split('x')) if a.size else None
     os.makedirs(a.out, exist_ok=True)
