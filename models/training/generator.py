@@ -5,8 +5,9 @@ price tags and signs (which are NOT products), then the camera: perspective, lig
 noise and JPEG. Style 3 adds what the real photos show and flat rows lack: shelves below the camera's eye
 line seen from above (the rows of the same product behind each front facing, darker, and the board's top
 surface), round shading on bottles and cans, long runs of one product, views along the aisle, clear
-drinks bottles and wire shelf fronts. The image is drawn at the scale the app's detector sees (a phone
-photo resized so its long side is about 1024 px), so product sizes match what the model meets at inference.
+drinks bottles and wire shelf fronts. Style 4 adds walls of stacked cases, close-ups of big products and a
+crooked camera, and shows less of the rows behind. Scenes are 700..1100 px on the long side with products
+28..220 px tall, about what the app's detector meets in a 12 MP phone photo at its 1280 px input.
 
 Product appearances: packshots cut from their white backgrounds and in-store photos (Grocery Store
 Dataset, MIT), SKU crops (MIT), and procedurally drawn boxes, bottles, cans and pouches, so the model
@@ -467,7 +468,7 @@ class Generator:
             if ph * 2.05 < row_h * 0.98 and rng.random() < 0.5:
                 stack = int(min(3, (row_h * 0.98) // ph))
             n_face = int(rng.integers(1, 7))
-            wall = getattr(self, '_cases', False) and self._x4.random() < 0.75
+            wall = self._cases and self._x4.random() < 0.75
             if wall:
                 img, mask, ph, pw, stack, n_extra = self.case_wall(look_img, row_h)
                 n_face += n_extra
@@ -546,6 +547,15 @@ def glass_doors(canvas, rng, bay_edges, y0, y1, post_w):
     canvas[:] = np.clip(f, 0, 255).astype(np.uint8)
 
 
+def warp_boxes(boxes, M):
+    """Boxes through the 3x3 transform M: each becomes the box enclosing its four warped corners."""
+    if not len(boxes):
+        return boxes
+    c = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1).reshape(-1, 1, 2)
+    c = cv2.perspectiveTransform(c.astype(np.float32), M).reshape(-1, 4, 2)
+    return np.concatenate([c.min(1), c.max(1)], 1)
+
+
 def camera(img, boxes, rng, strong=False, aisle=False, roll=0.0):
     """Perspective, lighting, colour cast, blur, noise. Boxes follow the perspective (enclosing box).
     roll (degrees, style 4): the camera held crooked; the photo is zoomed so no corner shows past the scene."""
@@ -554,10 +564,7 @@ def camera(img, boxes, rng, strong=False, aisle=False, roll=0.0):
         a = np.deg2rad(abs(roll)); zoom = np.cos(a) + np.sin(a) * max(W, H) / min(W, H)
         R = cv2.getRotationMatrix2D((W / 2, H / 2), roll, zoom)
         img = cv2.warpAffine(img, R, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-        if len(boxes):
-            c = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1).reshape(-1, 2)
-            c = (np.c_[c, np.ones(len(c))] @ R.T).reshape(-1, 4, 2)
-            boxes = np.concatenate([c.min(1), c.max(1)], 1).astype(np.float32)
+        boxes = warp_boxes(boxes, np.vstack([R, [0, 0, 1]]))
     if rng.random() < 0.8:
         d = rng.uniform(0, 0.08)
         src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
@@ -570,10 +577,7 @@ def camera(img, boxes, rng, strong=False, aisle=False, roll=0.0):
         dst = (src + jit).astype(np.float32)
         M = cv2.getPerspectiveTransform(src, dst)
         img = cv2.warpPerspective(img, M, (W, H), borderMode=cv2.BORDER_REFLECT)
-        if len(boxes):
-            c = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1).reshape(-1, 1, 2)
-            c = cv2.perspectiveTransform(c.astype(np.float32), M).reshape(-1, 4, 2)
-            boxes = np.concatenate([c.min(1), c.max(1)], 1)
+        boxes = warp_boxes(boxes, M)
     # Light: smooth gain field + colour cast.
     gy, gx = np.mgrid[0:H, 0:W].astype(np.float32)
     cx, cy = rng.uniform(0, W), rng.uniform(0, H)
