@@ -6,7 +6,8 @@ noise and JPEG. Style 3 adds what the real photos show and flat rows lack: shelv
 line seen from above (the rows of the same product behind each front facing, darker, and the board's top
 surface), round shading on bottles and cans, long runs of one product, views along the aisle, clear
 drinks bottles and wire shelf fronts. Style 4 adds walls of stacked cases, close-ups of big products and a
-crooked camera, and shows less of the rows behind. Scenes are 700..1100 px on the long side with products
+crooked camera, and shows less of the rows behind. Style 5 adds shelves seen at an angle: products show a
+side and hide part of their neighbours, and a box covers only a product's visible part. Scenes are 700..1100 px on the long side with products
 28..220 px tall, about what the app's detector meets in a 12 MP phone photo at its 1280 px input.
 
 Product appearances: packshots cut from their white backgrounds and in-store photos (Grocery Store
@@ -329,6 +330,14 @@ class Generator:
             board = max(3, int(prod_h * x4.uniform(0.06, 0.15)))
         if self._cases:
             row_h = min(prod_h * x4.uniform(2.2, 4.5), 0.6 * H)  # at least one such row fits the photo
+        # Style 5: shelves seen at an angle (test_1896, test_636, test_1079). Each box-shaped product shows a
+        # side next to its front, round ones stand closer than their width, and the nearer product hides part
+        # of the farther one, so boxes overlap and a product's box is its visible part only. The camera is to
+        # the right: nearer products, and the rows behind, show to the right (training flips the crops).
+        x5 = np.random.default_rng(list(np.atleast_1d(seed)) + [5])
+        self._x5 = x5
+        self._yaw = float(x5.uniform(0.4, 0.85)) if self.style >= 5 and x5.random() < 0.5 else 0.0  # cos of the view angle
+        self._lean = float(x5.uniform(0.3, 1.0) * np.sqrt(1 - self._yaw ** 2)) if self._yaw else 0.0
         floor = self.style >= 2 and x2.random() < 0.45
         if floor:
             uy1 = int(H - x2.uniform(0.1, 0.4) * H)
@@ -394,6 +403,8 @@ class Generator:
         boxes = np.array(boxes, np.float32).reshape(-1, 4)
         strong = self.style >= 2 and x2.random() < 0.5
         aisle = self.style >= 3 and x3.random() < 0.3  # photographed along the aisle: one end far smaller
+        if self._yaw and x5.random() < 0.6:
+            aisle = True  # its left end is the far one, as the angled rows assume
         canvas, boxes = camera(canvas, boxes, rng, strong=strong, aisle=aisle, roll=roll)
         return canvas, boxes
 
@@ -449,6 +460,7 @@ class Generator:
         real shelves show these; only the front facing is a product box."""
         x = x0 + int(rng.uniform(0, 0.1) * prod_h)
         gap_p = rng.uniform(0, 0.12)
+        first = len(boxes)
         placed = []  # (img, mask, x, top): drawn after the rows behind, so no back copy covers a front facing
         while x < x1:
             if rng.random() < gap_p:  # empty slot
@@ -481,6 +493,9 @@ class Generator:
             spacing = int(pw * rng.uniform(0.0, 0.12 if not tight else 0.03))
             if wall:  # a case wall: the cases touch
                 spacing = 0
+            pitch = pw + spacing
+            if self._yaw:
+                img, mask, pw, pitch = self.angled(img, mask, spacing)
             for _ in range(n_face):
                 if x + pw * 0.5 > x1:
                     break
@@ -490,7 +505,7 @@ class Generator:
                     ys, xs = np.nonzero(mask)
                     bx1, by1, bx2, by2 = x + xs.min(), top + ys.min(), x + xs.max() + 1, top + ys.max() + 1
                     boxes.append([bx1, by1, bx2, by2])
-                x += pw + spacing
+                x += pitch
             x += int(pw * rng.uniform(0.0, 0.2))
         if depth is not None:
             x3, dy, n_back, ytop = depth
@@ -502,9 +517,46 @@ class Generator:
                     if cut >= img.shape[0]:
                         continue
                     back = (img[cut:] * dark).astype(np.uint8)
-                    paste(canvas, back, mask[cut:], px + int(x3.integers(-2, 3)), ty + cut)
-        for img, mask, px, top in placed:
+                    paste(canvas, back, mask[cut:], px + int(x3.integers(-2, 3)) + int(dy * k * self._lean), ty + cut)
+        for img, mask, px, top in placed:  # left to right: at an angle, the nearer (right) one is on top
             paste(canvas, img, mask, px, top)
+        if self._yaw and placed:
+            boxes[first:] = visible_boxes(placed)
+
+    def angled(self, img, mask, spacing):
+        """Style 5: one product's look seen at an angle, and the step to the next facing. A box-shaped product
+        shows its front narrowed and its right side, darker; facings that touch hide each other's side. A
+        round one (bottle, can) looks the same from any angle, but its neighbours stand closer than its width."""
+        x5 = self._x5
+        ph, pw = img.shape[:2]
+        if x5.random() < 0.4:
+            return img, mask, pw, max(2, int(pw * x5.uniform(0.55, 0.9) * (0.5 + 0.5 * self._yaw)) + spacing)
+        fw = max(2, int(pw * self._yaw))
+        sw = max(1, int(pw * x5.uniform(0.3, 1.0) * np.sqrt(1 - self._yaw ** 2)))
+        strip = max(1, pw // 6)
+        side = (cv2.resize(img[:, -strip:], (sw, ph), interpolation=cv2.INTER_LINEAR) * x5.uniform(0.45, 0.8)).astype(np.uint8)
+        img = np.concatenate([cv2.resize(img, (fw, ph), interpolation=cv2.INTER_AREA), side], 1)
+        mask = np.concatenate([cv2.resize(mask, (fw, ph), interpolation=cv2.INTER_NEAREST),
+                               cv2.resize(mask[:, -strip:], (sw, ph), interpolation=cv2.INTER_NEAREST)], 1)
+        return img, mask, fw + sw, fw + int(sw * x5.uniform(0, 1) ** 2) + spacing
+
+
+def visible_boxes(placed):
+    """The box of each product's visible part (placed: (img, mask, x, top) in drawing order, later ones on top).
+    Products with under 30% of their pixels left visible get no box, as a labeller would skip them."""
+    lx0 = min(p[2] for p in placed); ly0 = min(p[3] for p in placed)
+    lx1 = max(p[2] + p[0].shape[1] for p in placed); ly1 = max(p[3] + p[0].shape[0] for p in placed)
+    lab = np.zeros((ly1 - ly0, lx1 - lx0), np.int32)
+    for i, (img, mask, px, top) in enumerate(placed):
+        h, w = mask.shape
+        lab[top - ly0:top - ly0 + h, px - lx0:px - lx0 + w][mask > 127] = i + 1
+    out = []
+    for i, (img, mask, px, top) in enumerate(placed):
+        h, w = mask.shape
+        ys, xs = np.nonzero(lab[top - ly0:top - ly0 + h, px - lx0:px - lx0 + w] == i + 1)
+        if len(xs) >= 0.3 * max(1, np.count_nonzero(mask > 127)):
+            out.append([px + xs.min(), top + ys.min(), px + xs.max() + 1, top + ys.max() + 1])
+    return out
 
 
 def speckled_floor(canvas, rng, y0, prod_h):
@@ -622,7 +674,7 @@ def main():
     ap.add_argument('--start', type=int, default=0); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--procedural-only', action='store_true', help='draw every product (no shared/data pixels)')
     ap.add_argument('--size', help='fixed WxH instead of random phone-photo shapes')
-    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts; 4: adds walls of stacked cases, close-ups of big products, a crooked camera')
+    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts; 4: adds walls of stacked cases, close-ups of big products, a crooked camera; 5: adds shelves seen at an angle, where products show their sides and hide part of their neighbours')
     a = ap.parse_args()
     size = tuple(int(v) for v in a.size.split('x')) if a.size else None
     os.makedirs(a.out, exist_ok=True)
