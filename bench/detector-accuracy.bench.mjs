@@ -1,7 +1,8 @@
 // Detector accuracy on the held-out generated set (the issue's AP50 >= 0.95 target): COCO-style AP,
 // AP50, AP75 and mean absolute count error, measured by models/training/evaluate.py through the app's
 // own detect CLI; then AP50, recall and precision on the hand-labelled regions of the real shelf photos
-// (models/training/real-labels, photos in ../shared/data/shelf-photos, skipped where that is absent).
+// (models/training/real-labels, its dev and test splits; photos in ../shared/data/shelf-photos, skipped
+// where that is absent).
 // The generated sets (seeds never trained on) are drawn on first use into models/training/cache/val,
 // val2, val3 and val4 (git-ignored) by the current generator; it needs Debian's python3 with OpenCV and NumPy
 // (python3-opencv), otherwise this bench says so and skips.
@@ -61,10 +62,10 @@ if (!existsSync(photos)) {
   const out = path.join(training, 'runs', 'bench-eval-photos');
   const report = evaluate(['--val', 'none', '--photos', photos], out);
   const counts = Object.values(report.photos).map((p) => p.count);
-  const l = report.labelled_photos;
   const f = (v) => v.toFixed(3);
   console.log(`real photos: ${counts.length} photos, mean ${(counts.reduce((a, b) => a + b, 0) / counts.length).toFixed(0)} boxes per photo (overlays in ${out})`);
-  if (l) {
-    console.log(`real photos, hand-labelled regions: ${l.photos} photos, ${l.objects} products | AP50 ${f(l.AP50)} | AP ${f(l.AP)} | recall ${f(l.recall)} precision ${f(l.precision)} at the app's 0.3 | mean abs count error ${l.count_error.toFixed(1)} per region`);
+  // dev: the regions models were chosen on; test: other regions of the same photos, for confirming a choice.
+  for (const [split, l] of Object.entries(report.labelled_photos ?? {})) {
+    console.log(`real photos, hand-labelled regions (${split}): ${l.photos} photos, ${l.objects} products | AP50 ${f(l.AP50)} | AP ${f(l.AP)} | recall ${f(l.recall)} precision ${f(l.precision)} at the app's 0.3 | mean abs count error ${l.count_error.toFixed(1)} per region`);
   }
 }

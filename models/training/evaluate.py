@@ -7,9 +7,11 @@ onnxruntime-node, TypeScript decoding), so the figures are those of what ships.
    detection down to a score of 0.05 (SCORE_FOR_AP); the count error and the overlays use the boxes the
    app reports, those at its default threshold (APP_THRESHOLD).
 2. Real shelf photos (shared/data/shelf-photos, evaluation only): overlay PNGs of the detections with
-   the count per photo, for a person to look at; and where `real-labels/` holds a hand-labelled region of
-   a photo, AP50 and recall / precision inside the regions (drawn on the overlays: yellow region, green
-   truth, red detections).
+   the count per photo, for a person to look at; and where `real-labels/` holds hand-labelled regions of
+   a photo, AP50 and recall / precision inside them, pooled per split: `dev` (real-labels/*.json, which
+   models have been chosen on) and `test` (real-labels/test/*.json, another region of each photo, kept for
+   confirming a choice). Overlays draw the regions (yellow dev, cyan test), the truth in green and the
+   detections in red.
 
 Usage (after `npm run build`):
   python3 evaluate.py --val cache/val --photos ../../../shared/data/shelf-photos --out runs/eval
@@ -26,6 +28,7 @@ import numpy as np
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '../..'))
 SCORE_FOR_AP = 0.05
 LABELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'real-labels')
+SPLITS = {'dev': LABELS_DIR, 'test': os.path.join(LABELS_DIR, 'test')}  # real-labels/README.md
 APP_THRESHOLD = 0.3  # the detector's default scoreThreshold (main/server/recognition/detector/detector.ts)
 
 
@@ -117,12 +120,14 @@ def in_region(b, region):
     return b[(cx >= region[0]) & (cx < region[2]) & (cy >= region[1]) & (cy < region[3])]
 
 
-def evaluate_photos(folder, out_dir, extra, labels_dir=LABELS_DIR):
-    """Overlays and counts for every photo; where labels_dir holds a hand-labelled region for a photo
-    (real-labels/README.md), AP50 and recall / precision inside that region, pooled over the photos."""
+def evaluate_photos(folder, out_dir, extra, splits=SPLITS):
+    """Overlays and counts for every photo; for each split (name -> folder of hand-labelled regions,
+    real-labels/README.md), AP50, AP and recall / precision inside its regions, pooled over the photos."""
     files = sorted(glob.glob(os.path.join(folder, '*.jpg')))
     res = detect(files, ['--score-threshold', str(SCORE_FOR_AP), *extra])
-    counts, dets, gts, per = {}, [], [], {}
+    counts = {}
+    scored = {split: ([], [], {}) for split in splits}  # split -> (detections, truths, per photo)
+    colours = [(0, 255, 255), (255, 255, 0)]
     for f in files:
         r = res[f]
         name = os.path.splitext(os.path.basename(f))[0]
@@ -130,15 +135,18 @@ def evaluate_photos(folder, out_dir, extra, labels_dir=LABELS_DIR):
         shown = d[d[:, 4] >= APP_THRESHOLD]
         im = cv2.imread(f, cv2.IMREAD_COLOR)  # applies EXIF orientation, as the app does
         t = max(2, im.shape[1] // 600)
-        label_file = os.path.join(labels_dir, name + '.json')
-        if os.path.exists(label_file):
+        for (split, labels_dir), colour in zip(splits.items(), colours):
+            label_file = os.path.join(labels_dir, name + '.json')
+            if not os.path.exists(label_file):
+                continue
             lab = json.load(open(label_file))
             region = lab['region']
             g = in_region(np.array(lab['boxes'], np.float64).reshape(-1, 4), region)
             dr = in_region(d, region)
+            dets, gts, per = scored[split]
             dets.append(dr); gts.append(g)
             per[name] = {'objects': len(g), 'AP50': average_precision([dr], [g], 0.5), **region_scores([dr], [g])}
-            cv2.rectangle(im, tuple(region[:2]), tuple(region[2:]), (0, 255, 255), t)
+            cv2.rectangle(im, tuple(region[:2]), tuple(region[2:]), colour, t)
             for b in g:
                 cv2.rectangle(im, (int(b[0]), int(b[1])), (int(b[2]), int(b[3])), (0, 255, 0), max(1, t // 2))
         for b in shown:
@@ -150,12 +158,13 @@ def evaluate_photos(folder, out_dir, extra, labels_dir=LABELS_DIR):
         im = cv2.resize(im, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         cv2.imwrite(os.path.join(out_dir, f'photo-{name}.png'), im)
         counts[name] = {'count': len(shown), 'ms': r['ms']}
-    labelled = None
-    if gts:
-        labelled = {'photos': len(gts), 'objects': int(sum(len(g) for g in gts)),
-                    'AP50': average_precision(dets, gts, 0.5), 'AP': float(np.mean(
-                        [average_precision(dets, gts, t) for t in np.round(np.arange(0.5, 0.96, 0.05), 2)])),
-                    **region_scores(dets, gts), 'per_photo': per}
+    labelled = {}
+    for split, (dets, gts, per) in scored.items():
+        if gts:
+            labelled[split] = {'photos': len(gts), 'objects': int(sum(len(g) for g in gts)),
+                               'AP50': average_precision(dets, gts, 0.5), 'AP': float(np.mean(
+                                   [average_precision(dets, gts, t) for t in np.round(np.arange(0.5, 0.96, 0.05), 2)])),
+                               **region_scores(dets, gts), 'per_photo': per}
     return counts, labelled
 
 
@@ -179,7 +188,6 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--val', default='cache/val', help="held-out generated set, or 'none' for the photos alone")
     ap.add_argument('--photos')
-    ap.add_argument('--labels', default=LABELS_DIR, help='hand-labelled regions of the photos (real-labels/)')
     ap.add_argument('--out', default='runs/eval'); ap.add_argument('--detect-args', default='')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -191,10 +199,10 @@ def main():
         report['generated'] = evaluate_generated(os.path.abspath(a.val), a.out, extra)
         print(json.dumps(report['generated'], indent=1), flush=True)
     if a.photos:
-        report['photos'], labelled = evaluate_photos(os.path.abspath(a.photos), a.out, extra, a.labels)
+        report['photos'], labelled = evaluate_photos(os.path.abspath(a.photos), a.out, extra)
         print(json.dumps(report['photos'], indent=1))
         if labelled:
-            report['labelled_photos'] = labelled
+            report['labelled_photos'] = labelled  # {'dev': ..., 'test': ...}
             print(json.dumps(labelled, indent=1))
     with open(os.path.join(a.out, 'report.json'), 'w') as fh:
         json.dump(report, fh, indent=1)
