@@ -4,7 +4,7 @@
 // (models/training/real-labels, its dev and test splits; photos in ../shared/data/shelf-photos, skipped
 // where that is absent).
 // The generated sets (seeds never trained on) are drawn on first use into models/training/cache/val,
-// val2, val3 and val4 (git-ignored) by the current generator; it needs Debian's python3 with OpenCV and NumPy
+// val2 .. val5 (git-ignored) by the current generator; it needs Debian's python3 with OpenCV and NumPy
 // (python3-opencv), otherwise this bench says so and skips.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -20,6 +20,8 @@ const sets = [
   { name: 'style 3 (seed 996)', dir: 'cache/val3', seed: 996, style: 3, count: Math.min(count, 100) },
   // Case walls, close-ups, a crooked camera: the labelled real photos' misses.
   { name: 'style 4 (seed 995)', dir: 'cache/val4', seed: 995, style: 4, count: Math.min(count, 100) },
+  // Shelves seen at an angle: products hide part of their neighbours.
+  { name: 'style 5 (seed 994)', dir: 'cache/val5', seed: 994, style: 5, count: Math.min(count, 100) },
 ];
 
 const probe = spawnSync(python, ['-c', 'import cv2, numpy'], { encoding: 'utf8' });
