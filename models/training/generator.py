@@ -7,8 +7,9 @@ line seen from above (the rows of the same product behind each front facing, dar
 surface), round shading on bottles and cans, long runs of one product, views along the aisle, clear
 drinks bottles and wire shelf fronts. Style 4 adds walls of stacked cases, close-ups of big products and a
 crooked camera, and shows less of the rows behind. Style 5 adds shelves seen at an angle: products show a
-side and hide part of their neighbours, and a box covers only a product's visible part. Scenes are 700..1100 px on the long side with products
-28..220 px tall, about what the app's detector meets in a 12 MP phone photo at its 1280 px input.
+side and hide part of their neighbours, and a box covers only a product's visible part. Scenes are
+700..1100 px on the long side with products 28..220 px tall, about what the app's detector meets in a
+12 MP phone photo at its 1280 px input.
 
 Product appearances: packshots cut from their white backgrounds and in-store photos (Grocery Store
 Dataset, MIT), SKU crops (MIT), and procedurally drawn boxes, bottles, cans and pouches, so the model
