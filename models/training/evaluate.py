@@ -88,6 +88,16 @@ def average_precision(dets, gts, thr):
     return ap / 101
 
 
+def ap_by_iou(dets, gts):
+    """COCO's ten IoU thresholds (.50:.05:.95) -> AP at each; their mean is COCO's AP."""
+    return {t: average_precision(dets, gts, t) for t in np.round(np.arange(0.5, 0.96, 0.05), 2)}
+
+
+def as_array(result):
+    """One detect result's boxes as an (N, 5) array: x1, y1, x2, y2, score."""
+    return np.array([[b['x1'], b['y1'], b['x2'], b['y2'], b['score']] for b in result['boxes']], np.float64).reshape(-1, 5)
+
+
 def evaluate_generated(folder, out_dir, extra):
     stems = sorted(f[:-5] for f in glob.glob(os.path.join(folder, '*.json')))
     res = detect([s + '.jpg' for s in stems], ['--score-threshold', str(SCORE_FOR_AP), *extra])
@@ -95,9 +105,9 @@ def evaluate_generated(folder, out_dir, extra):
     for s in stems:
         g = np.array(json.load(open(s + '.json'))['boxes'], np.float64).reshape(-1, 4)
         r = res[s + '.jpg']
-        d = np.array([[b['x1'], b['y1'], b['x2'], b['y2'], b['score']] for b in r['boxes']], np.float64).reshape(-1, 5)
+        d = as_array(r)
         dets.append(d); gts.append(g); count_err.append(abs(int((d[:, 4] >= APP_THRESHOLD).sum()) - len(g))); ms.append(r['ms'])
-    aps = {t: average_precision(dets, gts, t) for t in np.round(np.arange(0.5, 0.96, 0.05), 2)}
+    aps = ap_by_iou(dets, gts)
     m = {'images': len(stems), 'objects': int(sum(len(g) for g in gts)),
          'AP': float(np.mean(list(aps.values()))), 'AP50': aps[0.5], 'AP75': aps[0.75],
          'AP50_app_threshold': average_precision([d[d[:, 4] >= APP_THRESHOLD] for d in dets], gts, 0.5),
@@ -131,7 +141,7 @@ def evaluate_photos(folder, out_dir, extra, splits=SPLITS):
     for f in files:
         r = res[f]
         name = os.path.splitext(os.path.basename(f))[0]
-        d = np.array([[b['x1'], b['y1'], b['x2'], b['y2'], b['score']] for b in r['boxes']], np.float64).reshape(-1, 5)
+        d = as_array(r)
         shown = d[d[:, 4] >= APP_THRESHOLD]
         im = cv2.imread(f, cv2.IMREAD_COLOR)  # applies EXIF orientation, as the app does
         t = max(2, im.shape[1] // 600)
@@ -139,7 +149,8 @@ def evaluate_photos(folder, out_dir, extra, splits=SPLITS):
             label_file = os.path.join(labels_dir, name + '.json')
             if not os.path.exists(label_file):
                 continue
-            lab = json.load(open(label_file))
+            with open(label_file) as fh:
+                lab = json.load(fh)
             region = lab['region']
             g = in_region(np.array(lab['boxes'], np.float64).reshape(-1, 4), region)
             dr = in_region(d, region)
@@ -161,9 +172,9 @@ def evaluate_photos(folder, out_dir, extra, splits=SPLITS):
     labelled = {}
     for split, (dets, gts, per) in scored.items():
         if gts:
+            aps = ap_by_iou(dets, gts)
             labelled[split] = {'photos': len(gts), 'objects': int(sum(len(g) for g in gts)),
-                               'AP50': average_precision(dets, gts, 0.5), 'AP': float(np.mean(
-                                   [average_precision(dets, gts, t) for t in np.round(np.arange(0.5, 0.96, 0.05), 2)])),
+                               'AP50': aps[0.5], 'AP': float(np.mean(list(aps.values()))),
                                **region_scores(dets, gts), 'per_photo': per}
     return counts, labelled
 
