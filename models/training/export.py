@@ -3,28 +3,45 @@ so the export can be checked against PyTorch through onnxruntime-node (check_exp
 onnxruntime for Python here.
 
 Usage: python3 export.py runs/r1/final.pt ../shelf-detector.onnx [--check-dir runs/r1/check]
+       python3 export.py runs/soupC.pt:3 runs/g4/snap-489.pt:2 ../shelf-detector.onnx --check-dir runs/check-e
+Several checkpoints (each CKPT[:WEIGHT], weight 1 by default) export one graph that runs them all on the
+input and averages their heads with those weights (model.ShelfEnsemble); it has the same inputs and outputs.
 """
 import argparse
 
 import torch
 
-from model import ShelfNet
+from model import ShelfEnsemble, ShelfNet
 from onnx_export import export_onnx, write_check_cases
+
+
+def load(spec):
+    """'path.pt[:weight]' -> (ShelfNet in eval mode, its checkpoint dict, weight)."""
+    path, sep, weight = spec.rpartition(':')
+    if not sep or not weight.replace('.', '', 1).isdigit():
+        path, weight = spec, '1'
+    state = torch.load(path, map_location='cpu')
+    model = ShelfNet(state.get('arch', 'small'))
+    model.load_state_dict(state['model']); model.eval()
+    return model, state, float(weight), path
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('ckpt'); ap.add_argument('out'); ap.add_argument('--check-dir')
+    ap.add_argument('ckpts', nargs='+', metavar='CKPT[:WEIGHT]'); ap.add_argument('out'); ap.add_argument('--check-dir')
     a = ap.parse_args()
     torch.set_num_threads(2)
-    state = torch.load(a.ckpt, map_location='cpu')
-    model = ShelfNet(state.get('arch', 'small'))
-    model.load_state_dict(state['model']); model.eval()
+    members = [load(s) for s in a.ckpts]
+    if len(members) == 1:
+        model, state, _, _ = members[0]
+        metadata = {'steps': state.get('step', ''), 'arch': state.get('arch', 'small')}
+    else:
+        model = ShelfEnsemble([m for m, _, _, _ in members], [w for _, _, w, _ in members]).eval()
+        metadata = {'arch': 'ensemble of ' + ', '.join(f"{s.get('arch', 'small')} {p} x{w:g}" for _, s, w, p in members)}
     x = torch.rand(1, 3, 640, 640) * 255
     names = ['heatmap', 'size', 'offset']
     export_onnx(model, x, a.out, ['image'], names,
-                {'image': {2: 'height', 3: 'width'}, **{n: {2: 'h', 3: 'w'} for n in names}},
-                {'steps': state.get('step', ''), 'arch': state.get('arch', 'small')})
+                {'image': {2: 'height', 3: 'width'}, **{n: {2: 'h', 3: 'w'} for n in names}}, metadata)
     if a.check_dir:
         # Two sizes, one non-square, to exercise the dynamic axes.
         g = torch.Generator().manual_seed(0)

@@ -68,3 +68,27 @@ class ShelfNet(nn.Module):
     def forward(self, x):
         hm, wh, off = self.forward_raw(x)
         return torch.sigmoid(hm), torch.exp(wh.clamp(max=6.0)) * STRIDE, off
+
+
+class ShelfEnsemble(nn.Module):
+    """Several ShelfNets run on the same input, their heads averaged with fixed weights: one ONNX graph with
+    ShelfNet's inputs and outputs, so the app needs no change. Heatmaps and offsets are averaged as they are,
+    sizes geometrically (the network predicts log sizes, and a product's box may be several times another's).
+
+    Why: the small model (best on real photos) and the wide one (best on generated scenes) err on different
+    products, and averaging their heatmaps keeps most of what either finds sure while the doubtful boxes only
+    one of them fires on fall under the threshold (models/MODEL_CARD.md).
+    """
+
+    def __init__(self, members, weights):
+        super().__init__()
+        assert len(members) == len(weights) > 0 and all(w > 0 for w in weights)
+        self.members = nn.ModuleList(members)
+        self.weights = [w / sum(weights) for w in weights]
+
+    def forward(self, x):
+        outs = [m(x) for m in self.members]
+        hm = sum(w * o[0] for w, o in zip(self.weights, outs))
+        wh = torch.exp(sum(w * torch.log(o[1]) for w, o in zip(self.weights, outs)))
+        off = sum(w * o[2] for w, o in zip(self.weights, outs))
+        return hm, wh, off
