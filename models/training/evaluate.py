@@ -29,7 +29,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '../..'))
 SCORE_FOR_AP = 0.05
 LABELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'real-labels')
 SPLITS = {'dev': LABELS_DIR, 'test': os.path.join(LABELS_DIR, 'test')}  # real-labels/README.md
-APP_THRESHOLD = 0.3  # the detector's default scoreThreshold (main/server/recognition/detector/detector.ts)
+APP_THRESHOLD = 0.25  # the detector's default scoreThreshold (main/server/recognition/detector/detector.ts)
 
 
 def detect(images, extra=()):
@@ -205,7 +205,7 @@ def main():
     extra = a.detect_args.split() if a.detect_args else []
     if '--score-threshold' in extra:  # AP ranks every box down to SCORE_FOR_AP; a higher cut would truncate the curve
         ap.error('--detect-args may not set --score-threshold: AP ranks boxes down to %s, counts use %s' % (SCORE_FOR_AP, APP_THRESHOLD))
-    report = {}
+    report = {'app_threshold': APP_THRESHOLD}
     if a.val != 'none':
         report['generated'] = evaluate_generated(os.path.abspath(a.val), a.out, extra)
         print(json.dumps(report['generated'], indent=1), flush=True)
