@@ -3,7 +3,7 @@ so the export can be checked against PyTorch through onnxruntime-node (check_exp
 onnxruntime for Python here.
 
 Usage: python3 export.py runs/r1/final.pt ../shelf-detector.onnx [--check-dir runs/r1/check]
-       python3 export.py runs/soupC.pt:3 runs/g4/snap-489.pt:2 ../shelf-detector.onnx --check-dir runs/check-e
+       python3 export.py runs/soup.pt:3 runs/g4/snap-489.pt:2 ../shelf-detector.onnx --check-dir runs/check-e
 Several checkpoints (each CKPT[:WEIGHT], weight 1 by default) export one graph that runs them all on the
 input and averages their heads with those weights (model.ShelfEnsemble); it has the same inputs and outputs.
 """
@@ -16,7 +16,7 @@ from onnx_export import export_onnx, write_check_cases
 
 
 def load(spec):
-    """'path.pt[:weight]' -> (ShelfNet in eval mode, its checkpoint dict, weight)."""
+    """'path.pt[:weight]' -> (ShelfNet in eval mode, its checkpoint dict, weight, path)."""
     path, sep, weight = spec.rpartition(':')
     if not sep or not weight.replace('.', '', 1).isdigit():
         path, weight = spec, '1'

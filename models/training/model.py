@@ -12,8 +12,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 STRIDE = 4
-# Channel widths per stage and head width. 'small' is the shipped model (r5); 'wide' (about 4x the compute,
-# 27 ms per 640x640 on 2 CPU threads against 8) was trained on the GPU machine.
+# Channel widths per stage and head width. The shipped model is an ensemble of one of each (ShelfEnsemble,
+# models/MODEL_CARD.md); 'wide' has about 4x the compute of 'small' (27 ms per 640x640 on 2 CPU threads
+# against 8) and was first trained on the GPU machine.
 ARCHS = {'small': ((16, 32, 48, 64, 96), 32), 'wide': ((32, 64, 96, 128, 192), 64)}
 
 
