@@ -74,7 +74,7 @@ class ShelfNet(nn.Module):
 class ShelfEnsemble(nn.Module):
     """Several ShelfNets run on the same input, their heads averaged with fixed weights: one ONNX graph with
     ShelfNet's inputs and outputs, so the app needs no change. Heatmaps and offsets are averaged as they are,
-    sizes geometrically (the network predicts log sizes, and a product's box may be several times another's).
+    sizes geometrically (a product's box may be several times another's).
 
     Why: the small model (best on real photos) and the wide one (best on generated scenes) err on different
     products, and averaging their heatmaps keeps most of what either finds sure while the doubtful boxes only
@@ -88,8 +88,10 @@ class ShelfEnsemble(nn.Module):
         self.weights = [w / sum(weights) for w in weights]
 
     def forward(self, x):
-        outs = [m(x) for m in self.members]
-        hm = sum(w * o[0] for w, o in zip(self.weights, outs))
-        wh = torch.exp(sum(w * torch.log(o[1]) for w, o in zip(self.weights, outs)))
-        off = sum(w * o[2] for w, o in zip(self.weights, outs))
-        return hm, wh, off
+        # Mixed before the output activations: the raw size head is a log size, so averaging it is the
+        # geometric mean without an exp/log round trip in the graph.
+        raws = [m.forward_raw(x) for m in self.members]
+        hm = sum(w * torch.sigmoid(r[0]) for w, r in zip(self.weights, raws))
+        wh = sum(w * r[1].clamp(max=6.0) for w, r in zip(self.weights, raws))
+        off = sum(w * r[2] for w, r in zip(self.weights, raws))
+        return hm, torch.exp(wh) * STRIDE, off
