@@ -5,7 +5,7 @@ onnxruntime-node, TypeScript decoding), so the figures are those of what ships.
    interpolation, as pycocotools computes it; pycocotools itself is not installable here), AP50, AP75,
    and mean absolute count error per image. As in COCO practice (Detectron's 0.05), AP ranks every
    detection down to a score of 0.05 (SCORE_FOR_AP); the count error and the overlays use the boxes the
-   app reports, those at its default threshold (APP_THRESHOLD).
+   app reports, those at its default threshold (the model's own, see app_threshold).
 2. Real shelf photos (shared/data/shelf-photos, evaluation only): overlay PNGs of the detections with
    the count per photo, for a person to look at; and where `real-labels/` holds hand-labelled regions of
    a photo, AP50 and recall / precision inside them, pooled per split: `dev` (real-labels/*.json, which
@@ -29,7 +29,22 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '../..'))
 SCORE_FOR_AP = 0.05
 LABELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'real-labels')
 SPLITS = {'dev': LABELS_DIR, 'test': os.path.join(LABELS_DIR, 'test')}  # real-labels/README.md
-APP_THRESHOLD = 0.25  # the detector's default scoreThreshold (main/server/recognition/detector/detector.ts)
+FALLBACK_THRESHOLD = 0.3  # as detector.ts, for a model whose metadata names no score_threshold
+
+
+def model_path(extra):
+    """The model detect.js runs: --model in its arguments, else SHELF_DETECTOR_MODEL, else the shipped one."""
+    if '--model' in extra:
+        return os.path.abspath(extra[extra.index('--model') + 1])
+    return os.environ.get('SHELF_DETECTOR_MODEL') or os.path.join(ROOT, 'models', 'shelf-detector.onnx')
+
+
+def app_threshold(path):
+    """The app's default score cut for the model at `path`: its `score_threshold` metadata (export.py), as
+    the detector reads it (modelScoreThreshold in detector.ts)."""
+    import onnx
+    props = {p.key: p.value for p in onnx.load(path, load_external_data=False).metadata_props}
+    return float(props['score_threshold']) if 'score_threshold' in props else FALLBACK_THRESHOLD
 
 
 def detect(images, extra=()):
@@ -98,7 +113,7 @@ def as_array(result):
     return np.array([[b['x1'], b['y1'], b['x2'], b['y2'], b['score']] for b in result['boxes']], np.float64).reshape(-1, 5)
 
 
-def evaluate_generated(folder, out_dir, extra):
+def evaluate_generated(folder, out_dir, extra, cut):
     stems = sorted(f[:-5] for f in glob.glob(os.path.join(folder, '*.json')))
     res = detect([s + '.jpg' for s in stems], ['--score-threshold', str(SCORE_FOR_AP), *extra])
     dets, gts, count_err, ms = [], [], [], []
@@ -106,11 +121,11 @@ def evaluate_generated(folder, out_dir, extra):
         g = np.array(json.load(open(s + '.json'))['boxes'], np.float64).reshape(-1, 4)
         r = res[s + '.jpg']
         d = as_array(r)
-        dets.append(d); gts.append(g); count_err.append(abs(int((d[:, 4] >= APP_THRESHOLD).sum()) - len(g))); ms.append(r['ms'])
+        dets.append(d); gts.append(g); count_err.append(abs(int((d[:, 4] >= cut).sum()) - len(g))); ms.append(r['ms'])
     aps = ap_by_iou(dets, gts)
     m = {'images': len(stems), 'objects': int(sum(len(g) for g in gts)),
          'AP': float(np.mean(list(aps.values()))), 'AP50': aps[0.5], 'AP75': aps[0.75],
-         'AP50_app_threshold': average_precision([d[d[:, 4] >= APP_THRESHOLD] for d in dets], gts, 0.5),
+         'AP50_app_threshold': average_precision([d[d[:, 4] >= cut] for d in dets], gts, 0.5),
          'count_mae': float(np.mean(count_err)), 'mean_objects_per_image': float(np.mean([len(g) for g in gts])),
          'mean_ms': float(np.mean(ms))}
     # A few overlays of the generated set too: green = truth, red = detections.
@@ -118,7 +133,7 @@ def evaluate_generated(folder, out_dir, extra):
         im = cv2.imread(s + '.jpg')
         for b in g:
             cv2.rectangle(im, (int(b[0]), int(b[1])), (int(b[2]), int(b[3])), (0, 255, 0), 1)
-        for b in d[d[:, 4] >= APP_THRESHOLD]:
+        for b in d[d[:, 4] >= cut]:
             cv2.rectangle(im, (int(b[0]), int(b[1])), (int(b[2]), int(b[3])), (0, 0, 255), 1)
         cv2.imwrite(os.path.join(out_dir, 'generated-' + os.path.basename(s) + '.png'), im)
     return m
@@ -130,7 +145,7 @@ def in_region(b, region):
     return b[(cx >= region[0]) & (cx < region[2]) & (cy >= region[1]) & (cy < region[3])]
 
 
-def evaluate_photos(folder, out_dir, extra, splits=SPLITS):
+def evaluate_photos(folder, out_dir, extra, cut, splits=SPLITS):
     """Overlays and counts for every photo; for each split (name -> folder of hand-labelled regions,
     real-labels/README.md), AP50, AP and recall / precision inside its regions, pooled over the photos."""
     files = sorted(glob.glob(os.path.join(folder, '*.jpg')))
@@ -142,7 +157,7 @@ def evaluate_photos(folder, out_dir, extra, splits=SPLITS):
         r = res[f]
         name = os.path.splitext(os.path.basename(f))[0]
         d = as_array(r)
-        shown = d[d[:, 4] >= APP_THRESHOLD]
+        shown = d[d[:, 4] >= cut]
         im = cv2.imread(f, cv2.IMREAD_COLOR)  # applies EXIF orientation, as the app does
         t = max(2, im.shape[1] // 600)
         for (split, labels_dir), colour in zip(splits.items(), colours):
@@ -156,7 +171,7 @@ def evaluate_photos(folder, out_dir, extra, splits=SPLITS):
             dr = in_region(d, region)
             dets, gts, per = scored[split]
             dets.append(dr); gts.append(g)
-            per[name] = {'objects': len(g), 'AP50': average_precision([dr], [g], 0.5), **region_scores([dr], [g])}
+            per[name] = {'objects': len(g), 'AP50': average_precision([dr], [g], 0.5), **region_scores([dr], [g], cut)}
             cv2.rectangle(im, tuple(region[:2]), tuple(region[2:]), colour, t)
             for b in g:
                 cv2.rectangle(im, (int(b[0]), int(b[1])), (int(b[2]), int(b[3])), (0, 255, 0), max(1, t // 2))
@@ -175,16 +190,16 @@ def evaluate_photos(folder, out_dir, extra, splits=SPLITS):
             aps = ap_by_iou(dets, gts)
             labelled[split] = {'photos': len(gts), 'objects': int(sum(len(g) for g in gts)),
                                'AP50': aps[0.5], 'AP': float(np.mean(list(aps.values()))),
-                               **region_scores(dets, gts), 'per_photo': per}
+                               **region_scores(dets, gts, cut), 'per_photo': per}
     return counts, labelled
 
 
-def region_scores(dets, gts):
-    """Recall and precision at IoU 0.5 of the boxes the app reports (score >= APP_THRESHOLD), pooled over
+def region_scores(dets, gts, cut):
+    """Recall and precision at IoU 0.5 of the boxes the app reports (score >= cut), pooled over
     the regions (per region: detections (N,5), truth (M,4)), and the mean count error per region."""
     tp = n_det = n_gt = err = 0
     for d, g in zip(dets, gts):
-        d = d[d[:, 4] >= APP_THRESHOLD]; d = d[np.argsort(-d[:, 4], kind='stable')]
+        d = d[d[:, 4] >= cut]; d = d[np.argsort(-d[:, 4], kind='stable')]
         used = np.zeros(len(g), bool)
         ious = iou_matrix(d[:, :4], g) if len(g) and len(d) else np.zeros((len(d), len(g)))
         for k in range(len(d)):
@@ -204,13 +219,14 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     extra = a.detect_args.split() if a.detect_args else []
     if '--score-threshold' in extra:  # AP ranks every box down to SCORE_FOR_AP; a higher cut would truncate the curve
-        ap.error('--detect-args may not set --score-threshold: AP ranks boxes down to %s, counts use %s' % (SCORE_FOR_AP, APP_THRESHOLD))
-    report = {'app_threshold': APP_THRESHOLD}
+        ap.error("--detect-args may not set --score-threshold: AP ranks boxes down to %s, counts use the model's own cut" % SCORE_FOR_AP)
+    cut = app_threshold(model_path(extra))
+    report = {'app_threshold': cut}
     if a.val != 'none':
-        report['generated'] = evaluate_generated(os.path.abspath(a.val), a.out, extra)
+        report['generated'] = evaluate_generated(os.path.abspath(a.val), a.out, extra, cut)
         print(json.dumps(report['generated'], indent=1), flush=True)
     if a.photos:
-        report['photos'], labelled = evaluate_photos(os.path.abspath(a.photos), a.out, extra)
+        report['photos'], labelled = evaluate_photos(os.path.abspath(a.photos), a.out, extra, cut)
         print(json.dumps(report['photos'], indent=1))
         if labelled:
             report['labelled_photos'] = labelled  # {'dev': ..., 'test': ...}

@@ -3,9 +3,11 @@ so the export can be checked against PyTorch through onnxruntime-node (check_exp
 onnxruntime for Python here.
 
 Usage: python3 export.py runs/r1/final.pt ../shelf-detector.onnx [--check-dir runs/r1/check]
-       python3 export.py runs/soup.pt:3 runs/g4/snap-489.pt:2 ../shelf-detector.onnx --check-dir runs/check-e
+       python3 export.py runs/soup.pt:3 runs/g4/snap-489.pt:2 ../shelf-detector.onnx --check-dir runs/check-e --score-threshold 0.25
 Several checkpoints (each CKPT[:WEIGHT], weight 1 by default) export one graph that runs them all on the
 input and averages their heads with those weights (model.ShelfEnsemble); it has the same inputs and outputs.
+--score-threshold records the score cut chosen with these weights (on the labelled real photos) in the
+model's metadata; the app's detector and evaluate.py take it as their default (0.3 where a model has none).
 """
 import argparse
 
@@ -29,6 +31,7 @@ def load(spec):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('ckpts', nargs='+', metavar='CKPT[:WEIGHT]'); ap.add_argument('out'); ap.add_argument('--check-dir')
+    ap.add_argument('--score-threshold', type=float, help="the app's default score cut for these weights")
     a = ap.parse_args()
     torch.set_num_threads(2)
     members = [load(s) for s in a.ckpts]
@@ -38,6 +41,10 @@ def main():
     else:
         model = ShelfEnsemble([m for m, _, _, _ in members], [w for _, _, w, _ in members]).eval()
         metadata = {'arch': 'ensemble of ' + ', '.join(f"{s.get('arch', 'small')} {p} x{w:g}" for _, s, w, p in members)}
+    if a.score_threshold is not None:
+        if not 0 < a.score_threshold < 1:
+            ap.error('--score-threshold must lie between 0 and 1')
+        metadata['score_threshold'] = a.score_threshold
     x = torch.rand(1, 3, 640, 640) * 255
     names = ['heatmap', 'size', 'offset']
     export_onnx(model, x, a.out, ['image'], names,

@@ -23,6 +23,7 @@ import * as ort from 'onnxruntime-node';
 import { decodePeaks, type Box, type HeadOutputs } from './decode.js';
 import { defaultModelPath } from './model-path.js';
 import { median } from '../median.js';
+import { readModelMetadata } from '../model-metadata.js';
 import { nms } from './nms.js';
 import { prepare, render, type DetectorInput, type Prepared } from './preprocess.js';
 import { averageWithMirror, mirrorTensor } from './test-time.js';
@@ -37,7 +38,7 @@ export type DetectorOptions = {
   threads?: number;
   /** long side of the network input in pixels (default 1280) */
   inputSize?: number;
-  /** minimum centre score of a box (default 0.25, chosen with the shipped model: models/MODEL_CARD.md) */
+  /** minimum centre score of a box (default: the model's own, see modelScoreThreshold) */
   scoreThreshold?: number;
   /** boxes overlapping a better one by more than this IoU are dropped (default 0.6) */
   iouThreshold?: number;
@@ -58,13 +59,14 @@ export type Detector = {
   detect(input: DetectorInput): Promise<Detection>;
   close(): Promise<void>;
   readonly modelPath: string;
+  /** the score cut in use: the caller's, else the model's */
+  readonly scoreThreshold: number;
 };
 
 const STRIDE = 4;
-// The default cut of the reported boxes. The shipped model is an ensemble whose averaged heatmap scores run
-// lower than one network's; at 0.25 it beats the previous model at 0.3 on both recall and precision on
-// the labelled real photos.
-const DEFAULT_SCORE = 0.25;
+// The cut for a model that does not name its own (see modelScoreThreshold): the one every single network
+// before the shipped ensemble was chosen with.
+const FALLBACK_SCORE = 0.3;
 // Zoom: when the typical product of a photo is under TINY_SIDE input pixels (short side), the stride-4
 // heatmap places and sizes many of them badly, so the photo is run again enlarged by `zoom`; products under
 // SMALL_SIDE come from that pass, the others from the first, and NMS settles the overlap. The enlarged
@@ -75,10 +77,23 @@ const TINY_SIDE = 16;
 const SURE_SCORE = 0.3;
 const SMALL_SIDE = 24;
 
+/**
+ * The default cut of the reported boxes belongs to the weights, not to this code: how high a network's
+ * heatmap peaks run depends on the network (an ensemble's averaged peaks run lower than one network's), so
+ * export.py records the cut chosen with them on the labelled real photos as the model's `score_threshold`
+ * metadata (models/MODEL_CARD.md). A model without it gets FALLBACK_SCORE.
+ */
+export async function modelScoreThreshold(modelPath: string): Promise<number> {
+  const raw = (await readModelMetadata(modelPath)).score_threshold;
+  if (raw === undefined) return FALLBACK_SCORE;
+  const value = Number(raw);
+  if (!(value > 0 && value < 1)) throw new Error(`${modelPath}: its score_threshold metadata ${JSON.stringify(raw)} is not a number between 0 and 1`);
+  return value;
+}
+
 export async function createDetector(options: DetectorOptions = {}): Promise<Detector> {
   const modelPath = options.modelPath ?? defaultModelPath();
   const inputSize = options.inputSize ?? 1280;
-  const scoreThreshold = options.scoreThreshold ?? DEFAULT_SCORE;
   const iouThreshold = options.iouThreshold ?? 0.6;
   const maxBoxes = options.maxBoxes ?? 3000;
   const zoom = options.zoom ?? 1.5;
@@ -91,6 +106,13 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
   });
+  let scoreThreshold: number;
+  try {
+    scoreThreshold = options.scoreThreshold ?? (await modelScoreThreshold(modelPath));
+  } catch (err) {
+    await session.release();
+    throw err;
+  }
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
 
@@ -159,6 +181,7 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
 
   return {
     modelPath,
+    scoreThreshold,
     detect(input) {
       if (closed) return Promise.reject(new Error('detector is closed'));
       const result = queue.then(() => run(input));
