@@ -7,7 +7,8 @@ line seen from above (the rows of the same product behind each front facing, dar
 surface), round shading on bottles and cans, long runs of one product, views along the aisle, clear
 drinks bottles and wire shelf fronts. Style 4 adds walls of stacked cases, close-ups of big products and a
 crooked camera, and shows less of the rows behind. Style 5 adds shelves seen at an angle: products show a
-side and hide part of their neighbours, and a box covers only a product's visible part. Scenes are
+side and hide part of their neighbours, and a box covers only a product's visible part. Style 6 lines the
+shelf edges with rails of price labels and promotion strips and hangs posters in front of the products. Scenes are
 700..1100 px on the long side with products 28..220 px tall, about what the app's detector meets in a
 12 MP phone photo at its 1280 px input.
 
@@ -260,6 +261,107 @@ def price_tag(rng, w, h):
     return tag
 
 
+def glyphs(img, rng, x, y, size, n, colour, thick):
+    """n square characters of `size` px from (x, y) (top left), each a few strokes on a 4x4 grid: the look of
+    CJK print, which real labels and strips carry (test_799) and which a row of tiny packages can resemble."""
+    for _ in range(n):
+        for _ in range(rng.integers(3, 9)):
+            kind = rng.random(); a = rng.integers(0, 4, 2); b = rng.integers(0, 4, 2)
+            if kind < 0.45:  # horizontal stroke
+                b[1] = a[1]; b[0] = max(b[0], a[0] + 1)
+            elif kind < 0.8:  # vertical stroke
+                b[0] = a[0]; b[1] = max(b[1], a[1] + 1)
+            elif kind < 0.9:  # a small box
+                b = np.minimum(a + rng.integers(1, 3, 2), 3)
+                cv2.rectangle(img, (int(x + a[0] * size / 3), int(y + a[1] * size / 3)), (int(x + b[0] * size / 3), int(y + b[1] * size / 3)), colour, thick)
+                continue
+            cv2.line(img, (int(x + a[0] * size / 3), int(y + a[1] * size / 3)), (int(x + b[0] * size / 3), int(y + b[1] * size / 3)), colour, thick, cv2.LINE_AA)
+        x += size * rng.uniform(1.15, 1.4)
+
+
+def price_label(rng, w, h):
+    """A shelf-edge price label as real stores print them (style 6): a large bold price with its cents raised,
+    a line or two of small print, often a barcode and a coloured band. Rows of these are what the model boxed
+    on the real photos' board edges (test_799)."""
+    bg = [(245, 245, 245), (250, 235, 200), (60, 230, 250), (235, 235, 255), (225, 245, 230)][rng.integers(5)]
+    tag = np.full((h, w, 3), bg, np.uint8)
+    ink = (20, 20, 20) if rng.random() < 0.75 else (30, 30, 200)
+    if rng.random() < 0.6:  # coloured band (left or top) with the product name
+        band = rand_color(rng, sat=int(rng.integers(80, 256)))
+        if rng.random() < 0.5:
+            cv2.rectangle(tag, (0, 0), (int(w * rng.uniform(0.15, 0.4)), h), band, -1)
+        else:
+            cv2.rectangle(tag, (0, 0), (w, int(h * rng.uniform(0.15, 0.35))), band, -1)
+    for _ in range(rng.integers(1, 4)):  # small print: a product name, in characters or in strokes standing in for them
+        yy = int(rng.uniform(0.1, 0.95) * h); xx = int(rng.uniform(0, 0.5) * w)
+        if rng.random() < 0.5 and h >= 16:
+            gs = max(3, int(h * rng.uniform(0.12, 0.22)))
+            glyphs(tag, rng, xx, yy - gs, gs, int(rng.integers(2, 8)), ink, 1)
+        else:
+            cv2.line(tag, (xx, yy), (xx + int(rng.uniform(0.2, 0.6) * w), yy), ink, max(1, h // 14))
+    big = '%d' % rng.integers(1, 100)
+    fh = h * rng.uniform(0.4, 0.7)  # digit height
+    scale = fh / 22; th = max(1, int(round(scale * rng.uniform(1.5, 3))))
+    font = [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX][rng.integers(3)]
+    (tw, _), _ = cv2.getTextSize(big, font, scale, th)
+    x = int(rng.uniform(0.2, 0.5) * w); y = int(h * rng.uniform(0.7, 0.9))
+    cv2.putText(tag, big, (x, y), font, scale, ink, th, cv2.LINE_AA)
+    cv2.putText(tag, '%02d' % rng.integers(0, 100), (x + tw + 1, int(y - fh * 0.45)), font, scale * 0.45, ink, max(1, th // 2), cv2.LINE_AA)
+    if rng.random() < 0.5:  # barcode
+        bx = int(rng.uniform(0.6, 0.8) * w); by0 = int(h * 0.55); by1 = int(h * 0.9)
+        while bx < w - 1:
+            sw = int(rng.integers(1, 3)); cv2.rectangle(tag, (bx, by0), (bx + sw - 1, by1), (10, 10, 10), -1); bx += sw + int(rng.integers(1, 3))
+    return tag
+
+
+def promo_strip(rng, w, h):
+    """A printed promotion strip along a shelf edge or across a bay: saturated colour, lines of text, a few
+    icons. NOT a product (test_799's blue strip drew a row of boxes)."""
+    col = rand_color(rng, sat=int(rng.integers(150, 256)))
+    strip = gradient(h, w, col, tuple(int(c * rng.uniform(0.6, 1.0)) for c in col), rng)
+    fg = (255, 255, 255) if rng.random() < 0.6 else rand_color(rng)
+    lines = int(rng.integers(1, 3))
+    for k in range(lines):
+        scale = max(0.25, h / lines / 30 * rng.uniform(0.6, 1.0)); x = int(rng.uniform(0, 0.1) * w)
+        y = int(h * (k + 0.8) / lines)
+        if rng.random() < 0.6:  # a slogan in characters
+            gs = max(4, int(h / lines * rng.uniform(0.45, 0.75)))
+            glyphs(strip, rng, x, int(h * (k + 0.5) / lines - gs / 2), gs, int(w / gs / 1.2) + 1, fg, max(1, gs // 8))
+            continue
+        while x < w:  # words of random letters
+            word = ''.join(chr(int(c)) for c in rng.integers(65, 91, int(rng.integers(2, 9))))
+            cv2.putText(strip, word, (x, y), int(rng.integers(0, 8)), scale, fg, max(1, int(scale * 2)), cv2.LINE_AA)
+            x += cv2.getTextSize(word, 0, scale, 1)[0][0] + int(rng.uniform(0.3, 1.5) * h)
+    for _ in range(rng.integers(0, 4)):
+        c = (int(rng.uniform(0, w)), h // 2)
+        cv2.circle(strip, c, max(2, int(h * rng.uniform(0.2, 0.45))), rand_color(rng), -1)
+    return strip
+
+
+def poster(rng, w, h):
+    """A promotion poster or shelf sign (style 6): large words and prices on a bold background."""
+    sign = gradient(h, w, rand_color(rng, sat=int(rng.integers(120, 256))), rand_color(rng, sat=int(rng.integers(120, 256))), rng)
+    for _ in range(rng.integers(0, 3)):
+        gs = max(5, int(h * rng.uniform(0.06, 0.2)))
+        glyphs(sign, rng, int(rng.uniform(0, 0.3) * w), int(rng.uniform(0, 0.9) * h), gs, int(rng.integers(2, 8)), (255, 255, 255) if rng.random() < 0.6 else rand_color(rng), max(1, gs // 7))
+    for _ in range(rng.integers(2, 6)):
+        txt = WORDS[rng.integers(len(WORDS))] if rng.random() < 0.5 else '%d' % rng.integers(1, 100)
+        scale = max(0.3, h / 30 * rng.uniform(0.2, 0.6))
+        cv2.putText(sign, txt, (int(rng.uniform(0, 0.5) * w), int(rng.uniform(0.2, 0.95) * h)), int(rng.integers(0, 8)),
+                    scale, (255, 255, 255) if rng.random() < 0.5 else rand_color(rng), max(1, int(scale * 2)), cv2.LINE_AA)
+    return sign
+
+
+def drop_hidden(boxes, x, y, w, h):
+    """The boxes less than half hidden by an opaque w x h rectangle pasted at (x, y) in front of them."""
+    kept = []
+    for bx in boxes:
+        ix = max(0, min(bx[2], x + w) - max(bx[0], x)); iy = max(0, min(bx[3], y + h) - max(bx[1], y))
+        if ix * iy < 0.5 * (bx[2] - bx[0]) * (bx[3] - bx[1]):
+            kept.append(bx)
+    return kept
+
+
 class Generator:
     def __init__(self, data_dir=DATA, procedural_only=False, style=2):
         # procedural_only: no pixels from shared/data (for fixtures that get committed).
@@ -339,6 +441,11 @@ class Generator:
         self._x5 = x5
         self._yaw = float(x5.uniform(0.4, 0.85)) if self.style >= 5 and x5.random() < 0.5 else 0.0  # cos of the view angle
         self._lean = float(x5.uniform(0.3, 1.0) * np.sqrt(1 - self._yaw ** 2)) if self._yaw else 0.0
+        # Style 6, from the real photos' false boxes (test_799): shelf edges lined with price-label rails or
+        # promotion strips taller than the board, and posters in front of the products. None are products.
+        x6 = np.random.default_rng(list(np.atleast_1d(seed)) + [6])
+        rail = self.style >= 6 and x6.random() < 0.7
+        rail_h = max(board, int(prod_h * x6.uniform(0.15, 0.45))) if rail else board
         floor = self.style >= 2 and x2.random() < 0.45
         if floor:
             uy1 = int(H - x2.uniform(0.1, 0.4) * H)
@@ -378,6 +485,10 @@ class Generator:
                 base += top_h
             cv2.rectangle(canvas, (ux0, base), (ux1, base + board), board_col, -1)
             cv2.line(canvas, (ux0, base), (ux1, base), tuple(int(c * 0.6) for c in board_col), 1)
+            if rail:
+                self.label_rail(canvas, x6, ux0, ux1, base, rail_h, bay_edges)
+                y = base + rail_h
+                continue
             # Price tags and shelf strips on the board edge: NOT products.
             x = ux0 + int(rng.uniform(0, prod_h))
             th = max(3, int(board * rng.uniform(0.6, 1.6)))
@@ -399,7 +510,12 @@ class Generator:
         for _ in range(rng.integers(0, 4)):
             sw = int(prod_h * rng.uniform(0.5, 2)); sh = int(sw * rng.uniform(0.3, 1))
             sign = price_tag(rng, max(6, sw), max(4, sh))
-            paste(canvas, sign, np.full(sign.shape[:2], 255, np.uint8), int(rng.uniform(0, W)), int(rng.uniform(0, H)))
+            sx, sy = int(rng.uniform(0, W)), int(rng.uniform(0, H))
+            paste(canvas, sign, np.full(sign.shape[:2], 255, np.uint8), sx, sy)
+            if self.style >= 6:  # earlier styles kept the boxes of products a sign hid
+                boxes = drop_hidden(boxes, sx, sy, sign.shape[1], sign.shape[0])
+        if self.style >= 6:
+            boxes = self.posters(canvas, boxes, x6, prod_h, H, W)
         canvas = (canvas * shade[..., None]).astype(np.uint8)
         boxes = np.array(boxes, np.float32).reshape(-1, 4)
         strong = self.style >= 2 and x2.random() < 0.5
@@ -408,6 +524,32 @@ class Generator:
             aisle = True  # its left end is the far one, as the angled rows assume
         canvas, boxes = camera(canvas, boxes, rng, strong=strong, aisle=aisle, roll=roll)
         return canvas, boxes
+
+    @staticmethod
+    def label_rail(canvas, rng, x0, x1, top, h, bay_edges):
+        """The board's front lined with price labels side by side, or per bay a promotion strip."""
+        cv2.rectangle(canvas, (x0, top), (x1, top + h), (235, 235, 235) if rng.random() < 0.6 else rand_color(rng, sat=int(rng.integers(0, 200))), -1)
+        for b0, b1 in zip(bay_edges[:-1], bay_edges[1:]):
+            if rng.random() < 0.25:
+                strip = promo_strip(rng, max(8, int(b1 - b0)), h)
+                paste(canvas, strip, np.full(strip.shape[:2], 255, np.uint8), int(b0), top)
+                continue
+            x = int(b0 + rng.uniform(0, 0.5) * h); lh = max(4, int(h * rng.uniform(0.75, 1.0)))
+            while x < b1:
+                lw = max(6, int(lh * rng.uniform(1.3, 3.0)))
+                paste(canvas, price_label(rng, lw, lh), np.full((lh, lw), 255, np.uint8), x, top + (h - lh) // 2)
+                x += lw + int(h * (0 if rng.random() < 0.3 else rng.uniform(0.05, 2.5)))
+
+    @staticmethod
+    def posters(canvas, boxes, rng, prod_h, H, W):
+        """Posters and shelf signs in front of the products; products they mostly hide lose their box."""
+        for _ in range(int(rng.integers(0, 3))):
+            pw = int(prod_h * rng.uniform(0.8, 3.5)); ph = int(pw * rng.uniform(0.5, 1.3))
+            px, py = int(rng.uniform(-0.2, 1) * W), int(rng.uniform(-0.2, 1) * H)
+            sign = poster(rng, max(8, pw), max(8, ph))
+            paste(canvas, sign, np.full(sign.shape[:2], 255, np.uint8), px, py)
+            boxes = drop_hidden(boxes, px, py, sign.shape[1], sign.shape[0])
+        return boxes
 
     def case_wall(self, look_img, row_h):
         """Style 4: one product's shipping cases stacked 3..7 high to the board above, every case the same
@@ -675,7 +817,7 @@ def main():
     ap.add_argument('--start', type=int, default=0); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--procedural-only', action='store_true', help='draw every product (no shared/data pixels)')
     ap.add_argument('--size', help='fixed WxH instead of random phone-photo shapes')
-    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts; 4: adds walls of stacked cases, close-ups of big products, a crooked camera; 5: adds shelves seen at an angle, where products show their sides and hide part of their neighbours')
+    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts; 4: adds walls of stacked cases, close-ups of big products, a crooked camera; 5: adds shelves seen at an angle, where products show their sides and hide part of their neighbours; 6: adds price-label rails and promotion strips on the shelf edges and posters in front of the products')
     a = ap.parse_args()
     size = tuple(int(v) for v in a.size.split('x')) if a.size else None
     os.makedirs(a.out, exist_ok=True)
