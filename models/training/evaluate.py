@@ -70,6 +70,22 @@ def iou_matrix(a, b):
     return inter / (area(a)[:, None] + area(b)[None, :] - inter + 1e-9)
 
 
+def match(d, g, thr):
+    """Greedy matching as COCO does it: detections d (N,5) best score first, each to the unmatched truth box
+    of g (M,4) it overlaps most, at IoU >= thr. Returns d sorted by score and a true-positive flag per row."""
+    d = d[np.argsort(-d[:, 4], kind='stable')]
+    matched = np.zeros(len(g), bool); tp = np.zeros(len(d), bool)
+    ious = iou_matrix(d[:, :4], g) if len(g) and len(d) else np.zeros((len(d), len(g)))
+    for k in range(len(d)):
+        best, bj = thr, -1
+        for j in np.nonzero(ious[k] >= thr)[0]:
+            if not matched[j] and ious[k, j] >= best:
+                best, bj = ious[k, j], j
+        if bj >= 0:
+            matched[bj] = tp[k] = True
+    return d, tp
+
+
 def average_precision(dets, gts, thr):
     """dets: per image (N,5) x1,y1,x2,y2,score; gts: per image (M,4). Greedy matching by score per image
     (as COCO), then the 101-point interpolated precision over recall."""
@@ -78,17 +94,8 @@ def average_precision(dets, gts, thr):
     for d, g in zip(dets, gts):
         if len(d) == 0:
             continue
-        d = d[np.argsort(-d[:, 4], kind='stable')]
-        matched = np.zeros(len(g), bool)
-        ious = iou_matrix(d[:, :4], g) if len(g) else np.zeros((len(d), 0))
-        for k in range(len(d)):
-            best, bj = thr, -1
-            for j in np.nonzero(ious[k] >= thr)[0]:
-                if not matched[j] and ious[k, j] >= best:
-                    best, bj = ious[k, j], j
-            if bj >= 0:
-                matched[bj] = True
-            scores.append(d[k, 4]); tps.append(bj >= 0)
+        d, tp = match(d, g, thr)
+        scores.extend(d[:, 4]); tps.extend(tp)
     if n_gt == 0 or not scores:
         return 0.0
     order = np.argsort(-np.array(scores), kind='stable')
@@ -199,14 +206,8 @@ def region_scores(dets, gts, cut):
     the regions (per region: detections (N,5), truth (M,4)), and the mean count error per region."""
     tp = n_det = n_gt = err = 0
     for d, g in zip(dets, gts):
-        d = d[d[:, 4] >= cut]; d = d[np.argsort(-d[:, 4], kind='stable')]
-        used = np.zeros(len(g), bool)
-        ious = iou_matrix(d[:, :4], g) if len(g) and len(d) else np.zeros((len(d), len(g)))
-        for k in range(len(d)):
-            cand = np.nonzero((ious[k] >= 0.5) & ~used)[0]
-            if len(cand):
-                used[cand[np.argmax(ious[k, cand])]] = True; tp += 1
-        n_det += len(d); n_gt += len(g); err += abs(len(d) - len(g))
+        d, hit = match(d[d[:, 4] >= cut], g, 0.5)
+        tp += int(hit.sum()); n_det += len(d); n_gt += len(g); err += abs(len(d) - len(g))
     return {'recall': tp / max(1, n_gt), 'precision': tp / max(1, n_det), 'count_error': err / len(gts)}
 
 
