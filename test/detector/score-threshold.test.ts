@@ -3,6 +3,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,8 +39,8 @@ describe("the model's own score threshold", () => {
     try {
       expect(d.scoreThreshold).toBe(shipped);
       expect(strict.scoreThreshold).toBe(0.6);
-      const fixture = new URL('../fixtures/detector/shelf-960x720.jpg', import.meta.url);
-      const [all, sure] = [await d.detect(fixture.pathname), await strict.detect(fixture.pathname)];
+      const fixture = fileURLToPath(new URL('../fixtures/detector/shelf-960x720.jpg', import.meta.url));
+      const [all, sure] = [await d.detect(fixture), await strict.detect(fixture)];
       expect(Math.min(...all.boxes.map((b) => b.score))).toBeGreaterThanOrEqual(shipped);
       expect(Math.min(...sure.boxes.map((b) => b.score))).toBeGreaterThanOrEqual(0.6);
       expect(sure.boxes.length).toBeLessThan(all.boxes.length);
@@ -75,6 +76,13 @@ describe("the model's own score threshold", () => {
       writeFileSync(file, metadataBytes({ score_threshold: bad }));
       await expect(modelScoreThreshold(file)).rejects.toThrow(/score_threshold metadata .* is not a number between 0 and 1/);
     }
+    // A loadable graph with such an entry: the detector refuses it rather than guess a cut.
+    const file = path.join(tmp, 'bad-graph.onnx');
+    writeFileSync(file, Buffer.concat([readFileSync(defaultModelPath()), metadataBytes({ score_threshold: 'high' })]));
+    await expect(createDetector({ modelPath: file })).rejects.toThrow(/"high" is not a number between 0 and 1/);
+    const overridden = await createDetector({ modelPath: file, scoreThreshold: 0.4 });
+    expect(overridden.scoreThreshold).toBe(0.4);
+    await overridden.close();
   });
 
   it('refuses a file that is not a model', async () => {
