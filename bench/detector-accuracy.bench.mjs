@@ -4,9 +4,8 @@
 // (models/training/real-labels, its dev and test splits; photos in ../shared/data/shelf-photos, skipped
 // where that is absent).
 // The generated sets (seeds never trained on) are drawn on first use into models/training/cache/val,
-// val2 .. val6 (git-ignored) by the current generator; it needs Debian's python3 with OpenCV, NumPy and
-// ONNX (python3-opencv, python3-onnx: evaluate.py reads the model's own score cut from its metadata),
-// otherwise this bench says so and skips.
+// val2 .. val6 (git-ignored) by the current generator; it needs Debian's python3 with OpenCV and NumPy
+// (python3-opencv), otherwise this bench says so and skips.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,9 +26,9 @@ const sets = [
   { name: 'style 6 (seed 993)', dir: 'cache/val6', seed: 993, style: 6, count: Math.min(count, 100) },
 ];
 
-const probe = spawnSync(python, ['-c', 'import cv2, numpy, onnx'], { encoding: 'utf8' });
+const probe = spawnSync(python, ['-c', 'import cv2, numpy'], { encoding: 'utf8' });
 if (probe.status !== 0) {
-  console.log(`skipped: ${python} with OpenCV, NumPy and ONNX is needed to generate and score the held-out set`);
+  console.log(`skipped: ${python} with OpenCV and NumPy is needed to generate and score the held-out set`);
   process.exit(0);
 }
 if (!existsSync('dist/main/cli/detect.js')) {

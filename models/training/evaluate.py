@@ -29,22 +29,18 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '../..'))
 SCORE_FOR_AP = 0.05
 LABELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'real-labels')
 SPLITS = {'dev': LABELS_DIR, 'test': os.path.join(LABELS_DIR, 'test')}  # real-labels/README.md
-FALLBACK_THRESHOLD = 0.3  # as detector.ts, for a model whose metadata names no score_threshold
 
 
-def model_path(extra):
-    """The model detect.js runs: --model in its arguments, else SHELF_DETECTOR_MODEL, else the shipped one."""
-    if '--model' in extra:
-        return os.path.abspath(extra[extra.index('--model') + 1])
-    return os.environ.get('SHELF_DETECTOR_MODEL') or os.path.join(ROOT, 'models', 'shelf-detector.onnx')
-
-
-def app_threshold(path):
-    """The app's default score cut for the model at `path`: its `score_threshold` metadata (export.py), as
-    the detector reads it (modelScoreThreshold in detector.ts)."""
-    import onnx
-    props = {p.key: p.value for p in onnx.load(path, load_external_data=False).metadata_props}
-    return float(props['score_threshold']) if 'score_threshold' in props else FALLBACK_THRESHOLD
+def app_threshold(extra):
+    """The app's default score cut for the model detect.js runs with `extra` (--model, else the app's default
+    model): asked of the app's own modelScoreThreshold, which reads it from the model's metadata."""
+    model = extra[extra.index('--model') + 1] if '--model' in extra else ''  # resolved from ROOT, as detect() runs
+    script = ("import { defaultModelPath, modelScoreThreshold } from './dist/main/server/recognition/detector/index.js';"
+              "console.log(await modelScoreThreshold(process.argv[1] || defaultModelPath()));")
+    r = subprocess.run(['node', '--input-type=module', '-e', script, model], capture_output=True, text=True, cwd=ROOT)
+    if r.returncode != 0:
+        raise SystemExit(f'reading the model\'s score cut failed: {r.stderr}')
+    return float(r.stdout)
 
 
 def detect(images, extra=()):
@@ -221,7 +217,7 @@ def main():
     extra = a.detect_args.split() if a.detect_args else []
     if '--score-threshold' in extra:  # AP ranks every box down to SCORE_FOR_AP; a higher cut would truncate the curve
         ap.error("--detect-args may not set --score-threshold: AP ranks boxes down to %s, counts use the model's own cut" % SCORE_FOR_AP)
-    cut = app_threshold(model_path(extra))
+    cut = app_threshold(extra)
     report = {'app_threshold': cut}
     if a.val != 'none':
         report['generated'] = evaluate_generated(os.path.abspath(a.val), a.out, extra, cut)

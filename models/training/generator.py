@@ -8,9 +8,9 @@ surface), round shading on bottles and cans, long runs of one product, views alo
 drinks bottles and wire shelf fronts. Style 4 adds walls of stacked cases, close-ups of big products and a
 crooked camera, and shows less of the rows behind. Style 5 adds shelves seen at an angle: products show a
 side and hide part of their neighbours, and a box covers only a product's visible part. Style 6 lines the
-shelf edges with rails of price labels and promotion strips and hangs posters in front of the products. Scenes are
-700..1100 px on the long side with products 28..220 px tall, about what the app's detector meets in a
-12 MP phone photo at its 1280 px input.
+shelf edges with rails of price labels and promotion strips and hangs posters in front of the products.
+Scenes are 700..1100 px on the long side with products 28..220 px tall, about what the app's detector
+meets in a 12 MP phone photo at its 1280 px input.
 
 Product appearances: packshots cut from their white backgrounds and in-store photos (Grocery Store
 Dataset, MIT), SKU crops (MIT), and procedurally drawn boxes, bottles, cans and pouches, so the model
@@ -240,8 +240,10 @@ def background(h, w, rng):
 
 
 def paste(canvas, img, mask, x, y):
-    """Alpha-paste img at (x, y); clipped to the canvas."""
+    """Alpha-paste img at (x, y); clipped to the canvas. mask None: opaque (tags, signs, strips)."""
     H, W = canvas.shape[:2]; h, w = img.shape[:2]
+    if mask is None:
+        mask = np.full((h, w), 255, np.uint8)
     x0, y0 = max(0, x), max(0, y); x1, y1 = min(W, x + w), min(H, y + h)
     if x1 <= x0 or y1 <= y0:
         return
@@ -264,6 +266,8 @@ def price_tag(rng, w, h):
 def glyphs(img, rng, x, y, size, n, colour, thick):
     """n square characters of `size` px from (x, y) (top left), each a few strokes on a 4x4 grid: the look of
     CJK print, which real labels and strips carry (test_799) and which a row of tiny packages can resemble."""
+    def pt(p):  # grid point -> pixel
+        return int(x + p[0] * size / 3), int(y + p[1] * size / 3)
     for _ in range(n):
         for _ in range(rng.integers(3, 9)):
             kind = rng.random(); a = rng.integers(0, 4, 2); b = rng.integers(0, 4, 2)
@@ -273,9 +277,9 @@ def glyphs(img, rng, x, y, size, n, colour, thick):
                 b[0] = a[0]; b[1] = max(b[1], a[1] + 1)
             elif kind < 0.9:  # a small box
                 b = np.minimum(a + rng.integers(1, 3, 2), 3)
-                cv2.rectangle(img, (int(x + a[0] * size / 3), int(y + a[1] * size / 3)), (int(x + b[0] * size / 3), int(y + b[1] * size / 3)), colour, thick)
+                cv2.rectangle(img, pt(a), pt(b), colour, thick)
                 continue
-            cv2.line(img, (int(x + a[0] * size / 3), int(y + a[1] * size / 3)), (int(x + b[0] * size / 3), int(y + b[1] * size / 3)), colour, thick, cv2.LINE_AA)
+            cv2.line(img, pt(a), pt(b), colour, thick, cv2.LINE_AA)
         x += size * rng.uniform(1.15, 1.4)
 
 
@@ -494,7 +498,7 @@ class Generator:
             th = max(3, int(board * rng.uniform(0.6, 1.6)))
             while x < ux1:
                 tw = max(5, int(th * rng.uniform(1.2, 2.5)))
-                paste(canvas, price_tag(rng, tw, th), np.full((th, tw), 255, np.uint8), x, base + int(rng.uniform(-0.2, 0.3) * board))
+                paste(canvas, price_tag(rng, tw, th), None, x, base + int(rng.uniform(-0.2, 0.3) * board))
                 x += tw + int(prod_h * rng.uniform(0.4, 3))
             y = base + board
         for b in hooks:
@@ -511,7 +515,7 @@ class Generator:
             sw = int(prod_h * rng.uniform(0.5, 2)); sh = int(sw * rng.uniform(0.3, 1))
             sign = price_tag(rng, max(6, sw), max(4, sh))
             sx, sy = int(rng.uniform(0, W)), int(rng.uniform(0, H))
-            paste(canvas, sign, np.full(sign.shape[:2], 255, np.uint8), sx, sy)
+            paste(canvas, sign, None, sx, sy)
             if self.style >= 6:  # earlier styles kept the boxes of products a sign hid
                 boxes = drop_hidden(boxes, sx, sy, sign.shape[1], sign.shape[0])
         if self.style >= 6:
@@ -532,12 +536,12 @@ class Generator:
         for b0, b1 in zip(bay_edges[:-1], bay_edges[1:]):
             if rng.random() < 0.25:
                 strip = promo_strip(rng, max(8, int(b1 - b0)), h)
-                paste(canvas, strip, np.full(strip.shape[:2], 255, np.uint8), int(b0), top)
+                paste(canvas, strip, None, int(b0), top)
                 continue
             x = int(b0 + rng.uniform(0, 0.5) * h); lh = max(4, int(h * rng.uniform(0.75, 1.0)))
             while x < b1:
                 lw = max(6, int(lh * rng.uniform(1.3, 3.0)))
-                paste(canvas, price_label(rng, lw, lh), np.full((lh, lw), 255, np.uint8), x, top + (h - lh) // 2)
+                paste(canvas, price_label(rng, lw, lh), None, x, top + (h - lh) // 2)
                 x += lw + int(h * (0 if rng.random() < 0.3 else rng.uniform(0.05, 2.5)))
 
     @staticmethod
@@ -547,7 +551,7 @@ class Generator:
             pw = int(prod_h * rng.uniform(0.8, 3.5)); ph = int(pw * rng.uniform(0.5, 1.3))
             px, py = int(rng.uniform(-0.2, 1) * W), int(rng.uniform(-0.2, 1) * H)
             sign = poster(rng, max(8, pw), max(8, ph))
-            paste(canvas, sign, np.full(sign.shape[:2], 255, np.uint8), px, py)
+            paste(canvas, sign, None, px, py)
             boxes = drop_hidden(boxes, px, py, sign.shape[1], sign.shape[0])
         return boxes
 

@@ -12,6 +12,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 STRIDE = 4
+LOG_SIZE_MAX = 6.0  # the size head is clamped here before exp: e^6 x STRIDE is far past any product
 # Channel widths per stage and head width. The shipped model is an ensemble of one of each (ShelfEnsemble,
 # models/MODEL_CARD.md); 'wide' has about 4x the compute of 'small' (27 ms per 640x640 on 2 CPU threads
 # against 8) and was first trained on the GPU machine.
@@ -68,7 +69,7 @@ class ShelfNet(nn.Module):
 
     def forward(self, x):
         hm, wh, off = self.forward_raw(x)
-        return torch.sigmoid(hm), torch.exp(wh.clamp(max=6.0)) * STRIDE, off
+        return torch.sigmoid(hm), torch.exp(wh.clamp(max=LOG_SIZE_MAX)) * STRIDE, off
 
 
 class ShelfEnsemble(nn.Module):
@@ -92,6 +93,6 @@ class ShelfEnsemble(nn.Module):
         # geometric mean without an exp/log round trip in the graph.
         raws = [m.forward_raw(x) for m in self.members]
         hm = sum(w * torch.sigmoid(r[0]) for w, r in zip(self.weights, raws))
-        wh = sum(w * r[1].clamp(max=6.0) for w, r in zip(self.weights, raws))
+        wh = sum(w * r[1].clamp(max=LOG_SIZE_MAX) for w, r in zip(self.weights, raws))
         off = sum(w * r[2] for w, r in zip(self.weights, raws))
         return hm, torch.exp(wh) * STRIDE, off

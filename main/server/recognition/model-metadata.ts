@@ -11,10 +11,15 @@ const Entry = new protobuf.Type('StringStringEntryProto')
 const Model = new protobuf.Type('ModelProto').add(new protobuf.Field('metadataProps', 14, 'StringStringEntryProto', 'repeated'));
 new protobuf.Root().add(Entry).add(Model);
 
-/** The metadata entries of the ONNX model at `file`. Rejects if the file cannot be read or is not a protobuf. */
-export async function readModelMetadata(file: string): Promise<Record<string, string>> {
-  const message = Model.decode(await readFile(file)) as unknown as { metadataProps?: { key?: string; value?: string }[] };
+/** The metadata entries of an ONNX model's bytes. Throws if they are not a protobuf message. */
+export function modelMetadata(bytes: Uint8Array): Record<string, string> {
+  const message = Model.decode(bytes) as unknown as { metadataProps?: { key?: string; value?: string }[] };
   const out: Record<string, string> = {};
   for (const { key, value } of message.metadataProps ?? []) if (key) out[key] = value ?? '';
   return out;
+}
+
+/** The metadata entries of the ONNX model at `file`. Rejects if the file cannot be read or is not a protobuf. */
+export async function readModelMetadata(file: string): Promise<Record<string, string>> {
+  return modelMetadata(await readFile(file));
 }

@@ -18,12 +18,14 @@
  * mostly tiny (see TINY_SIDE), the photo is looked at a second time, enlarged by `zoom`, and the small
  * products are taken from that pass.
  */
+import { readFile } from 'node:fs/promises';
+
 import * as ort from 'onnxruntime-node';
 
 import { decodePeaks, type Box, type HeadOutputs } from './decode.js';
 import { defaultModelPath } from './model-path.js';
 import { median } from '../median.js';
-import { readModelMetadata } from '../model-metadata.js';
+import { modelMetadata, readModelMetadata } from '../model-metadata.js';
 import { nms } from './nms.js';
 import { prepare, render, type DetectorInput, type Prepared } from './preprocess.js';
 import { averageWithMirror, mirrorTensor } from './test-time.js';
@@ -84,7 +86,11 @@ const SMALL_SIDE = 24;
  * metadata (models/MODEL_CARD.md). A model without it gets FALLBACK_SCORE.
  */
 export async function modelScoreThreshold(modelPath: string): Promise<number> {
-  const raw = (await readModelMetadata(modelPath)).score_threshold;
+  return scoreThresholdIn(await readModelMetadata(modelPath), modelPath);
+}
+
+function scoreThresholdIn(metadata: Record<string, string>, modelPath: string): number {
+  const raw = metadata.score_threshold;
   if (raw === undefined) return FALLBACK_SCORE;
   const value = Number(raw);
   if (!(value > 0 && value < 1)) throw new Error(`${modelPath}: its score_threshold metadata ${JSON.stringify(raw)} is not a number between 0 and 1`);
@@ -100,7 +106,9 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
   const mirror = options.mirror ?? false;
   if (!(zoom >= 1 && zoom <= 4)) throw new RangeError(`zoom must be between 1 and 4, not ${options.zoom}`);
   if (!(inputSize >= 32 && inputSize <= 8192)) throw new RangeError(`inputSize must be between 32 and 8192, not ${options.inputSize}`);
-  const session = await ort.InferenceSession.create(modelPath, {
+  // One read serves both the session and the metadata that names the model's score cut.
+  const bytes = await readFile(modelPath);
+  const session = await ort.InferenceSession.create(bytes, {
     intraOpNumThreads: options.threads ?? 2,
     interOpNumThreads: 1,
     executionMode: 'sequential',
@@ -108,7 +116,7 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
   });
   let scoreThreshold: number;
   try {
-    scoreThreshold = options.scoreThreshold ?? (await modelScoreThreshold(modelPath));
+    scoreThreshold = options.scoreThreshold ?? scoreThresholdIn(modelMetadata(bytes), modelPath);
   } catch (err) {
     await session.release();
     throw err;
