@@ -5,6 +5,8 @@
 # The learning-rate schedule spans MINUTES of training over however many sessions it takes.
 #
 # Usage: sh gpu_train.sh RUN MINUTES SEED DEADLINE [ARCH]     e.g. sh gpu_train.sh runs/g1 15 21 555 wide
+#   STYLES="1:3000 2:5000" (the default): how many scenes of each generator style; the Nth entry uses seed SEED+N-1
+#   TRAIN_ARGS="--photo-aug --snapshot-every 1.5": more train.py options
 #
 # Before: copy the textures beside this script (23 MB), keeping shared/data's layout:
 #   D=cache/shared-data/grocery-store-dataset/dataset; S=../../../shared/data
@@ -12,25 +14,29 @@
 #   cp -r $S/grocery-store-dataset/dataset/iconic-images-and-descriptions/Packages $D/iconic-images-and-descriptions/
 #   cp -r $S/grocery-store-dataset/dataset/train/Packages $D/train/; cp -r $S/sku-crops cache/shared-data/
 # A call that starts a fresh machine regenerates the set (about 145 s for 8000 scenes on 16 cores); the
-# same SEED gives the same scenes. Resuming needs RUN/last.pt back on that machine.
+# same SEED and STYLES give the same scenes. Resuming needs RUN/last.pt back on that machine.
 set -eu
 start=$(date +%s)
 cd "$(dirname "$0")"
-RUN=$1 MINUTES=$2 SEED=$3 DEADLINE=$4 ARCH=${5:-wide} SCENES=${SCENES:-8000}
+RUN=$1 MINUTES=$2 SEED=$3 DEADLINE=$4 ARCH=${5:-wide}
 export SHELF_DATA=${SHELF_DATA:-$PWD/cache/shared-data} PYTHONUNBUFFERED=1
 nvidia-smi -L || true
 python3 -c 'import torch, cv2; print("torch", torch.__version__, "cv2", cv2.__version__, "cuda", torch.cuda.is_available())'
 CPUS=$(nproc)
-DATA=/tmp/shelf-train-$SEED
+STYLES=${STYLES:-1:3000 2:5000}
+DATA=/tmp/shelf-train-$SEED-$(echo "$STYLES" | tr ' :' '_-')
 if [ ! -f "$DATA/complete" ]; then
-  # Same mix as the CPU runs' set: style 1 then style 2 scenes, new seeds (the held-out sets use 998, 999).
-  N1=$(( SCENES * 3 / 8 ))
-  python3 generator.py "$DATA" --count "$N1" --seed "$SEED" --style 1 --workers "$CPUS"
-  python3 generator.py "$DATA" --count $(( SCENES - N1 )) --start "$N1" --seed $((SEED + 1)) --style 2 --workers "$CPUS"
+  # Held-out sets use seeds 993..999: keep SEED well away from them.
+  first=0 seed=$SEED
+  for entry in $STYLES; do
+    style=${entry%%:*} count=${entry#*:}
+    python3 generator.py "$DATA" --count "$count" --start "$first" --seed "$seed" --style "$style" --workers "$CPUS"
+    first=$((first + count)) seed=$((seed + 1))
+  done
   touch "$DATA/complete"
 fi
 echo "generated $(ls "$DATA" | grep -c json) scenes in $(( $(date +%s) - start )) s"
 left=$(( DEADLINE - ($(date +%s) - start) - 30 ))
 [ "$left" -gt 30 ] || { echo "no time left to train"; exit 1; }
 python3 train.py --data "$DATA" --run "$RUN" --arch "$ARCH" --batch 32 --lr 3e-3 --workers $((CPUS - 1)) --threads 4 \
-  --minutes "$MINUTES" --stop-after "$(python3 -c "print($left / 60)")" --log-every 250
+  --minutes "$MINUTES" --stop-after "$(python3 -c "print($left / 60)")" --log-every 250 ${TRAIN_ARGS:-}
