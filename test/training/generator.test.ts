@@ -1,0 +1,82 @@
+// generator.py, the source of every training and held-out scene: valid scenes of every style, and the
+// same scenes from the same seed. The bench regenerates its held-out sets from seeds on a fresh checkout,
+// so a change that redraws them would silently move the figures the model card reports.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runPython } from './python.js';
+
+type Scene = { width: number; height: number; boxes: number[][] };
+
+const work = mkdtempSync(path.join(tmpdir(), 'shelf-generator-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const fixtures = path.resolve('test/fixtures/training');
+const readScene = (file: string): Scene => JSON.parse(readFileSync(file, 'utf8'));
+
+function generate(name: string, args: string[], env?: Record<string, string>): string {
+  const out = path.join(work, name);
+  runPython(['generator.py', out, ...args], undefined, env);
+  return out;
+}
+
+function expectValidScene(scene: Scene, image: { width?: number; height?: number }) {
+  expect(image.width).toBe(scene.width);
+  expect(image.height).toBe(scene.height);
+  for (const [x1, y1, x2, y2] of scene.boxes) {
+    expect(x1).toBeGreaterThanOrEqual(0);
+    expect(y1).toBeGreaterThanOrEqual(0);
+    expect(x2).toBeLessThanOrEqual(scene.width);
+    expect(y2).toBeLessThanOrEqual(scene.height);
+    // The generator drops products with less than 3 px of them in the photo.
+    expect(x2 - x1).toBeGreaterThanOrEqual(3);
+    expect(y2 - y1).toBeGreaterThanOrEqual(3);
+  }
+}
+
+// The bench's held-out sets (bench/detector-accuracy.bench.mjs): style and seed.
+const HELD_OUT: Array<[number, number]> = [[1, 999], [2, 998], [3, 996], [4, 995], [5, 994], [6, 993]];
+
+describe('generator.py', () => {
+  it.each(HELD_OUT)('style %i, seed %i: a valid scene, the one the held-out set was scored on', async (style, seed) => {
+    const out = generate(`style${style}`, ['--count', '1', '--seed', String(seed), '--style', String(style)]);
+    const scene = readScene(path.join(out, '000000.json'));
+    expectValidScene(scene, await sharp(path.join(out, '000000.jpg')).metadata());
+    // Phone-photo shapes at the detector's scale: 700 to 1100 px on the long side.
+    expect(Math.max(scene.width, scene.height)).toBeGreaterThanOrEqual(700);
+    expect(Math.max(scene.width, scene.height)).toBeLessThanOrEqual(1100);
+
+    const pinned = readScene(path.join(fixtures, `style${style}-seed${seed}-000000.json`));
+    expect([scene.width, scene.height]).toEqual([pinned.width, pinned.height]);
+    expect(scene.boxes).toHaveLength(pinned.boxes.length);
+    // Boxes are written to 0.1 px; allow one rounding step for another CPU's arithmetic.
+    const drift = Math.max(...scene.boxes.flatMap((b, i) => b.map((v, k) => Math.abs(v - pinned.boxes[i][k]))));
+    expect(drift).toBeLessThanOrEqual(0.11);
+  });
+
+  it('draws the same files from a seed whatever the number of worker processes', () => {
+    const args = ['--count', '3', '--seed', '4242', '--style', '6', '--start', '7'];
+    const one = generate('workers1', [...args, '--workers', '1']);
+    const three = generate('workers3', [...args, '--workers', '3']);
+    const files = readdirSync(one).sort();
+    expect(files).toEqual(['000007.jpg', '000007.json', '000008.jpg', '000008.json', '000009.jpg', '000009.json']);
+    expect(readdirSync(three).sort()).toEqual(files);
+    for (const f of files) expect(readFileSync(path.join(three, f)).equals(readFileSync(path.join(one, f)))).toBe(true);
+    // and other seeds draw other scenes
+    const other = generate('seed4243', ['--count', '1', '--seed', '4243', '--style', '6', '--start', '7']);
+    expect(readFileSync(path.join(other, '000007.json'), 'utf8')).not.toBe(readFileSync(path.join(one, '000007.json'), 'utf8'));
+  });
+
+  it('--procedural-only --size draws products of its own at that size, without the shared data', async () => {
+    const out = generate('procedural', ['--count', '2', '--seed', '5', '--style', '2', '--procedural-only', '--size', '640x480'], {
+      SHELF_DATA: path.join(work, 'no-such-folder'),
+    });
+    for (const n of ['000000', '000001']) {
+      const scene = readScene(path.join(out, `${n}.json`));
+      expect([scene.width, scene.height]).toEqual([640, 480]);
+      expect(scene.boxes.length).toBeGreaterThan(0);
+      expectValidScene(scene, await sharp(path.join(out, `${n}.jpg`)).metadata());
+    }
+  });
+});
