@@ -24,6 +24,7 @@ import glob
 import json
 import os
 import sys
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -366,6 +367,20 @@ def drop_hidden(boxes, x, y, w, h):
     return kept
 
 
+@dataclass(frozen=True)
+class SceneChoices:
+    """What one scene's helpers share beyond their arguments: the random streams of styles 3 to 5 (each
+    style draws from its own, so adding one leaves the earlier styles' scenes as they were) and the choices
+    drawn from them once per scene."""
+    x3: np.random.Generator
+    x4: np.random.Generator
+    x5: np.random.Generator
+    soda: float  # style 3: the share of drinks bottles among the products (a drinks aisle)
+    cases: bool  # style 4: rows may be walls of stacked cases
+    yaw: float  # style 5: cosine of the angle the shelves are seen at; 0 for front-on
+    lean: float  # style 5: sideways shift of the rows behind, per px they rise
+
+
 class Generator:
     def __init__(self, data_dir=DATA, procedural_only=False, style=2):
         # procedural_only: no pixels from shared/data (for fixtures that get committed).
@@ -374,10 +389,10 @@ class Generator:
         self.bank = TextureBank(data_dir) if not procedural_only else None
         self.style = style
 
-    def product_appearance(self, rng, w, h):
+    def product_appearance(self, rng, w, h, ch):
         """A product look for a slot of about w x h; its own aspect may differ (the slot adapts)."""
-        x3 = getattr(self, '_x3', None)
-        if self.style >= 3 and x3 is not None and x3.random() < self._soda:
+        x3 = ch.x3
+        if self.style >= 3 and x3.random() < ch.soda:
             return soda_bottle(x3, max(6, int(h * x3.uniform(0.28, 0.4))), max(12, h))
         r = rng.random() if self.bank else 1.0
         if r < 0.3 and self.bank.packshots:
@@ -418,8 +433,7 @@ class Generator:
         # Style 3: the camera's eye line. Rows below it are seen from above: the products behind the front
         # facings show above them and the board's top surface shows in front of them.
         deep = self.style >= 3 and x3.random() < 0.7
-        self._x3 = x3
-        self._soda = x3.choice([0.0, 0.1, 0.6]) if self.style >= 3 else 0.0  # some scenes are a drinks aisle
+        soda = x3.choice([0.0, 0.1, 0.6]) if self.style >= 3 else 0.0  # some scenes are a drinks aisle
         fence = self.style >= 3 and x3.random() < 0.25  # wire fronts across the bottom of each row
         eye_y = H * x3.uniform(-0.3, 0.7); look = x3.uniform(0.2, 0.8); n_back = int(x3.integers(1, 4))
         tight = self.style >= 2 and x2.random() < 0.5
@@ -428,23 +442,22 @@ class Generator:
         # Style 4, from the labelled real photos' misses: walls of identical cases stacked up to the board above
         # (test_256), close-ups of big products (test_1896), and a camera held crooked.
         x4 = np.random.default_rng(list(np.atleast_1d(seed)) + [4])
-        self._x4 = x4
-        self._cases = self.style >= 4 and x4.random() < 0.4
+        cases = self.style >= 4 and x4.random() < 0.4
         close = self.style >= 4 and x4.random() < 0.2
         roll = float(x4.uniform(-9, 9)) if self.style >= 4 and x4.random() < 0.6 else 0.0
         if close:
             prod_h = float(min(x4.uniform(150, 320), 0.45 * H)); row_h = prod_h * x4.uniform(1.05, 1.3)
             board = max(3, int(prod_h * x4.uniform(0.06, 0.15)))
-        if self._cases:
+        if cases:
             row_h = min(prod_h * x4.uniform(2.2, 4.5), 0.6 * H)  # at least one such row fits the photo
         # Style 5: shelves seen at an angle (test_1896, test_636, test_1079). Each box-shaped product shows a
         # side next to its front, round ones stand closer than their width, and the nearer product hides part
         # of the farther one, so boxes overlap and a product's box is its visible part only. The camera is to
         # the right: nearer products, and the rows behind, show to the right (training flips the crops).
         x5 = np.random.default_rng(list(np.atleast_1d(seed)) + [5])
-        self._x5 = x5
-        self._yaw = float(x5.uniform(0.4, 0.85)) if self.style >= 5 and x5.random() < 0.5 else 0.0  # cos of the view angle
-        self._lean = float(x5.uniform(0.3, 1.0) * np.sqrt(1 - self._yaw ** 2)) if self._yaw else 0.0
+        yaw = float(x5.uniform(0.4, 0.85)) if self.style >= 5 and x5.random() < 0.5 else 0.0
+        lean = float(x5.uniform(0.3, 1.0) * np.sqrt(1 - yaw ** 2)) if yaw else 0.0
+        ch = SceneChoices(x3, x4, x5, soda, cases, yaw, lean)
         # Style 6, from the real photos' false boxes (test_799): shelf edges lined with price-label rails or
         # promotion strips taller than the board, and posters in front of the products. None are products.
         x6 = np.random.default_rng(list(np.atleast_1d(seed)) + [6])
@@ -480,7 +493,7 @@ class Generator:
             for b in range(n_bays):
                 if b in hooks:
                     continue
-                self.fill_row(canvas, boxes, rng, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, base, prod_h, row_h, H, W, tight, depth)
+                self.fill_row(canvas, boxes, rng, ch, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, base, prod_h, row_h, H, W, tight, depth)
             if fence:
                 self.wire_fence(canvas, x3, ux0, ux1, base, prod_h)
             if depth is not None:  # the board's top surface, in front of the products, then its front lip
@@ -503,7 +516,7 @@ class Generator:
             y = base + board
         for b in hooks:
             cv2.rectangle(canvas, (bay_edges[b], uy0), (bay_edges[b + 1], uy1), back, -1)
-            self.hang(canvas, boxes, x2, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, uy0, uy1, prod_h)
+            self.hang(canvas, boxes, x2, ch, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, uy0, uy1, prod_h)
         for b in range(n_bays + 1):
             cv2.rectangle(canvas, (bay_edges[b] - post_w // 2, uy0), (bay_edges[b] + post_w // 2, uy1), post_col, -1)
         if self.style >= 2 and x2.random() < 0.3:
@@ -524,7 +537,7 @@ class Generator:
         boxes = np.array(boxes, np.float32).reshape(-1, 4)
         strong = self.style >= 2 and x2.random() < 0.5
         aisle = self.style >= 3 and x3.random() < 0.3  # photographed along the aisle: one end far smaller
-        if self._yaw and x5.random() < 0.6:
+        if yaw and x5.random() < 0.6:
             aisle = True  # its left end is the far one, as the angled rows assume
         canvas, boxes = camera(canvas, boxes, rng, strong=strong, aisle=aisle, roll=roll)
         return canvas, boxes
@@ -555,11 +568,11 @@ class Generator:
             boxes = drop_hidden(boxes, px, py, sign.shape[1], sign.shape[0])
         return boxes
 
-    def case_wall(self, look_img, row_h):
+    @staticmethod
+    def case_wall(look_img, row_h, x4):
         """Style 4: one product's shipping cases stacked 3..7 high to the board above, every case the same
         rectangle, touching its neighbours, with at most a faint seam: the model must split a repeated
         texture at its period, not at a visible edge."""
-        x4 = self._x4
         stack = int(x4.integers(3, 8))
         ph = max(4, int(row_h * 0.98 / stack))
         pw = max(4, int(ph * x4.uniform(0.8, 1.8)))
@@ -581,14 +594,14 @@ class Generator:
         for x in range(int(x0), int(x1), max(4, step)):
             cv2.line(canvas, (x, int(top)), (x, int(base)), col, max(1, t // 2))
 
-    def hang(self, canvas, boxes, rng, x0, x1, y0, y1, prod_h):
+    def hang(self, canvas, boxes, rng, ch, x0, x1, y0, y1, prod_h):
         """A pegboard bay: bags and blister packs hanging from hooks in a grid."""
         ph = int(prod_h * rng.uniform(0.8, 1.3)); pw = int(ph * rng.uniform(0.5, 0.9))
         y = y0 + int(prod_h * 0.2)
         while y + ph < y1:
             x = x0 + int(rng.uniform(0, 0.2) * pw)
             while x + pw < x1:
-                img, mask = self.product_appearance(rng, pw, ph)
+                img, mask = self.product_appearance(rng, pw, ph, ch)
                 img = cv2.resize(img, (pw, ph), interpolation=cv2.INTER_AREA)
                 mask = cv2.resize(mask, (pw, ph), interpolation=cv2.INTER_NEAREST)
                 cv2.line(canvas, (x + pw // 2, y - int(prod_h * 0.15)), (x + pw // 2, y + 2), (90, 90, 90), max(1, pw // 25))
@@ -599,7 +612,7 @@ class Generator:
                 x += pw + int(pw * rng.uniform(0.02, 0.2))
             y += ph + int(prod_h * rng.uniform(0.25, 0.5))
 
-    def fill_row(self, canvas, boxes, rng, x0, x1, base, prod_h, row_h, H, W, tight=False, depth=None):
+    def fill_row(self, canvas, boxes, rng, ch, x0, x1, base, prod_h, row_h, H, W, tight=False, depth=None):
         """Groups of repeated facings standing on the board at y=base, with gaps and stacks.
 
         depth (style 3): (x3, dy, n_back, ytop) draws the rows of the same products behind the front facings,
@@ -615,7 +628,7 @@ class Generator:
             ph = int(prod_h * rng.uniform(0.55, 1.0))
             if tight:
                 ph = int(prod_h * (0.8 + 0.2 * ph / prod_h))
-            look_img, look_mask = self.product_appearance(rng, int(ph * rng.uniform(0.3, 0.9)), ph)
+            look_img, look_mask = self.product_appearance(rng, int(ph * rng.uniform(0.3, 0.9)), ph, ch)
             ar = look_img.shape[1] / look_img.shape[0]
             ar = float(np.clip(ar * rng.uniform(0.85, 1.15), 0.2, 2.5))
             pw = max(3, int(ph * ar))
@@ -627,9 +640,9 @@ class Generator:
             if ph * 2.05 < row_h * 0.98 and rng.random() < 0.5:
                 stack = int(min(3, (row_h * 0.98) // ph))
             n_face = int(rng.integers(1, 7))
-            wall = self._cases and self._x4.random() < 0.75
+            wall = ch.cases and ch.x4.random() < 0.75
             if wall:
-                img, mask, ph, pw, stack, n_extra = self.case_wall(look_img, row_h)
+                img, mask, ph, pw, stack, n_extra = self.case_wall(look_img, row_h, ch.x4)
                 n_face += n_extra
             if depth is not None:
                 x3 = depth[0]
@@ -641,8 +654,8 @@ class Generator:
             if wall:  # a case wall: the cases touch
                 spacing = 0
             pitch = pw + spacing
-            if self._yaw:
-                img, mask, pw, pitch = self.angled(img, mask, spacing)
+            if ch.yaw:
+                img, mask, pw, pitch = self.angled(img, mask, spacing, ch)
             for _ in range(n_face):
                 if x + pw * 0.5 > x1:
                     break
@@ -664,22 +677,23 @@ class Generator:
                     if cut >= img.shape[0]:
                         continue
                     back = (img[cut:] * dark).astype(np.uint8)
-                    paste(canvas, back, mask[cut:], px + int(x3.integers(-2, 3)) + int(dy * k * self._lean), ty + cut)
+                    paste(canvas, back, mask[cut:], px + int(x3.integers(-2, 3)) + int(dy * k * ch.lean), ty + cut)
         for img, mask, px, top in placed:  # left to right: at an angle, the nearer (right) one is on top
             paste(canvas, img, mask, px, top)
-        if self._yaw and placed:
+        if ch.yaw and placed:
             boxes[first:] = visible_boxes(placed)
 
-    def angled(self, img, mask, spacing):
+    @staticmethod
+    def angled(img, mask, spacing, ch):
         """Style 5: one product's look seen at an angle, and the step to the next facing. A box-shaped product
         shows its front narrowed and its right side, darker; facings that touch hide each other's side. A
         round one (bottle, can) looks the same from any angle, but its neighbours stand closer than its width."""
-        x5 = self._x5
+        x5, yaw = ch.x5, ch.yaw
         ph, pw = img.shape[:2]
         if x5.random() < 0.4:
-            return img, mask, pw, max(2, int(pw * x5.uniform(0.55, 0.9) * (0.5 + 0.5 * self._yaw)) + spacing)
-        fw = max(2, int(pw * self._yaw))
-        sw = max(1, int(pw * x5.uniform(0.3, 1.0) * np.sqrt(1 - self._yaw ** 2)))
+            return img, mask, pw, max(2, int(pw * x5.uniform(0.55, 0.9) * (0.5 + 0.5 * yaw)) + spacing)
+        fw = max(2, int(pw * yaw))
+        sw = max(1, int(pw * x5.uniform(0.3, 1.0) * np.sqrt(1 - yaw ** 2)))
         strip = max(1, pw // 6)
         side = (cv2.resize(img[:, -strip:], (sw, ph), interpolation=cv2.INTER_LINEAR) * x5.uniform(0.45, 0.8)).astype(np.uint8)
         img = np.concatenate([cv2.resize(img, (fw, ph), interpolation=cv2.INTER_AREA), side], 1)
