@@ -17,7 +17,7 @@ const readScene = (file: string): Scene => JSON.parse(readFileSync(file, 'utf8')
 
 function generate(name: string, args: string[], env?: Record<string, string>): string {
   const out = path.join(work, name);
-  runPython(['generator.py', out, ...args], undefined, env);
+  runPython(['generator.py', out, ...args], env);
   return out;
 }
 

@@ -8,10 +8,9 @@ export const PYTHON = process.env.PYTHON ?? '/usr/bin/python3';
 export const TRAINING = path.resolve('models/training');
 
 /** Runs `PYTHON args...` in models/training with the shared data as the generator's textures. */
-export function runPython(args: string[], input?: string, env: Record<string, string> = {}): string {
+export function runPython(args: string[], env: Record<string, string> = {}): string {
   const r = spawnSync(PYTHON, args, {
     cwd: TRAINING,
-    input,
     encoding: 'utf8',
     maxBuffer: 64 << 20,
     env: { ...process.env, SHELF_DATA: DATA, PYTHONDONTWRITEBYTECODE: '1', ...env },
