@@ -13,18 +13,12 @@ import path from 'node:path';
 const python = process.env.PYTHON ?? '/usr/bin/python3';
 const training = path.resolve('models/training');
 const count = Number(process.env.BENCH_DETECTOR_VAL_COUNT ?? 200);
-const sets = [
-  { name: 'style 1 (seed 999)', dir: 'cache/val', seed: 999, style: 1 },
-  { name: 'style 2 (seed 998)', dir: 'cache/val2', seed: 998, style: 2 },
-  // Rows seen from above, drinks bottles, wire fronts: what the real photos show (models/MODEL_CARD.md).
-  { name: 'style 3 (seed 996)', dir: 'cache/val3', seed: 996, style: 3, count: Math.min(count, 100) },
-  // Case walls, close-ups, a crooked camera: the labelled real photos' misses.
-  { name: 'style 4 (seed 995)', dir: 'cache/val4', seed: 995, style: 4, count: Math.min(count, 100) },
-  // Shelves seen at an angle: products hide part of their neighbours.
-  { name: 'style 5 (seed 994)', dir: 'cache/val5', seed: 994, style: 5, count: Math.min(count, 100) },
-  // Price-label rails, promotion strips and posters: the false boxes on test_799's shelf edges.
-  { name: 'style 6 (seed 993)', dir: 'cache/val6', seed: 993, style: 6, count: Math.min(count, 100) },
-];
+// One list of the held-out sets (style, seed, folder), shared with test/training/generator.test.ts.
+const sets = JSON.parse(readFileSync(path.join(training, 'held-out-sets.json'), 'utf8')).map((set) => ({
+  ...set,
+  name: `style ${set.style} (seed ${set.seed})`,
+  count: set.maxScenes === undefined ? count : Math.min(count, set.maxScenes),
+}));
 
 const probe = spawnSync(python, ['-c', 'import cv2, numpy'], { encoding: 'utf8' });
 if (probe.status !== 0) {
@@ -47,7 +41,7 @@ function evaluate(args, out) {
 
 for (const set of sets) {
   const dir = path.join(training, set.dir);
-  const n = set.count ?? count;
+  const n = set.count;
   const have = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).length : 0;
   if (have < n) {
     console.log(`generating ${n} held-out scenes into ${dir} (once)...`);

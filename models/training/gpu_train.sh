@@ -26,7 +26,7 @@ CPUS=$(nproc)
 STYLES=${STYLES:-1:3000 2:5000}
 DATA=/tmp/shelf-train-$SEED-$(echo "$STYLES" | tr ' :' '_-')
 if [ ! -f "$DATA/complete" ]; then
-  # Held-out sets use seeds 993..999: keep SEED well away from them.
+  # The held-out sets (held-out-sets.json, and val-proc at 997) use seeds 993..999: keep SEED away from them.
   first=0 seed=$SEED
   for entry in $STYLES; do
     style=${entry%%:*} count=${entry#*:}
