@@ -55,12 +55,17 @@ def draw_targets(boxes, out_h, out_w, alpha=0.54):
 class ShelfCrops(Dataset):
     """Random crops of size `size` from the generated shelves (rescans the folder: generation may still run)."""
 
-    def __init__(self, folder, size=384, length=10 ** 7, seed=0, recent_from=None, recent_frac=0.5, photo_aug=False):
+    def __init__(self, folder, size=384, length=10 ** 7, seed=0, recent_from=None, recent_frac=0.5, photo_aug=False,
+                 fda_dir=None, fda_beta=0.01, fda_prob=0.5):
         # recent_from: draw recent_frac of the samples from scenes numbered >= recent_from (scenes a later
         # generator style added late in a run, which would otherwise be a small share of it).
         self.folder, self.size, self.length, self.seed = folder, size, length, seed
         self.recent_from, self.recent_frac = recent_from, recent_frac
         self.photo_aug = photo_aug
+        self.fda = sorted(glob.glob(os.path.join(fda_dir, '**', '*.jpg'), recursive=True)) if fda_dir else []
+        if fda_dir and not self.fda:
+            raise ValueError(f'no .jpg photos under {fda_dir}')
+        self.fda_beta, self.fda_prob = fda_beta, fda_prob
         self._split(list_samples(folder))
 
     def _split(self, stems):
@@ -105,6 +110,9 @@ class ShelfCrops(Dataset):
                 boxes = boxes[:, [2, 1, 0, 3]] * np.float32([-1, 1, -1, 1]) + np.float32([S, 0, S, 0])
         if self.photo_aug:
             img = degrade(img, rng)
+        if self.fda and rng.random() < self.fda_prob:
+            ref = cv2.imread(self.fda[rng.integers(len(self.fda))])
+            img = fourier_style(img, ref, self.fda_beta * rng.uniform(0.3, 1.0), rng.uniform(0.5, 1.0))
         jitter = np.float32([1, 1, 1, 0])
         if rng.random() < 0.5:  # light / colour jitter on top of the generator's
             jitter[:3] = rng.uniform(0.7, 1.3) * rng.uniform(0.9, 1.1, 3); jitter[3] = rng.uniform(-20, 20)
@@ -135,6 +143,24 @@ def degrade(img, rng):
         a = rng.uniform(0.3, 0.8)
         img = cv2.addWeighted(img, a, gray, 1 - a, 0)
     return img
+
+
+def fourier_style(img, ref, beta, mix=1.0):
+    """Fourier domain adaptation (Yang & Soatto, CVPR 2020): give `img` the low-frequency amplitude
+    spectrum of a real photo `ref` (its overall colour cast, lighting falloff and tone) while keeping
+    its phase, so edges and boxes stay where they are. `beta` is the swapped band's half-width as a
+    fraction of the image side; `mix` blends the amplitudes there (1: swap them, as FDA does). Wide
+    bands or full swaps paint colour blotches, so training draws narrow ones. No labels of `ref` are used."""
+    S = img.shape[0]
+    ref = cv2.resize(ref, (S, S), interpolation=cv2.INTER_AREA)
+    f_img = np.fft.fftshift(np.fft.fft2(img.astype(np.float32), axes=(0, 1)), axes=(0, 1))
+    f_ref = np.fft.fftshift(np.fft.fft2(ref.astype(np.float32), axes=(0, 1)), axes=(0, 1))
+    amp, pha = np.abs(f_img), np.angle(f_img)
+    b = max(1, int(S * beta)); c = S // 2
+    band = np.s_[c - b:c + b + 1, c - b:c + b + 1]
+    amp[band] = (1 - mix) * amp[band] + mix * np.abs(f_ref[band])
+    out = np.fft.ifft2(np.fft.ifftshift(amp * np.exp(1j * pha), axes=(0, 1)), axes=(0, 1)).real
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def apply_jitter(img, jitter):

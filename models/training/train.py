@@ -69,6 +69,9 @@ def main():
     ap.add_argument('--recent-frac', type=float, default=0.5)
     ap.add_argument('--log-every', type=int, default=20)
     ap.add_argument('--photo-aug', action='store_true', help='blur, lost resolution, JPEG, noise, desaturation (dataset.degrade)')
+    ap.add_argument('--fda', metavar='DIR', help='give half the crops the low-frequency spectrum of a real photo '
+                    'under DIR (dataset.fourier_style; unlabelled photos the licence allows training on)')
+    ap.add_argument('--fda-beta', type=float, default=0.01, help='widest swapped band, a fraction of the crop side')
     ap.add_argument('--arch', choices=sorted(ARCHS), default='small')
     ap.add_argument('--snapshot-every', type=float, help='also keep the weights every this many minutes as RUN/snap-STEP.pt '
                     '(synthetic AP is no proxy for real photos, so a middle checkpoint may be the one to ship)')
@@ -95,7 +98,7 @@ def main():
         model.load_state_dict(torch.load(a.init, map_location=dev)['model'])
     budget = a.minutes * 60
     ds = ShelfCrops(a.data, a.size, seed=step + 1000 * int(elapsed), recent_from=a.recent_from, recent_frac=a.recent_frac,
-                    photo_aug=a.photo_aug)
+                    photo_aug=a.photo_aug, fda_dir=a.fda, fda_beta=a.fda_beta)
     dl = DataLoader(ds, batch_size=a.batch, num_workers=a.workers, persistent_workers=a.workers > 0,
                     prefetch_factor=4 if a.workers else None, pin_memory=dev == 'cuda')
     model.train()
