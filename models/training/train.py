@@ -99,8 +99,9 @@ def main():
     budget = a.minutes * 60
     ds = ShelfCrops(a.data, a.size, seed=step + 1000 * int(elapsed), recent_from=a.recent_from, recent_frac=a.recent_frac,
                     photo_aug=a.photo_aug, fda_dir=a.fda, fda_beta=a.fda_beta)
-    dl = DataLoader(ds, batch_size=a.batch, num_workers=a.workers, persistent_workers=a.workers > 0,
-                    prefetch_factor=4 if a.workers else None, pin_memory=dev == 'cuda')
+    # Loader processes only when asked: torch 1.13 (Debian's) refuses any prefetch_factor without them.
+    loader_opts = {'num_workers': a.workers, 'persistent_workers': True, 'prefetch_factor': 4} if a.workers else {}
+    dl = DataLoader(ds, batch_size=a.batch, pin_memory=dev == 'cuda', **loader_opts)
     model.train()
     t0 = time.time() - elapsed
     session_end = time.time() + a.stop_after * 60 if a.stop_after else float('inf')

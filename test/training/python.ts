@@ -1,5 +1,6 @@
-// The detector's training tools (models/training) are Python: Debian's python3 with OpenCV and NumPy
-// (python3-opencv; `.ci/run` installs it). Tests run them as their users do, as programs.
+// The detector's training tools (models/training) are Python: Debian's python3 with OpenCV, NumPy,
+// PyTorch and ONNX (python3-opencv python3-torch python3-onnx; `.ci/run` installs them). Tests run them
+// as their users do, as programs.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { DATA } from '../recognition/fixtures.js';
@@ -15,7 +16,7 @@ export function runPython(args: string[], env: Record<string, string> = {}): str
     maxBuffer: 64 << 20,
     env: { ...process.env, SHELF_DATA: DATA, PYTHONDONTWRITEBYTECODE: '1', ...env },
   });
-  if (r.error) throw new Error(`${PYTHON} could not run (${r.error.message}): install python3-opencv`);
+  if (r.error) throw new Error(`${PYTHON} could not run (${r.error.message}): install python3-opencv python3-torch python3-onnx`);
   if (r.status !== 0) throw new Error(`${PYTHON} ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
   return r.stdout;
 }

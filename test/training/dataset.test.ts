@@ -1,0 +1,145 @@
+// dataset.py: the training samples (crop, scale, flip) and their CenterNet targets. A slip here trains a
+// model on boxes that sit beside their products, which nothing downstream would notice but its accuracy.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPython } from './python.js';
+
+const TARGETS = `
+import json, math
+import numpy as np
+from dataset import draw_targets
+boxes = np.float32([[8, 8, 24, 40], [10, 50, 19, 59], [-40, -40, -20, -20]])
+hm, ind, wh, off, msk = draw_targets(boxes, 32, 32)
+n = int(msk.sum())
+peaks = [[int(i) for i in np.argwhere(hm == 1)[k]] for k in range(int((hm == 1).sum()))]
+print(json.dumps({'n': n, 'ind': ind[:n].tolist(), 'wh': np.exp(wh[:n]).tolist(), 'off': off[:n].tolist(),
+                  'peaks': peaks, 'max': float(hm.max()), 'between': float(hm[8, 4])}))
+`;
+
+// Scenes of solid red boxes on grey with their boxes; every target of every sample must sit on red.
+const SCENES = `
+import json, sys, cv2, numpy as np
+d = sys.argv[1]
+rng = np.random.default_rng(0)
+for k in range(3):
+    H, W = [(600, 800), (900, 500), (300, 300)][k]
+    img = np.full((H, W, 3), 128, np.uint8); boxes = []
+    for _ in range(60):
+        w, h = int(rng.integers(20, 120)), int(rng.integers(20, 160))
+        x, y = int(rng.integers(0, W - w)), int(rng.integers(0, H - h))
+        if any(x < b[2] + 4 and b[0] < x + w + 4 and y < b[3] + 4 and b[1] < y + h + 4 for b in boxes):
+            continue
+        img[y:y + h, x:x + w] = (0, 0, 230); boxes.append([x, y, x + w, y + h])
+    cv2.imwrite(f'{d}/{k:06d}.jpg', img, [cv2.IMWRITE_JPEG_QUALITY, 98])
+    json.dump({'boxes': boxes}, open(f'{d}/{k:06d}.json', 'w'))
+`;
+
+const SAMPLES = `
+import json, sys
+import cv2, numpy as np
+from dataset import ShelfCrops
+from model import STRIDE
+ds = ShelfCrops(sys.argv[1], size=128, seed=7)
+S = 128; out = {'boxes': 0, 'worst_iou': 1.0, 'jitter_ok': True}
+for i in range(80):
+    img, hm, ind, wh, off, msk, jitter = ds[i]
+    assert str(img.dtype) == 'torch.uint8' and tuple(img.shape) == (3, S, S)
+    img = img.numpy().astype(np.int16)
+    j = jitter.numpy(); out['jitter_ok'] &= bool(0.5 < j[:3].min() and j[:3].max() < 1.5 and abs(j[3]) <= 20)
+    red = ((img[0] > 150) & (img[1] < 100) & (img[2] < 100)).astype(np.uint8)
+    _, comp, stats, _ = cv2.connectedComponentsWithStats(red, connectivity=4)
+    for k in range(int(msk.sum())):
+        cy, cx = divmod(int(ind[k]), S // STRIDE)
+        w, h = (np.exp(wh[k].numpy()) * STRIDE).tolist()
+        x = (cx + float(off[k][0])) * STRIDE; y = (cy + float(off[k][1])) * STRIDE
+        if min(w, h) < 12:
+            continue  # a pixel of resampling is too large a share of a tiny box
+        c = comp[min(int(y), S - 1), min(int(x), S - 1)]
+        iou = 0.0
+        if c:  # the red product under the box centre, against the box decoded from the targets
+            l, t, cw, ch = stats[c, :4]
+            ix = max(0, min(x + w / 2, l + cw) - max(x - w / 2, l)); iy = max(0, min(y + h / 2, t + ch) - max(y - h / 2, t))
+            iou = ix * iy / (w * h + cw * ch - ix * iy)
+        out['worst_iou'] = min(out['worst_iou'], iou); out['boxes'] += 1
+print(json.dumps(out))
+`;
+
+const FOURIER = `
+import json
+import numpy as np
+from dataset import fourier_style
+rng = np.random.default_rng(1)
+img = rng.integers(60, 190, (96, 96, 3)).astype(np.uint8)
+img[30:60, 20:70] = (40, 200, 90)
+ref = np.empty((96, 96, 3), np.uint8); ref[:] = (150, 110, 70)
+ref[:, 48:] = (170, 120, 60)
+same = fourier_style(img, ref, 0.01, mix=0.0)
+moved = fourier_style(img, ref, 0.01, mix=1.0)
+edges = lambda a: np.abs(np.diff(a.astype(np.float32).mean(2), axis=1))
+print(json.dumps({'shape': list(moved.shape), 'dtype': str(moved.dtype),
+                  'identity': int(np.abs(same.astype(int) - img).max()),
+                  'mean_img': img.reshape(-1, 3).mean(0).tolist(), 'mean_ref': ref.reshape(-1, 3).mean(0).tolist(),
+                  'mean_moved': moved.reshape(-1, 3).mean(0).tolist(),
+                  'edge_corr': float(np.corrcoef(edges(img).ravel(), edges(moved).ravel())[0, 1])}))
+`;
+
+describe('dataset.draw_targets', () => {
+  const r = JSON.parse(runPython(['-c', TARGETS]));
+
+  it('puts one peak of 1 at each centre cell, stride 4, and skips boxes outside the map', () => {
+    // [8,8,24,40]: centre (16,24) px -> cell (4,6); [10,50,19,59]: centre (14.5,54.5) -> cell (3,13)
+    expect(r.n).toBe(2);
+    expect(r.ind).toEqual([6 * 32 + 4, 13 * 32 + 3]);
+    expect(r.peaks).toEqual([[6, 4], [13, 3]]);
+    expect(r.max).toBe(1);
+  });
+
+  it('records the size in cells and the centre offset within the cell', () => {
+    expect(r.wh[0][0]).toBeCloseTo(4, 5);
+    expect(r.wh[0][1]).toBeCloseTo(8, 5);
+    expect(r.wh[1][0]).toBeCloseTo(9 / 4, 5);
+    expect(r.off[0]).toEqual([0, 0]);
+    expect(r.off[1][0]).toBeCloseTo(0.625, 6);
+    expect(r.off[1][1]).toBeCloseTo(0.625, 6);
+  });
+
+  it('keeps neighbours apart: the heat between two boxes falls well under a peak', () => {
+    expect(r.between).toBeLessThan(0.5);
+  });
+});
+
+describe('dataset.ShelfCrops', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'crops-'));
+    runPython(['-c', SCENES, dir]);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('every target, decoded as the app decodes it, lies on its product after crop, scale and flip', () => {
+    const r = JSON.parse(runPython(['-c', SAMPLES, dir]));
+    expect(r.boxes).toBeGreaterThan(100);
+    expect(r.worst_iou).toBeGreaterThan(0.8);
+    expect(r.jitter_ok).toBe(true);
+  });
+});
+
+describe('dataset.fourier_style', () => {
+  const r = JSON.parse(runPython(['-c', FOURIER]));
+
+  it('with no mix returns the image unchanged', () => {
+    expect(r.shape).toEqual([96, 96, 3]);
+    expect(r.dtype).toBe('uint8');
+    expect(r.identity).toBeLessThanOrEqual(1);
+  });
+
+  it("takes the real photo's overall colour and keeps the image's edges where they were", () => {
+    for (let c = 0; c < 3; c++) {
+      expect(Math.abs(r.mean_moved[c] - r.mean_ref[c])).toBeLessThan(2);
+      expect(Math.abs(r.mean_img[c] - r.mean_ref[c])).toBeGreaterThan(5);
+    }
+    expect(r.edge_corr).toBeGreaterThan(0.9);
+  });
+});

@@ -1,0 +1,92 @@
+// train.py's checkpoints and resume, and export.py's ONNX checked against PyTorch through the app's own
+// runtime: the issue's "checkpoints and resume" and "export ... checked against PyTorch's outputs".
+// A few steps on a tiny generated set, not training: nothing here asks the network to learn.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { modelScoreThreshold } from '../../main/server/recognition/detector/index.js';
+import { readModelMetadata } from '../../main/server/recognition/model-metadata.js';
+import { runPython, TRAINING } from './python.js';
+
+let tmp: string;
+let data: string;
+let run: string;
+const train = (...extra: string[]) =>
+  runPython(['train.py', '--data', data, '--run', run, '--batch', '2', '--size', '128', '--threads', '1',
+    '--workers', '0', '--log-every', '1', ...extra]);
+const STATE = `
+import json, sys, torch
+s = torch.load(sys.argv[1], map_location='cpu')
+print(json.dumps({'step': s['step'], 'arch': s.get('arch'), 'has_opt': 'opt' in s,
+                  'hm_sum': float(s['model']['hm.weight'].sum())}))
+`;
+const state = (file: string) => JSON.parse(runPython(['-c', STATE, file]));
+
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'train-export-'));
+  data = path.join(tmp, 'scenes');
+  run = path.join(tmp, 'run');
+  runPython(['generator.py', data, '--count', '2', '--seed', '3', '--style', '2', '--procedural-only', '--size', '320x240']);
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('train.py', () => {
+  it('pauses with a checkpoint, resumes where it stopped, and writes final.pt when its budget is spent', () => {
+    // --stop-after ends the session long before the 0.15-minute schedule does.
+    const first = train('--minutes', '0.15', '--stop-after', '0.01');
+    expect(first).toMatch(/paused at step (\d+)/);
+    const paused = Number(/paused at step (\d+)/.exec(first)![1]);
+    const ck = state(path.join(run, 'last.pt'));
+    expect(ck).toMatchObject({ step: paused, arch: 'small', has_opt: true });
+    expect(existsSync(path.join(run, 'final.pt'))).toBe(false);
+
+    const second = train('--minutes', '0.15');
+    expect(second).toContain(`resumed at step ${paused}`);
+    const steps = second.match(/^step (\d+)/gm)!.map((l) => Number(l.slice(5)));
+    expect(steps[0]).toBe(paused + 1); // the step count goes on, not from 0
+    expect(second).toMatch(/done: \d+ steps/);
+    const done = state(path.join(run, 'final.pt'));
+    expect(done.step).toBeGreaterThan(paused);
+    expect(done.hm_sum).not.toBe(ck.hm_sum); // it trained on from the checkpoint's weights
+  });
+
+  it('refuses to resume a checkpoint of another width', () => {
+    expect(() => train('--minutes', '0.15', '--arch', 'wide')).toThrow(/holds arch small/);
+  });
+});
+
+describe('export.py', () => {
+  beforeAll(() => {
+    if (!existsSync(path.join(run, 'final.pt'))) train('--minutes', '0.05');
+  });
+
+  it("writes an ONNX graph whose outputs match PyTorch's through onnxruntime-node", () => {
+    const onnx = path.join(tmp, 'one.onnx');
+    const check = path.join(tmp, 'check-one');
+    runPython(['export.py', path.join(run, 'final.pt'), onnx, '--check-dir', check]);
+    const r = spawnSync(process.execPath, [path.join(TRAINING, 'check_export.mjs'), onnx, check], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('export matches PyTorch');
+    expect(r.stdout).toMatch(/case 1 1x3x384x512 heatmap/); // the non-square case ran
+  });
+
+  it('exports an ensemble with its score cut in the metadata, which the app then uses', async () => {
+    const onnx = path.join(tmp, 'pair.onnx');
+    const check = path.join(tmp, 'check-pair');
+    const ck = path.join(run, 'final.pt');
+    runPython(['export.py', `${ck}:3`, `${ck}:2`, onnx, '--check-dir', check, '--score-threshold', '0.35']);
+    const r = spawnSync(process.execPath, [path.join(TRAINING, 'check_export.mjs'), onnx, check], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const meta = await readModelMetadata(onnx);
+    expect(meta.arch).toMatch(/^ensemble of small .*final\.pt x3, small .*final\.pt x2$/);
+    expect(await modelScoreThreshold(onnx)).toBe(0.35);
+  });
+
+  it('refuses a score cut that is not a score', () => {
+    expect(() => runPython(['export.py', path.join(run, 'final.pt'), path.join(tmp, 'bad.onnx'), '--score-threshold', '1.5']))
+      .toThrow(/--score-threshold must lie between 0 and 1/);
+  });
+});
