@@ -7,15 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPython } from './python.js';
 
 const TARGETS = `
-import json, math
+import json
 import numpy as np
 from dataset import draw_targets
 boxes = np.float32([[8, 8, 24, 40], [10, 50, 19, 59], [-40, -40, -20, -20]])
 hm, ind, wh, off, msk = draw_targets(boxes, 32, 32)
 n = int(msk.sum())
-peaks = [[int(i) for i in np.argwhere(hm == 1)[k]] for k in range(int((hm == 1).sum()))]
+peaks = np.argwhere(hm == 1).tolist()
+# two facings side by side, 16 px wide each: centre cells (2,5) and (6,5), the seam at column 4
+pair = draw_targets(np.float32([[0, 0, 16, 40], [16, 0, 32, 40]]), 32, 32)[0]
 print(json.dumps({'n': n, 'ind': ind[:n].tolist(), 'wh': np.exp(wh[:n]).tolist(), 'off': off[:n].tolist(),
-                  'peaks': peaks, 'max': float(hm.max()), 'between': float(hm[8, 4])}))
+                  'peaks': peaks, 'max': float(hm.max()),
+                  'pair_peaks': np.argwhere(pair == 1).tolist(), 'seam': float(pair[5, 4]),
+                  'beside': float(pair[5, 3]), 'below': float(pair[6, 2])}))
 `;
 
 // Scenes of solid red boxes on grey with their boxes; every target of every sample must sit on red.
@@ -105,8 +109,11 @@ describe('dataset.draw_targets', () => {
     expect(r.off[1][1]).toBeCloseTo(0.625, 6);
   });
 
-  it('keeps neighbours apart: the heat between two boxes falls well under a peak', () => {
-    expect(r.between).toBeLessThan(0.5);
+  it('keeps facings side by side apart: the spread follows the box, narrow across and long down', () => {
+    expect(r.pair_peaks).toEqual([[5, 2], [5, 6]]);
+    expect(r.seam).toBeLessThan(0.01);
+    expect(r.beside).toBeLessThan(0.1); // one cell across a box 4 cells wide
+    expect(r.below).toBeGreaterThan(0.4); // one cell down a box 10 cells tall
   });
 });
 
