@@ -69,7 +69,13 @@ class ShelfNet(nn.Module):
 
     def forward(self, x):
         hm, wh, off = self.forward_raw(x)
-        return torch.sigmoid(hm), torch.exp(wh.clamp(max=LOG_SIZE_MAX)) * STRIDE, off
+        return outputs(torch.sigmoid(hm), wh, off)
+
+
+def outputs(score, log_size, offset):
+    """The exported graph's outputs (heatmap, size, offset) from a centre score, a raw log-size head and
+    the offset head: sizes in input pixels, their log clamped first."""
+    return score, torch.exp(log_size.clamp(max=LOG_SIZE_MAX)) * STRIDE, offset
 
 
 class ShelfEnsemble(nn.Module):
@@ -91,8 +97,10 @@ class ShelfEnsemble(nn.Module):
     def forward(self, x):
         # Mixed before the output activations: the raw size head is a log size, so averaging it is the
         # geometric mean without an exp/log round trip in the graph.
+        # Each member's log size is clamped before averaging, so one member's runaway size head cannot blow
+        # up the mean (outputs' own clamp then changes nothing).
         raws = [m.forward_raw(x) for m in self.members]
         hm = sum(w * torch.sigmoid(r[0]) for w, r in zip(self.weights, raws))
         wh = sum(w * r[1].clamp(max=LOG_SIZE_MAX) for w, r in zip(self.weights, raws))
         off = sum(w * r[2] for w, r in zip(self.weights, raws))
-        return hm, torch.exp(wh) * STRIDE, off
+        return outputs(hm, wh, off)
