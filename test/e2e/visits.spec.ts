@@ -95,7 +95,10 @@ test('new visit: a photo added but not uploaded survives a reload; drag and drop
   await screenshot(page, 'new-visit');
 
   await photos.getByRole('button', { name: 'Remove photo dropped.jpg' }).click();
+  // The list drops the photo once IndexedDB has deleted it; reloading before then raced the delete.
+  await expect(photos.getByRole('listitem')).toHaveCount(1);
   await page.reload();
+  await expect(photos.getByRole('img', { name: 'Photo 1: test_256.jpg' })).toBeVisible();
   await expect(photos.getByRole('listitem')).toHaveCount(1);
 });
 
