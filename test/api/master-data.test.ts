@@ -174,3 +174,100 @@ describe('the interface\'s other spellings and HTTP niceties', () => {
     expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS, PATCH, PUT');
   });
 });
+
+describe("a display's planogram and must-have list (issue 26: one rule, writable)", () => {
+  it('defaults to the newest tied to the display, keeps an explicit choice, and falls back when it is cleared or deleted', async () => {
+    expect((await t.post('/api/v1.5/displays/', { id: 'dc', name: 'Chosen' })).status).toBe(201);
+    for (const id of ['dc-old', 'dc-new']) expect((await t.post('/api/v1.5/planograms/', { id, name: id, display: 'dc' })).status).toBe(201);
+    for (const id of ['dcm-old', 'dcm-new']) expect((await t.post('/api/v1.5/mhl/', { id, name: id, display: 'dc' })).status).toBe(201);
+    // Unset: the newest one, the same one the reports score against.
+    expect((await t.get('/api/v1.5/displays/dc/')).body).toEqual({ id: 'dc', name: 'Chosen', planogram: 'dc-new', musthavelist: 'dcm-new' });
+
+    // The display form sends both fields: the choice sticks instead of silently reverting.
+    const patched = await t.patch('/api/v1.5/displays/dc/', { planogram: 'dc-old', musthavelist: 'dcm-old' });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toEqual({ id: 'dc', name: 'Chosen', planogram: 'dc-old', musthavelist: 'dcm-old' });
+    expect((await t.get('/api/v1.5/displays/dc/')).body).toMatchObject({ planogram: 'dc-old', musthavelist: 'dcm-old' });
+    expect((await t.get('/api/v1.5/displays/?planogram=dc-old')).body.results.map((d: any) => d.id)).toEqual(['dc']);
+
+    // A newer planogram does not override an explicit choice.
+    await t.post('/api/v1.5/planograms/', { id: 'dc-newest', name: 'newest', display: 'dc' });
+    expect((await t.get('/api/v1.5/displays/dc/')).body.planogram).toBe('dc-old');
+
+    expect((await t.patch('/api/v1.5/displays/dc/', { planogram: 'ghost' })).body).toEqual({ planogram: ['Invalid pk "ghost" - object does not exist.'] });
+    // null clears the choice: back to the newest; deleting the chosen one falls back too.
+    expect((await t.patch('/api/v1.5/displays/dc/', { planogram: null })).body.planogram).toBe('dc-newest');
+    expect((await t.delete('/api/v1.5/mhl/dcm-old/')).status).toBe(200);
+    expect((await t.get('/api/v1.5/displays/dc/')).body.musthavelist).toBe('dcm-new');
+    const created = await t.post('/api/v1.5/displays/', { id: 'dc2', name: 'Created with a choice', planogram: 'dc-old' });
+    expect(created.status, created.text).toBe(201);
+    expect((await t.get('/api/v1.5/displays/dc2/')).body).toMatchObject({ planogram: 'dc-old', musthavelist: null });
+  });
+});
+
+describe('list filters, search and ordering (DRF conventions, issue 26)', () => {
+  it('filters SKUs on foreign keys and main fields, searches names and customer ids, sorts both ways', async () => {
+    await t.post('/api/v1.5/brands/', { id: 'br-f', name: 'Fizz' });
+    await t.post('/api/v1.5/categories/', { id: 'cat-f', name: 'Fizzy drinks' });
+    const rows = [
+      { id: 'f-1', cid: 'FZ-100', name: 'Apple fizz', brand: 'br-f', category: 'cat-f' },
+      { id: 'f-2', cid: 'FZ-200', name: 'banana FIZZ', brand: 'br-f' },
+      { id: 'f-3', cid: 'OT-300', name: 'Cherry 50%_off', category: 'cat-f' },
+    ];
+    for (const r of rows) expect((await t.post('/api/v1.5/sku/', r)).status).toBe(201);
+    const ids = async (query: string) => {
+      const res = await t.get(`/api/v1.5/sku/?${query}`);
+      expect(res.status, res.text).toBe(200);
+      return res.body.results.map((s: any) => s.id);
+    };
+    expect(await ids('brand=br-f')).toEqual(['f-1', 'f-2']);
+    expect(await ids('brand=br-f&category=cat-f')).toEqual(['f-1']);
+    expect(await ids('category=cat-f&ordering=-name')).toEqual(['f-3', 'f-1']);
+    expect(await ids('search=fizz&ordering=-cid')).toEqual(['f-2', 'f-1']);
+    expect(await ids('search=fz-2')).toEqual(['f-2']);
+    // LIKE wildcards in the term are plain text.
+    expect(await ids('search=%25_')).toEqual(['f-3']);
+    expect(await ids('search=_')).toEqual(['f-3']);
+    // Unknown ordering fields are ignored, as DRF does.
+    expect(await ids('brand=br-f&ordering=nope,-id')).toEqual(['f-2', 'f-1']);
+    const paged = await t.get('/api/v1.5/sku/?brand=br-f&ordering=-name&limit=1');
+    expect(paged.body.count).toBe(2);
+    expect(new URL(paged.body.next).searchParams.get('brand')).toBe('br-f');
+    expect(new URL(paged.body.next).searchParams.get('ordering')).toBe('-name');
+  });
+
+  it('filters planograms and MHLs by display, records by their parent, visits by agent, shop, day and is_new', async () => {
+    await t.post('/api/v1.5/displays/', { id: 'fd', name: 'Filtered' });
+    await t.post('/api/v1.5/planograms/', { id: 'fp', name: 'Filtered planogram', display: 'fd' });
+    await t.post('/api/v1.5/mhl/', { id: 'fm', name: 'Filtered MHL', display: 'fd' });
+    await t.post('/api/v1.5/planogram_records/', { id: 'fpr', planogram: 'fp', sku: 'f-1', rack_index: 0, shelf_index: 1, product_index: 0 });
+    await t.post('/api/v1.5/mhl_record/', { id: 'fmr', musthavelist: 'fm', sku: 'f-2' });
+    expect((await t.get('/api/v1.5/planograms/?display=fd')).body.results.map((p: any) => p.id)).toEqual(['fp']);
+    expect((await t.get('/api/v1.5/mhl/?display=fd')).body.results.map((p: any) => p.id)).toEqual(['fm']);
+    expect((await t.get('/api/v1.5/planogram_records/?planogram=fp')).body.results.map((p: any) => p.id)).toEqual(['fpr']);
+    expect((await t.get('/api/v1.5/mhl_record/?musthavelist=fm')).body.results.map((p: any) => p.id)).toEqual(['fmr']);
+    expect((await t.get('/api/v1.5/displays/?search=filt')).body.results.map((p: any) => p.id)).toEqual(['fd']);
+
+    await t.post('/api/v1.5/visits/', { id: 'fv1', agent: 'ag-1', shop: 'shop-1', started_date: '2026-11-20T23:30:00Z' });
+    await t.post('/api/v1.5/visits/', { id: 'fv2', agent: 'ag-2', shop: 'shop-1', started_date: '2026-11-21T00:10:00Z' });
+    const visitIds = async (query: string) => (await t.get(`/api/v1.5/visits/?${query}`)).body.results.map((v: any) => v.id);
+    expect(await visitIds('agent=ag-1')).toEqual(['fv1']);
+    expect(await visitIds('shop=shop-1&ordering=-started_date')).toEqual(['fv2', 'fv1']);
+    expect(await visitIds('day=2026-11-21')).toEqual(['fv2']);
+    expect(await visitIds('day=2026-11-20&shop=shop-1')).toEqual(['fv1']);
+    expect(await visitIds('is_new=false&shop=shop-1')).toEqual([]);
+    expect(await visitIds('is_new=true&shop=shop-1')).toEqual(['fv1', 'fv2']);
+    expect((await t.get('/api/v1.5/visits/?day=yesterday')).status).toBe(400);
+  });
+
+  it('documents every filter, search and ordering parameter in the OpenAPI description', async () => {
+    const doc = (await t.get('/api/schema/')).body;
+    const params = (path: string) => doc.paths[path].get.parameters.map((p: any) => p.name).sort();
+    expect(params('/api/v1.5/sku/')).toEqual(
+      ['brand', 'category', 'cid', 'ean13', 'limit', 'manufacturer', 'offset', 'ordering', 'search'],
+    );
+    expect(params('/api/v1.5/planograms/')).toEqual(['display', 'limit', 'offset', 'ordering', 'search']);
+    expect(params('/api/v1.5/displays/')).toEqual(['limit', 'musthavelist', 'offset', 'ordering', 'planogram', 'search']);
+    expect(params('/api/v1.5/visits/')).toEqual(['agent', 'day', 'is_new', 'limit', 'offset', 'ordering', 'search', 'shop', 'task']);
+  });
+});

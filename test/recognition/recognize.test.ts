@@ -74,6 +74,36 @@ describe('POST /recognize validation', () => {
     expect(done[res.body.reports.FACING_COUNT].status).toBe('READY');
   });
 
+  it("scores the display's current planogram and MHL, the ones the display shows (issue 26)", async () => {
+    await t.post('/api/v1.5/displays/', { id: 'd-two', name: 'two planograms' });
+    for (const id of ['pg-first', 'pg-second']) {
+      expect((await t.post('/api/v1.5/planograms/', { id, name: id, display: 'd-two' })).status).toBe(201);
+      await t.post('/api/v1.5/planogram_records/', { planogram: id, sku: 'fanta_pet', rack_index: 0, shelf_index: 0, product_index: 0 });
+    }
+    for (const id of ['mhl-first', 'mhl-second']) {
+      expect((await t.post('/api/v1.5/mhl/', { id, name: id, display: 'd-two' })).status).toBe(201);
+      await t.post('/api/v1.5/mhl_record/', { musthavelist: id, sku: 'fanta_pet' });
+    }
+    const scored = async () => {
+      const res = await t.post('/api/v1.5/recognize/', { images: [photo], display: 'd-two', report_types: ['PLANOGRAM_COMPLIANCE', 'MHL_COMPLIANCE'] });
+      expect(res.status, res.text).toBe(201);
+      const done = await waitForReports(t, Object.values(res.body.reports));
+      return { planogram: done[res.body.reports.PLANOGRAM_COMPLIANCE].json.planogram, musthavelist: done[res.body.reports.MHL_COMPLIANCE].json.musthavelist };
+    };
+    const shown = async () => {
+      const d = (await t.get('/api/v1.5/displays/d-two/')).body;
+      return { planogram: d.planogram, musthavelist: d.musthavelist };
+    };
+    // Unset: the display shows, and the reports score, the same (newest) ones.
+    const first = await scored();
+    expect(first).toEqual(await shown());
+    expect(first).toEqual({ planogram: 'pg-second', musthavelist: 'mhl-second' });
+    // Chosen: the reports follow the display's choice.
+    expect((await t.patch('/api/v1.5/displays/d-two/', { planogram: 'pg-first', musthavelist: 'mhl-first' })).status).toBe(200);
+    expect(await shown()).toEqual({ planogram: 'pg-first', musthavelist: 'mhl-first' });
+    expect(await scored()).toEqual(await shown());
+  });
+
   it('ends the reports ERROR after the last attempt when the work itself keeps failing', async () => {
     // An upload whose file vanished from the data directory: decoding fails on every attempt.
     const bytes = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#345' } }).jpeg().toBuffer();

@@ -6,6 +6,7 @@ const catalog = (table: ResourceDef['table'], entity: string, label: string): Re
   entity,
   label,
   fields: { name: { column: 'name' } },
+  list: { search: ['name', 'id'], ordering: ['id', 'name'] },
 });
 
 export const brands = catalog('brands', 'brand', 'brand');

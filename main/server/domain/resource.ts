@@ -1,7 +1,7 @@
 // One generic record store for every v1.5 master-data family (catalogs, SKUs, displays, planograms,
 // MHLs and their records, visits): they differ only in their fields, foreign keys and a few computed
 // values, which a ResourceDef declares. Queries use Kysely builders only, so they run on PostgreSQL too.
-import type { AliasedExpression, ExpressionBuilder, Kysely } from 'kysely';
+import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import type { WriteContext } from '../storage/transaction.js';
@@ -17,6 +17,8 @@ export interface FieldDef {
   /** Foreign key: the value must be the id of an existing record of this table. */
   ref?: TableName;
   kind?: 'json' | 'bool' | 'datetime';
+  /** The value the API shows and filters on, when it is not the stored column (a display's current planogram). */
+  read?: (eb: ExpressionBuilder<any, any>) => AliasableExpression<unknown>;
 }
 
 export interface ResourceDef {
@@ -27,12 +29,34 @@ export interface ResourceDef {
   label: string;
   /** API field -> column; `id` is implicit. */
   fields: Record<string, FieldDef>;
-  /** Values computed from other tables, selected with the row. */
-  computed?: (eb: ExpressionBuilder<any, any>) => AliasedExpression<unknown, string>[];
   /** Column values a new record gets when the client leaves them out. */
   defaults?: Row;
   /** Adds created_at/updated_at to the API record. */
   timestamps?: boolean;
+  /** What its list can filter, search and sort on (DRF's filterset_fields, search_fields, ordering_fields). */
+  list?: ListSpec;
+}
+
+/**
+ * A list filter, `?name=value`: equality on an API field (a foreign key or main field), the UTC day
+ * of a datetime field (`match: 'day'`, value YYYY-MM-DD), or a 0/1 column the record does not show.
+ */
+export type FilterDef = { field: string; match?: 'day' } | { column: string; kind: 'bool' };
+
+export interface ListSpec {
+  /** Query parameter -> filter. */
+  filters?: Record<string, FilterDef>;
+  /** API fields `?search=` looks in: a case-insensitive substring of any of them. */
+  search?: string[];
+  /** API fields `?ordering=` accepts, comma-separated, `-` for descending; others are ignored, as DRF does. */
+  ordering?: string[];
+}
+
+/** A list request: page, filter values (by query parameter), search term and ordering. */
+export interface ListQuery {
+  filters?: Record<string, unknown>;
+  search?: string;
+  ordering?: string;
 }
 
 export interface Page {
@@ -91,31 +115,70 @@ function selectRows(db: AnyDb, def: ResourceDef) {
     const t = def.table;
     cols = [
       `${t}.id`,
-      ...Object.entries(def.fields).map(([field, f]) => (f.column === field ? `${t}.${field}` : `${t}.${f.column} as ${field}`)),
+      ...Object.entries(def.fields)
+        .filter(([, f]) => !f.read)
+        .map(([field, f]) => (f.column === field ? `${t}.${field}` : `${t}.${f.column} as ${field}`)),
       ...(def.timestamps ? [`${t}.created_at`, `${t}.updated_at`] : []),
     ];
     columnLists.set(def, cols);
   }
+  const read = Object.entries(def.fields).filter(([, f]) => f.read);
   const q = db.selectFrom(def.table).select(cols);
-  return def.computed ? q.select((eb) => def.computed!(eb)) : q;
+  return read.length > 0 ? q.select((eb) => read.map(([field, f]) => f.read!(eb).as(field))) : q;
 }
 
-/** Equality filters: API field -> value (e.g. `cid` on SKUs). */
-export async function listRecords(
-  db: Kysely<Database>,
-  def: ResourceDef,
-  page: Page,
-  filters: Record<string, unknown> = {},
-): Promise<ListResult<Row>> {
-  const where = Object.entries(filters).filter(([, v]) => v !== undefined);
-  let countQ = (db as AnyDb).selectFrom(def.table).select((eb) => eb.fn.countAll().as('n'));
-  let rowsQ = selectRows(db as AnyDb, def);
-  for (const [field, value] of where) {
-    const column = field === 'id' ? 'id' : def.fields[field].column;
-    countQ = countQ.where(column, '=', value);
-    rowsQ = rowsQ.where(`${def.table}.${column}`, '=', value);
-  }
-  const [{ n }] = await countQ.execute();
+/** The expression a field is read (and filtered, sorted) by. */
+function fieldExpr(eb: ExpressionBuilder<any, any>, def: ResourceDef, field: string): Expression<unknown> {
+  if (field === 'id') return eb.ref(`${def.table}.id`);
+  const f = def.fields[field];
+  return f.read ? f.read(eb) : eb.ref(`${def.table}.${f.column}`);
+}
+
+/** LIKE pattern for a substring, with the wildcards in it escaped. */
+function containing(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The WHERE clause of a list: every filter given (AND), and the search term in any search field. */
+function listWhere(def: ResourceDef, q: ListQuery) {
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
+    const parts: Expression<SqlBool>[] = [];
+    for (const [param, value] of Object.entries(q.filters ?? {})) {
+      const f = def.list?.filters?.[param];
+      if (!f || value === undefined || value === '') continue;
+      if ('column' in f) parts.push(eb(eb.ref(`${def.table}.${f.column}`), '=', value ? 1 : 0));
+      else if (f.match === 'day') {
+        // Stored as ISO-8601 UTC text: the day's values sort between its midnight and the next.
+        const start = `${value as string}T00:00:00.000Z`;
+        const end = new Date(Date.parse(start) + 86_400_000).toISOString();
+        parts.push(eb.and([eb(fieldExpr(eb, def, f.field), '>=', start), eb(fieldExpr(eb, def, f.field), '<', end)]));
+      } else parts.push(eb(fieldExpr(eb, def, f.field), '=', value));
+    }
+    const term = q.search?.trim();
+    if (term && def.list?.search?.length) {
+      const pattern = containing(term);
+      parts.push(eb.or(def.list.search.map((field) => sql<SqlBool>`lower(${fieldExpr(eb, def, field)}) like ${pattern} escape '\\'`)));
+    }
+    return eb.and(parts);
+  };
+}
+
+/** `?ordering=name,-cid` -> the allowed fields with their direction; unknown ones are ignored, as in DRF. */
+export function orderingOf(def: ResourceDef, ordering: string | undefined): Array<{ field: string; desc: boolean }> {
+  const allowed = new Set(def.list?.ordering ?? []);
+  return (ordering ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .map((part) => ({ field: part.replace(/^-/, ''), desc: part.startsWith('-') }))
+    .filter((o) => allowed.has(o.field));
+}
+
+/** One page of records with the filters, search and ordering the resource allows; ties in creation order. */
+export async function listRecords(db: Kysely<Database>, def: ResourceDef, page: Page, query: ListQuery = {}): Promise<ListResult<Row>> {
+  const where = listWhere(def, query);
+  const [{ n }] = await (db as AnyDb).selectFrom(def.table).select((eb) => eb.fn.countAll().as('n')).where(where).execute();
+  let rowsQ = selectRows(db as AnyDb, def).where(where);
+  for (const o of orderingOf(def, query.ordering)) rowsQ = rowsQ.orderBy((eb) => fieldExpr(eb, def, o.field), o.desc ? 'desc' : 'asc');
   const rows = await rowsQ.orderBy(`${def.table}.data_id`).limit(page.limit).offset(page.offset).execute();
   return { count: Number(n), results: rows.map((r: Row) => present(def, r)) };
 }

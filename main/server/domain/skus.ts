@@ -18,4 +18,15 @@ export const skus: ResourceDef = {
     size_z_mm: { column: 'size_z_mm' },
     attributes: { column: 'attributes', kind: 'json' },
   },
+  list: {
+    filters: {
+      cid: { field: 'cid' },
+      ean13: { field: 'ean13' },
+      brand: { field: 'brand' },
+      category: { field: 'category' },
+      manufacturer: { field: 'manufacturer' },
+    },
+    search: ['name', 'cid', 'ean13', 'id'],
+    ordering: ['id', 'name', 'cid', 'ean13', 'brand', 'category', 'manufacturer'],
+  },
 };

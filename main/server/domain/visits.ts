@@ -33,6 +33,17 @@ export const visits: ResourceDef = {
     helpdesk: { column: 'helpdesk' },
   },
   defaults: { is_new: 1, is_closed: 0 },
+  list: {
+    filters: {
+      agent: { field: 'agent' },
+      shop: { field: 'shop' },
+      task: { field: 'task' },
+      day: { field: 'started_date', match: 'day' },
+      is_new: { column: 'is_new', kind: 'bool' },
+    },
+    search: ['name', 'shop_name', 'shop', 'agent', 'current_agent_name', 'id'],
+    ordering: ['id', 'name', 'started_date', 'shop', 'agent', 'shop_name'],
+  },
 };
 
 /** Creates a visit (v1.5 fields; `id` optional). New visits are `is_new`. */

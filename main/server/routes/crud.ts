@@ -3,7 +3,7 @@
 // One generic plugin serves them all from a ResourceDef and its schemas.
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type, type TObject, type TSchema } from 'typebox';
-import { createRecord, deleteRecord, getRecord, listRecords, updateRecord, type ResourceDef } from '../domain/resource.js';
+import { createRecord, deleteRecord, getRecord, listRecords, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
 import { envelope, pageOf, readFormPaging, type PageQuery as PageQueryValue } from '../http/pagination.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import { Created, Envelope, IdParams, Ok, PageQueryProperties, errorResponses } from '../schemas/common.js';
@@ -24,14 +24,49 @@ export interface CrudOptions {
   methods: Method[];
   /** 'result' answers 201 {result: "CREATED", id}; 'record' answers 201 with the created record. */
   createResponse?: 'result' | 'record';
-  /** Extra list filters: query parameter -> API field compared for equality. */
-  filters?: Record<string, { field: string; schema: TSchema; description?: string }>;
   /** Domain functions replacing the generic ones (visits reset is_new on update, ...). */
   create?: (ctx: WriteContext, body: Row) => Promise<Row>;
   update?: (ctx: WriteContext, id: string, body: Row) => Promise<Row>;
   /** Reshapes a record for the by-id GET (MHL adds `musthavelist`), with its schema. */
   detail?: (record: Row) => Row;
   detailItem?: TSchema;
+}
+
+/** The record schema of one field, accepting no null: the type a filter on it takes. */
+function filterSchema(item: TSchema, field: string, description: string): TSchema {
+  const property = { ...((item as TObject).properties[field] as unknown as Record<string, unknown>) };
+  if (Array.isArray(property.type)) property.type = property.type.find((t) => t !== 'null');
+  delete property.format;
+  return Type.Unsafe({ ...property, ...(property.type === 'string' ? { maxLength: 255 } : {}), description });
+}
+
+/** The list's query parameters beside limit/offset, from the resource's ListSpec: filters, search, ordering. */
+export function listQueryProperties(def: ResourceDef, item: TSchema): Record<string, TSchema> {
+  const out: Record<string, TSchema> = {};
+  for (const [param, f] of Object.entries(def.list?.filters ?? {})) {
+    const schema =
+      'column' in f
+        ? Type.Boolean({ description: `Only records whose ${param} is this` })
+        : f.match === 'day'
+          ? Type.String({ format: 'date', description: `Only records whose ${f.field} falls on this UTC day (YYYY-MM-DD)` })
+          : filterSchema(item, f.field, `Only records whose ${f.field} is this`);
+    out[param] = Type.Optional(schema);
+  }
+  if (def.list?.search?.length) {
+    out.search = Type.Optional(
+      Type.String({ maxLength: 255, description: `Only records with this text (case-insensitive) in ${def.list.search.join(', ')}` }),
+    );
+  }
+  if (def.list?.ordering?.length) {
+    const fields = def.list.ordering;
+    out.ordering = Type.Optional(
+      Type.String({
+        maxLength: 255,
+        description: `Sort by these comma-separated fields, \`-\` before one for descending: ${fields.join(', ')} (others are ignored); ties in creation order`,
+      }),
+    );
+  }
+  return out;
 }
 
 export function crudRoutes(o: CrudOptions): FastifyPluginAsync {
@@ -44,24 +79,20 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsync {
     const update = o.update ?? ((ctx, id, body) => updateRecord(ctx, o.def, id, body));
 
     if (has('list')) {
-      const filterProps = Object.fromEntries(
-        Object.entries(o.filters ?? {}).map(([k, f]) => [k, Type.Optional(f.schema)]),
-      );
       app.get(o.path, {
         schema: {
           tags,
           summary: `List ${o.def.label} records`,
-          querystring: Type.Object({ ...PageQueryProperties, ...filterProps }),
+          querystring: Type.Object({ ...PageQueryProperties, ...listQueryProperties(o.def, o.listItem ?? o.item) }),
           response: { 200: Envelope(o.listItem ?? o.item), ...errorResponses },
         },
         preValidation: readFormPaging,
       }, async (request: FastifyRequest, reply) => {
         const query = request.query as PageQueryValue & Row;
         const page = pageOf(query);
-        const filters: Row = {};
-        for (const [param, f] of Object.entries(o.filters ?? {})) filters[f.field] = query[param];
+        const list: ListQuery = { filters: query, search: query.search as string | undefined, ordering: query.ordering as string | undefined };
         return app.pageCache.send(request, reply, page, async () => {
-          const { count, results } = await listRecords(db, o.def, page, filters);
+          const { count, results } = await listRecords(db, o.def, page, list);
           return envelope(request, page, count, results);
         });
       });

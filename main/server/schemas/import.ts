@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import { CatalogCreate } from './catalogs.js';
 import { Id, Name, Nullable } from './common.js';
-import { DisplayBoundCreate, DisplayCreate, MhlRecordCreate, PlanogramRecordCreate } from './master-data.js';
+import { DisplayBoundCreate, DisplayImport, MhlRecordCreate, PlanogramRecordCreate } from './master-data.js';
 import { SkuCreate } from './skus.js';
 
 export const TaskImport = Type.Object({
@@ -49,7 +49,7 @@ export const ImportRowSchemas = {
   categories: CatalogCreate,
   manufacturers: CatalogCreate,
   skus: SkuCreate,
-  displays: DisplayCreate,
+  displays: DisplayImport,
   planograms: DisplayBoundCreate,
   planogram_records: PlanogramRecordCreate,
   mhls: DisplayBoundCreate,

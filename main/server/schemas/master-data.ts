@@ -2,14 +2,21 @@
 import { Type } from 'typebox';
 import { Id, Name, Nullable, Ref } from './common.js';
 
+const choiceNote = 'Set it to choose one (null: back to the default, the newest one whose `display` is this display); reads give the one in use';
 export const DisplayItem = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  planogram: Nullable(Type.String({ description: 'The planogram tied to this display (read-only: set it on the planogram)' })),
-  musthavelist: Nullable(Type.String({ description: 'The MHL tied to this display (read-only: set it on the MHL)' })),
+  planogram: Nullable(Type.String({ description: `The display's current planogram, scored by PLANOGRAM_COMPLIANCE. ${choiceNote}` })),
+  musthavelist: Nullable(Type.String({ description: `The display's current must-have list, scored by MHL_COMPLIANCE. ${choiceNote}` })),
 });
-export const DisplayCreate = Type.Object({ id: Type.Optional(Id), name: Name });
-export const DisplayUpdate = Type.Object({ id: Type.Optional(Id), name: Type.Optional(Name) });
+const displayChoice = {
+  planogram: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255, description: `Planogram id. ${choiceNote}` }))),
+  musthavelist: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255, description: `Must-have list id. ${choiceNote}` }))),
+};
+export const DisplayCreate = Type.Object({ id: Type.Optional(Id), name: Name, ...displayChoice });
+export const DisplayUpdate = Type.Object({ id: Type.Optional(Id), name: Type.Optional(Name), ...displayChoice });
+/** Import rows: displays come before the planograms and MHLs that name them, so no choice there. */
+export const DisplayImport = Type.Object({ id: Type.Optional(Id), name: Name });
 
 /** Planograms and MHLs have the same shape: {id, name, display}. */
 export const DisplayBoundItem = Type.Object({ id: Type.String(), name: Type.String(), display: Nullable(Type.String()) });

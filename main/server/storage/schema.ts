@@ -36,6 +36,10 @@ export interface SkuTable extends Keyed, Stamped {
 
 export interface DisplayTable extends Keyed, Stamped {
   name: string;
+  /** The chosen planogram; null: the newest planogram tied to the display (domain/displays.ts). */
+  planogram_id: string | null;
+  /** The chosen must-have list; null: the newest one tied to the display. */
+  mhl_id: string | null;
 }
 
 export interface PlanogramTable extends Keyed, Stamped {

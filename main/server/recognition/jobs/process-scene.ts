@@ -3,6 +3,7 @@
 // delivery and its visit KPI values, in one transaction, so a crash between reports loses nothing
 // and a restarted job only builds what is left.
 import type { Kysely } from 'kysely';
+import { displayPlan } from '../../domain/displays.js';
 import type { Database } from '../../storage/schema.js';
 import { now } from '../../storage/ids.js';
 import { write } from '../../storage/transaction.js';
@@ -88,24 +89,24 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
       return { json: buildShareOfSpace(await analysis()) };
     case 'MHL_COMPLIANCE': {
       if (!scene.display_id) throw new ReportInputError('MHL_COMPLIANCE needs a display.');
-      const mhl = await db.selectFrom('mhls').select('id').where('display_id', '=', scene.display_id).orderBy('data_id', 'desc').executeTakeFirst();
+      const mhl = (await displayPlan(db, scene.display_id))?.musthavelist;
       if (!mhl) throw new ReportInputError(`Display "${scene.display_id}" has no must-have list.`);
-      const rows = await db.selectFrom('mhl_records').selectAll().where('mhl_id', '=', mhl.id).orderBy('data_id').execute();
+      const rows = await db.selectFrom('mhl_records').selectAll().where('mhl_id', '=', mhl).orderBy('data_id').execute();
       const json = buildMhlCompliance(
         await analysis(),
-        mhl.id,
+        mhl,
         rows.map((r) => ({ id: r.id, skus: [r.sku_id, r.sku1_id, r.sku2_id, r.sku3_id, r.sku4_id, r.sku5_id, r.sku6_id] })),
       );
       return { json, kpi: { kpi: 'osa', value: Math.round(json.compliance * 10_000) / 100 } };
     }
     case 'PLANOGRAM_COMPLIANCE': {
       if (!scene.display_id) throw new ReportInputError('PLANOGRAM_COMPLIANCE needs a display.');
-      const planogram = await db.selectFrom('planograms').select('id').where('display_id', '=', scene.display_id).orderBy('data_id', 'desc').executeTakeFirst();
+      const planogram = (await displayPlan(db, scene.display_id))?.planogram;
       if (!planogram) throw new ReportInputError(`Display "${scene.display_id}" has no planogram.`);
-      const rows = await db.selectFrom('planogram_records').selectAll().where('planogram_id', '=', planogram.id).execute();
+      const rows = await db.selectFrom('planogram_records').selectAll().where('planogram_id', '=', planogram).execute();
       const a = await analysis();
       const names = await skuNames(db, a);
-      const json = buildPlanogramCompliance(a, planogram.id, scene.display_id, rows, (id) => (id === null ? 'unknown product' : (names.get(id) ?? id)));
+      const json = buildPlanogramCompliance(a, planogram, scene.display_id, rows, (id) => (id === null ? 'unknown product' : (names.get(id) ?? id)));
       return { json, kpi: { kpi: 'planogram', value: Math.round(json.compliance * 10_000) / 100 } };
     }
     case 'PANORAMA': {

@@ -1,5 +1,4 @@
-// /api/v1.5/sku/: list (filter `?cid=`), create (answers the created SKU), read, PUT, PATCH.
-import { Type } from 'typebox';
+// /api/v1.5/sku/: list (filters, search, ordering: domain/skus.ts), create (answers the created SKU), read, PUT, PATCH.
 import { skus } from '../../domain/skus.js';
 import { SkuCreate, SkuItem, SkuUpdate } from '../../schemas/skus.js';
 import { crudRoutes } from '../crud.js';
@@ -13,5 +12,4 @@ export default crudRoutes({
   updateBody: SkuUpdate,
   methods: ['list', 'create', 'get', 'put', 'patch'],
   createResponse: 'record',
-  filters: { cid: { field: 'cid', schema: Type.String({ maxLength: 255, description: 'SKUs whose customer id equals this' }) } },
 });
