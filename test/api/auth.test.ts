@@ -84,7 +84,7 @@ describe('authentication', () => {
     expect(Object.keys(schema.body.paths['/api/v1.5/brands/'].post.requestBody.content).sort()).toEqual([
       'application/json', 'application/x-www-form-urlencoded', 'multipart/form-data',
     ]);
-    expect(schema.body.paths['/api/v1.5/sku/'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset', 'cid']);
+    expect(schema.body.paths['/api/v1.5/sku/'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset', 'id__in', 'cid', 'ean13', 'brand', 'category', 'manufacturer', 'search', 'ordering']);
     for (const p of ['/api/data/v1.0/visits/{id}/kpivalue/', '/api/data/v1.0/md_import_status/', '/api/app/v1/import/']) {
       expect(schema.body.paths[p], p).toBeDefined();
     }

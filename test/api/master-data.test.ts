@@ -228,6 +228,7 @@ describe('list filters, search and ordering (DRF conventions, issue 26)', () => 
     // LIKE wildcards in the term are plain text.
     expect(await ids('search=%25_')).toEqual(['f-3']);
     expect(await ids('search=_')).toEqual(['f-3']);
+    expect(await ids('id__in=f-3,f-1,nope&ordering=name')).toEqual(['f-1', 'f-3']);
     // Unknown ordering fields are ignored, as DRF does.
     expect(await ids('brand=br-f&ordering=nope,-id')).toEqual(['f-2', 'f-1']);
     const paged = await t.get('/api/v1.5/sku/?brand=br-f&ordering=-name&limit=1');
@@ -264,7 +265,7 @@ describe('list filters, search and ordering (DRF conventions, issue 26)', () => 
     const doc = (await t.get('/api/schema/')).body;
     const params = (path: string) => doc.paths[path].get.parameters.map((p: any) => p.name).sort();
     expect(params('/api/v1.5/sku/')).toEqual(
-      ['brand', 'category', 'cid', 'ean13', 'limit', 'manufacturer', 'offset', 'ordering', 'search'],
+      ['brand', 'category', 'cid', 'ean13', 'id__in', 'limit', 'manufacturer', 'offset', 'ordering', 'search'],
     );
     expect(params('/api/v1.5/planograms/')).toEqual(['display', 'limit', 'offset', 'ordering', 'search']);
     expect(params('/api/v1.5/displays/')).toEqual(['limit', 'musthavelist', 'offset', 'ordering', 'planogram', 'search']);

@@ -38,10 +38,11 @@ export interface ResourceDef {
 }
 
 /**
- * A list filter, `?name=value`: equality on an API field (a foreign key or main field), the UTC day
- * of a datetime field (`match: 'day'`, value YYYY-MM-DD), or a 0/1 column the record does not show.
+ * A list filter, `?name=value`: equality on an API field (a foreign key or main field), one of a
+ * comma-separated list (`match: 'in'`, django-filter's `field__in`), the UTC day of a datetime field
+ * (`match: 'day'`, value YYYY-MM-DD), or a 0/1 column the record does not show.
  */
-export type FilterDef = { field: string; match?: 'day' } | { column: string; kind: 'bool' };
+export type FilterDef = { field: string; match?: 'day' | 'in' } | { column: string; kind: 'bool' };
 
 export interface ListSpec {
   /** Query parameter -> filter. */
@@ -152,6 +153,9 @@ function listWhere(def: ResourceDef, q: ListQuery) {
         const start = `${value as string}T00:00:00.000Z`;
         const end = new Date(Date.parse(start) + 86_400_000).toISOString();
         parts.push(eb.and([eb(fieldExpr(eb, def, f.field), '>=', start), eb(fieldExpr(eb, def, f.field), '<', end)]));
+      } else if (f.match === 'in') {
+        const values = String(value).split(',').filter((v) => v !== '');
+        parts.push(values.length > 0 ? eb(fieldExpr(eb, def, f.field), 'in', values) : eb.lit(false));
       } else parts.push(eb(fieldExpr(eb, def, f.field), '=', value));
     }
     const term = q.search?.trim();

@@ -49,7 +49,9 @@ export function listQueryProperties(def: ResourceDef, item: TSchema): Record<str
         ? Type.Boolean({ description: `Only records whose ${param} is this` })
         : f.match === 'day'
           ? Type.String({ format: 'date', description: `Only records whose ${f.field} falls on this UTC day (YYYY-MM-DD)` })
-          : filterSchema(item, f.field, `Only records whose ${f.field} is this`);
+          : f.match === 'in'
+            ? Type.String({ maxLength: 20_000, description: `Only records whose ${f.field} is one of these, comma-separated` })
+            : filterSchema(item, f.field, `Only records whose ${f.field} is this`);
     out[param] = Type.Optional(schema);
   }
   if (def.list?.search?.length) {

@@ -59,6 +59,20 @@ export function listAll<C extends Collection>(api: ApiClient, c: C, query?: Quer
   return api.all<CollectionRecord[C]>(list(c), query, signal);
 }
 
+/** One page of a list: `limit`, `offset`, `search`, `ordering` and the collection's filters. */
+export function listPage<C extends Collection>(api: ApiClient, c: C, query?: Query, signal?: AbortSignal) {
+  return api.page<CollectionRecord[C]>(list(c), query, signal);
+}
+
+/** A table's server source over a collection, with fixed filters (`?display=...`). */
+export function collectionSource<C extends Collection>(api: ApiClient, c: C, filters: Query = {}, version = 0) {
+  return {
+    key: `${c}?${JSON.stringify(filters)}`,
+    version,
+    load: (query: Query, signal: AbortSignal) => listPage(api, c, { ...query, ...filters }, signal),
+  };
+}
+
 export function getOne<C extends Collection>(api: ApiClient, c: C, id: string, signal?: AbortSignal) {
   return api.get<CollectionRecord[C]>(item(c, id), undefined, signal);
 }

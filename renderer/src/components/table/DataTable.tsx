@@ -1,6 +1,10 @@
-// A searchable, sortable, paginated table over an in-memory list, with a row action column.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+// A searchable, sortable, paginated table with a row action column, over an in-memory list (`rows`)
+// or a server list (`source`: the server searches, sorts and pages; only the shown page travels).
+import { useEffect, useState, type ReactNode } from 'react';
+import { dexieListCache } from '../../db/listCache';
 import { loadTablePreference, saveTablePreference } from '../../db/viewPreferences';
+import { ErrorMessage, StaleNotice } from '../StateMessage';
+import { useServerPage, type ServerSource } from './serverPage';
 import { applyTable, toggleSort, type ColumnSpec, type TableView } from './tableModel';
 
 export interface DataColumn<T> extends ColumnSpec<T> {
@@ -10,7 +14,9 @@ export interface DataColumn<T> extends ColumnSpec<T> {
 export interface DataTableProps<T> {
   /** Accessible name of the table, e.g. "Brands". */
   label: string;
-  rows: readonly T[];
+  /** The whole list, searched, sorted and paged here; or else `source`. */
+  rows?: readonly T[];
+  source?: ServerSource<T>;
   columns: readonly DataColumn<T>[];
   rowKey(row: T): string;
   actions?(row: T): ReactNode;
@@ -29,7 +35,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     pageSize: props.pageSize ?? 20,
   });
   // Sort and page size come back as the user left them (kept in IndexedDB per table).
-  const restored = useRef(false);
+  const [restored, setRestored] = useState(false);
   useEffect(() => {
     let live = true;
     loadTablePreference(props.label)
@@ -37,16 +43,19 @@ export function DataTable<T>(props: DataTableProps<T>) {
         if (live && p) setView((v) => ({ ...v, sortKey: p.sortKey, direction: p.direction, pageSize: p.pageSize || v.pageSize }));
       })
       .catch(() => undefined)
-      .finally(() => (restored.current = true));
+      .finally(() => setRestored(true));
     return () => {
       live = false;
     };
   }, [props.label]);
   useEffect(() => {
-    if (restored.current)
+    if (restored)
       void saveTablePreference(props.label, { sortKey: view.sortKey, direction: view.direction, pageSize: view.pageSize }).catch(() => undefined);
-  }, [props.label, view.sortKey, view.direction, view.pageSize]);
-  const slice = applyTable(props.rows, props.columns, view);
+  }, [restored, props.label, view.sortKey, view.direction, view.pageSize]);
+  // A server list waits for the saved sort and page size, so it fetches one page, the right one.
+  const server = useServerPage(restored ? props.source : undefined, view, props.columns, dexieListCache);
+  const slice = props.source ? server.slice : applyTable(props.rows ?? [], props.columns, view);
+  const empty = props.source ? !server.loading && !server.error && slice.total === 0 && view.search.trim() === '' : (props.rows ?? []).length === 0;
   return (
     <div className="data-table">
       <div className="table-toolbar">
@@ -74,10 +83,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
           </label>
         </div>
       </div>
-      {props.rows.length === 0 ? (
+      {props.source && server.error && (server.stale ? <StaleNotice error={server.error} /> : <ErrorMessage message={server.error} />)}
+      {empty ? (
         props.empty
       ) : (
-        <table aria-label={props.label}>
+        <table aria-label={props.label} aria-busy={props.source ? server.loading : undefined}>
           <thead>
             <tr>
               {props.columns.map((c) => (
@@ -114,7 +124,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 {props.actions && <td className="row-actions">{props.actions(row)}</td>}
               </tr>
             ))}
-            {slice.rows.length === 0 && (
+            {slice.rows.length === 0 && !(props.source && server.loading) && (
               <tr>
                 <td colSpan={props.columns.length + (props.actions ? 1 : 0)}>No match for “{view.search}”.</td>
               </tr>

@@ -1,5 +1,5 @@
-// Search, sort and paging of a list held in memory (the collections store holds whole lists, so the
-// tables stay searchable and sortable offline).
+// Search, sort and paging of a list held in memory (small lists the collections store holds whole);
+// big lists page, sort and search on the server (serverPage.ts).
 
 export interface ColumnSpec<T> {
   key: string;
@@ -7,6 +7,8 @@ export interface ColumnSpec<T> {
   /** The value searched and sorted by. */
   value(row: T): string | number | null | undefined;
   sortable?: boolean;
+  /** The API field a server-side list sorts by for this column (default: the key). */
+  field?: string;
 }
 
 export type SortDirection = 'ascending' | 'descending';

@@ -1,14 +1,14 @@
 // Brands, categories and manufacturers: records with an id and a name.
 import { useState } from 'react';
-import { createOne, updateOne } from '../../api/endpoints';
+import { collectionSource, createOne, updateOne } from '../../api/endpoints';
 import type { NamedRecord } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/Field';
 import { FormError } from '../../components/FormError';
-import { Empty, ErrorMessage, Loading, StaleNotice } from '../../components/StateMessage';
+import { Empty } from '../../components/StateMessage';
 import { DataTable } from '../../components/table/DataTable';
 import { useSubmission } from '../../components/useSubmission';
-import { useCollection } from '../../stores/appStores';
+import { collectionsStore } from '../../stores/appStores';
 import { useSession } from '../../stores/session';
 
 export type NamedCollection = 'brands' | 'categories' | 'manufacturers';
@@ -21,7 +21,8 @@ const NOUN: Record<NamedCollection, { one: string; many: string }> = {
 
 export function NamedRecordScreen({ collection }: { collection: NamedCollection }) {
   const noun = NOUN[collection];
-  const list = useCollection(collection);
+  const api = useSession((s) => s.api);
+  const [version, setVersion] = useState(0);
   const [editing, setEditing] = useState<NamedRecord | 'new' | null>(null);
 
   return (
@@ -32,16 +33,10 @@ export function NamedRecordScreen({ collection }: { collection: NamedCollection 
           New {noun.one}
         </button>
       </header>
-      {list.status === 'error' && list.items.length === 0 && (
-        <ErrorMessage message={list.error ?? 'Failed'} onRetry={list.reload} />
-      )}
-      {list.status === 'error' && list.items.length > 0 && <StaleNotice error={list.error ?? ''} />}
-      {list.status === 'loading' && list.items.length === 0 ? (
-        <Loading what={noun.many.toLocaleLowerCase()} />
-      ) : (
+      {
         <DataTable<NamedRecord>
           label={noun.many}
-          rows={list.items}
+          source={collectionSource(api, collection, {}, version)}
           rowKey={(r) => r.id}
           initialSort="name"
           columns={[
@@ -56,7 +51,7 @@ export function NamedRecordScreen({ collection }: { collection: NamedCollection 
           )}
           empty={<Empty>No {noun.many.toLocaleLowerCase()} yet. Create the first one.</Empty>}
         />
-      )}
+      }
       {editing && (
         <NamedRecordForm
           collection={collection}
@@ -64,7 +59,9 @@ export function NamedRecordScreen({ collection }: { collection: NamedCollection 
           record={editing === 'new' ? null : editing}
           onDone={() => {
             setEditing(null);
-            void list.reload();
+            setVersion((v) => v + 1);
+            // Other screens pick brands and categories from the whole (small) list.
+            void collectionsStore.getState().reload(api, collection);
           }}
           onCancel={() => setEditing(null)}
         />

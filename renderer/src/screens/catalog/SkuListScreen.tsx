@@ -1,10 +1,10 @@
 // The SKU table and the "new SKU" form; an SKU opens on its own page.
 import { useState } from 'react';
-import { createOne } from '../../api/endpoints';
+import { collectionSource, createOne } from '../../api/endpoints';
 import type { Sku } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
 import { FormError } from '../../components/FormError';
-import { Empty, ErrorMessage, Loading, StaleNotice } from '../../components/StateMessage';
+import { Empty } from '../../components/StateMessage';
 import { DataTable } from '../../components/table/DataTable';
 import { useSubmission } from '../../components/useSubmission';
 import { hrefFor } from '../../navigation/routes';
@@ -16,7 +16,9 @@ import { skuBody, valuesFromSku } from './skuForm';
 import { SkuPicture } from '../../components/SkuPicture';
 
 export function SkuListScreen() {
-  const skus = useCollection('sku');
+  const api = useSession((s) => s.api);
+  // The catalog may hold tens of thousands of SKUs: the table asks the server for the page it shows.
+  const [version, setVersion] = useState(0);
   const brands = useCollection('brands');
   const categories = useCollection('categories');
   const [creating, setCreating] = useState(false);
@@ -30,16 +32,10 @@ export function SkuListScreen() {
           New SKU
         </button>
       </header>
-      {skus.status === 'error' && skus.items.length === 0 && (
-        <ErrorMessage message={skus.error ?? 'Failed'} onRetry={skus.reload} />
-      )}
-      {skus.status === 'error' && skus.items.length > 0 && <StaleNotice error={skus.error ?? ''} />}
-      {skus.status === 'loading' && skus.items.length === 0 ? (
-        <Loading what="SKUs" />
-      ) : (
+      {
         <DataTable<Sku>
           label="SKUs"
-          rows={skus.items}
+          source={collectionSource(api, 'sku', {}, version)}
           rowKey={(r) => r.id}
           initialSort="name"
           columns={[
@@ -56,20 +52,20 @@ export function SkuListScreen() {
               value: (r) => r.name,
               render: (r) => <a href={hrefFor({ screen: 'sku', id: r.id })}>{r.name}</a>,
             },
-            { key: 'brand', label: 'Brand', value: (r) => nameOf(brands.items, r.brand) },
-            { key: 'category', label: 'Category', value: (r) => nameOf(categories.items, r.category) },
+            { key: 'brand', label: 'Brand', sortable: false, value: (r) => nameOf(brands.items, r.brand) },
+            { key: 'category', label: 'Category', sortable: false, value: (r) => nameOf(categories.items, r.category) },
             { key: 'cid', label: 'Customer ID', value: (r) => r.cid },
             { key: 'ean13', label: 'EAN-13', value: (r) => r.ean13 },
           ]}
           empty={<Empty>No SKUs yet. Create one, or import master data.</Empty>}
         />
-      )}
+      }
       {creating && (
         <NewSkuDialog
           onCancel={() => setCreating(false)}
           onCreated={(id) => {
             setCreating(false);
-            void skus.reload();
+            setVersion((v) => v + 1);
             if (id) navigate({ screen: 'sku', id });
           }}
         />

@@ -1,11 +1,11 @@
 // Displays and what hangs off them: the planogram a display should follow and its must-have list.
 import { useState } from 'react';
-import { createOne, updateOne, type Collection } from '../../api/endpoints';
+import { collectionSource, createOne, updateOne, type Collection } from '../../api/endpoints';
 import type { Display, Mhl, Planogram } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
 import { SelectField, TextField } from '../../components/Field';
 import { FormError } from '../../components/FormError';
-import { Empty, ErrorMessage, Loading } from '../../components/StateMessage';
+import { Empty } from '../../components/StateMessage';
 import { DataTable } from '../../components/table/DataTable';
 import { useSubmission } from '../../components/useSubmission';
 import { hrefFor } from '../../navigation/routes';
@@ -25,16 +25,16 @@ export function DisplaysScreen() {
   const planograms = useCollection('planograms');
   const mhls = useCollection('mhl');
   const [editing, setEditing] = useState<Editing | null>(null);
+  // The tables page on the server; a save or delete bumps the version to fetch the pages again. The
+  // whole lists (small: names for the links and the form's choices) come from the collections store.
+  const [version, setVersion] = useState(0);
+  const changed = () => {
+    setVersion((v) => v + 1);
+    for (const c of ['displays', 'planograms', 'mhl'] as const) void collectionsStore.getState().reload(api, c);
+  };
   const [deleting, setDeleting] = useState<{ kind: Collection; record: { id: string; name: string }; noun: string } | null>(null);
   const nameOf = (items: { id: string; name: string }[], id: string | null) =>
     id ? (items.find((i) => i.id === id)?.name ?? id) : '';
-
-  const listState = (l: typeof displays | typeof planograms | typeof mhls, what: string) =>
-    l.status === 'error' && l.items.length === 0 ? (
-      <ErrorMessage message={l.error ?? 'Failed'} onRetry={l.reload} />
-    ) : l.status === 'loading' && l.items.length === 0 ? (
-      <Loading what={what} />
-    ) : null;
 
   const rowActions = (kind: Collection, noun: string, record: { id: string; name: string }, edit: () => void) => (
     <>
@@ -64,10 +64,10 @@ export function DisplaysScreen() {
             New display
           </button>
         </header>
-        {listState(displays, 'displays') ?? (
+        {
           <DataTable<Display>
             label="Displays"
-            rows={displays.items}
+            source={collectionSource(api, 'displays', {}, version)}
             rowKey={(r) => r.id}
             initialSort="name"
             pageSize={8}
@@ -91,7 +91,7 @@ export function DisplaysScreen() {
             actions={(r) => rowActions('displays', 'display', r, () => setEditing({ kind: 'displays', record: r }))}
             empty={<Empty>No displays yet. A display ties a planogram and a must-have list to a shelf.</Empty>}
           />
-        )}
+        }
       </section>
       <section aria-labelledby="planogram-list-title">
         <header className="screen-header">
@@ -100,10 +100,10 @@ export function DisplaysScreen() {
             New planogram
           </button>
         </header>
-        {listState(planograms, 'planograms') ?? (
+        {
           <DataTable<Planogram>
             label="Planograms"
-            rows={planograms.items}
+            source={collectionSource(api, 'planograms', {}, version)}
             rowKey={(r) => r.id}
             initialSort="name"
             pageSize={8}
@@ -119,7 +119,7 @@ export function DisplaysScreen() {
             actions={(r) => rowActions('planograms', 'planogram', r, () => setEditing({ kind: 'planograms', record: r }))}
             empty={<Empty>No planograms yet.</Empty>}
           />
-        )}
+        }
       </section>
       <section aria-labelledby="mhl-list-title">
         <header className="screen-header">
@@ -128,10 +128,10 @@ export function DisplaysScreen() {
             New must-have list
           </button>
         </header>
-        {listState(mhls, 'must-have lists') ?? (
+        {
           <DataTable<Mhl>
             label="Must-have lists"
-            rows={mhls.items}
+            source={collectionSource(api, 'mhl', {}, version)}
             rowKey={(r) => r.id}
             initialSort="name"
             pageSize={8}
@@ -147,9 +147,9 @@ export function DisplaysScreen() {
             actions={(r) => rowActions('mhl', 'must-have list', r, () => setEditing({ kind: 'mhl', record: r }))}
             empty={<Empty>No must-have lists yet.</Empty>}
           />
-        )}
+        }
       </section>
-      {editing && <MasterDataForm editing={editing} onClose={() => setEditing(null)} />}
+      {editing && <MasterDataForm editing={editing} onClose={() => setEditing(null)} onSaved={changed} />}
       {deleting && (
         <ConfirmDelete
           collection={deleting.kind}
@@ -158,7 +158,7 @@ export function DisplaysScreen() {
           onCancel={() => setDeleting(null)}
           onDone={() => {
             setDeleting(null);
-            for (const c of ['displays', 'planograms', 'mhl'] as const) void collectionsStore.getState().reload(api, c);
+            changed();
           }}
         />
       )}
@@ -168,7 +168,7 @@ export function DisplaysScreen() {
 
 const NOUNS = { displays: 'display', planograms: 'planogram', mhl: 'must-have list' } as const;
 
-function MasterDataForm({ editing, onClose }: { editing: Editing; onClose(): void }) {
+function MasterDataForm({ editing, onClose, onSaved }: { editing: Editing; onClose(): void; onSaved(): void }) {
   const api = useSession((s) => s.api);
   const displays = useCollection('displays');
   const planograms = useCollection('planograms');
@@ -202,7 +202,7 @@ function MasterDataForm({ editing, onClose }: { editing: Editing; onClose(): voi
           e.preventDefault();
           const id = await submit(save);
           if (id === undefined) return;
-          for (const c of ['displays', 'planograms', 'mhl'] as const) void collectionsStore.getState().reload(api, c);
+          onSaved();
           onClose();
           if (!record && editing.kind === 'planograms') navigate({ screen: 'planogram', id });
           if (!record && editing.kind === 'mhl') navigate({ screen: 'mhl', id });
@@ -216,6 +216,7 @@ function MasterDataForm({ editing, onClose }: { editing: Editing; onClose(): voi
               label="Planogram"
               value={planogram}
               options={options(planograms.items)}
+              placeholder="The newest planogram for this display"
               onChange={(e) => setPlanogram(e.target.value)}
               errors={fieldErrors.planogram}
             />
@@ -223,6 +224,7 @@ function MasterDataForm({ editing, onClose }: { editing: Editing; onClose(): voi
               label="Must-have list"
               value={mhl}
               options={options(mhls.items)}
+              placeholder="The newest must-have list for this display"
               onChange={(e) => setMhl(e.target.value)}
               errors={fieldErrors.musthavelist}
             />

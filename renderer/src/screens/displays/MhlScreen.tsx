@@ -5,18 +5,18 @@ import { createOne, deleteOne, getOne, listAll, updateOne } from '../../api/endp
 import { describeError } from '../../api/errors';
 import { MHL_ALTERNATIVES, type Mhl, type MhlRecord } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
-import { SelectField, TextField } from '../../components/Field';
+import { TextField } from '../../components/Field';
+import { SkuPickerField } from '../../components/SkuPickerField';
 import { FormError } from '../../components/FormError';
 import { SkuPicture } from '../../components/SkuPicture';
 import { Empty, ErrorMessage, Loading } from '../../components/StateMessage';
 import { useSubmission } from '../../components/useSubmission';
 import { hrefFor } from '../../navigation/routes';
-import { useCollection } from '../../stores/appStores';
 import { useSession } from '../../stores/session';
+import { useSkus } from '../../stores/skuDirectory';
 
 export function MhlScreen({ id }: { id: string }) {
   const api = useSession((s) => s.api);
-  const skus = useCollection('sku');
   const [mhl, setMhl] = useState<Mhl | null>(null);
   const [records, setRecords] = useState<MhlRecord[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -35,7 +35,8 @@ export function MhlScreen({ id }: { id: string }) {
   }, [api, id]);
   useEffect(load, [load]);
 
-  const skuName = (sku: string | null | undefined) => (sku ? (skus.items.find((s) => s.id === sku)?.name ?? sku) : null);
+  const skus = useSkus((records ?? []).flatMap((r) => [r.sku, ...MHL_ALTERNATIVES.map((k) => r[k])].filter((s): s is string => !!s)));
+  const skuName = (sku: string | null | undefined) => (sku ? (skus.get(sku)?.name ?? sku) : null);
 
   if (loadError) return <ErrorMessage message={loadError} onRetry={load} />;
   if (!mhl || !records) return <Loading what="must-have list" />;
@@ -126,12 +127,10 @@ export function MhlScreen({ id }: { id: string }) {
 
 function MhlRecordForm(props: { mhl: string; record: MhlRecord | null; onClose(): void; onSaved(): void }) {
   const api = useSession((s) => s.api);
-  const skus = useCollection('sku');
   const [name, setName] = useState(props.record?.name ?? '');
   const [sku, setSku] = useState(props.record?.sku ?? '');
   const [alternatives, setAlternatives] = useState<string[]>(MHL_ALTERNATIVES.map((k) => props.record?.[k] ?? ''));
   const { busy, error, fieldErrors, submit } = useSubmission();
-  const options = [...skus.items].sort((a, b) => a.name.localeCompare(b.name)).map((s) => ({ value: s.id, label: s.name }));
   return (
     <Dialog title={props.record ? 'Edit must-have product' : 'Add must-have product'} onClose={props.onClose}>
       <form
@@ -148,17 +147,16 @@ function MhlRecordForm(props: { mhl: string; record: MhlRecord | null; onClose()
       >
         <FormError error={error} fieldErrors={fieldErrors} shownFields={['name', 'sku', ...MHL_ALTERNATIVES]} />
         <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} errors={fieldErrors.name} />
-        <SelectField label="Product" value={sku} options={options} onChange={(e) => setSku(e.target.value)} errors={fieldErrors.sku} />
+        <SkuPickerField label="Product" value={sku} onChange={setSku} errors={fieldErrors.sku} />
         <fieldset>
           <legend>Alternatives (any one counts)</legend>
           <div className="field-grid">
             {MHL_ALTERNATIVES.map((k, i) => (
-              <SelectField
+              <SkuPickerField
                 key={k}
                 label={`Alternative ${i + 1}`}
                 value={alternatives[i]}
-                options={options}
-                onChange={(e) => setAlternatives(alternatives.map((a, j) => (j === i ? e.target.value : a)))}
+                onChange={(value) => setAlternatives(alternatives.map((a, j) => (j === i ? value : a)))}
                 errors={fieldErrors[k]}
               />
             ))}

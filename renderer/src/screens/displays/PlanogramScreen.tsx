@@ -12,6 +12,7 @@ import { hrefFor } from '../../navigation/routes';
 import { clearPlanogramDraft, loadPlanogramDraft, savePlanogramDraft } from '../../db/planogramDrafts';
 import { useCollection } from '../../stores/appStores';
 import { useSession } from '../../stores/session';
+import { useSkuSearch, useSkus } from '../../stores/skuDirectory';
 import {
   addRack,
   addShelf,
@@ -41,7 +42,6 @@ export function PlanogramScreen({ id }: { id: string }) {
   const [paletteSku, setPaletteSku] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [restored, setRestored] = useState(false);
-  const skus = useCollection('sku');
   const displays = useCollection('displays');
   const { busy, error, submit } = useSubmission();
 
@@ -65,7 +65,8 @@ export function PlanogramScreen({ id }: { id: string }) {
   }, [api, id]);
   useEffect(load, [load]);
 
-  const skuById = useMemo(() => new Map(skus.items.map((s) => [s.id, s])), [skus.items]);
+  // Only the SKUs placed here are fetched (by id); the palette searches the catalog on the server.
+  const skuById = useSkus((layout ?? []).flat(2).map((p) => p.sku));
   const dirty = useMemo(() => {
     if (!layout || !records) return false;
     const d = diffRecords(records, recordsFromLayout(layout, id));
@@ -157,7 +158,7 @@ export function PlanogramScreen({ id }: { id: string }) {
         </p>
       )}
       <div className="planogram-layout">
-        <SkuPalette skus={skus.items} selected={paletteSku} onSelect={setPaletteSku} />
+        <SkuPalette selected={paletteSku} onSelect={setPaletteSku} />
         <div className="planogram-canvas" role="group" aria-label="Planogram">
           {layout.map((rack, r) => (
             <section className="rack" key={r} aria-label={`Rack ${r + 1}`}>
@@ -268,12 +269,9 @@ export function PlanogramScreen({ id }: { id: string }) {
   );
 }
 
-function SkuPalette({ skus, selected, onSelect }: { skus: Sku[]; selected: string | null; onSelect(id: string | null): void }) {
+function SkuPalette({ selected, onSelect }: { selected: string | null; onSelect(id: string | null): void }) {
   const [search, setSearch] = useState('');
-  const shown = skus
-    .filter((s) => s.name.toLocaleLowerCase().includes(search.trim().toLocaleLowerCase()))
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .slice(0, 60);
+  const { items: shown, loading } = useSkuSearch(search, 60);
   return (
     <aside className="sku-palette" aria-label="Products">
       <label>
@@ -299,7 +297,7 @@ function SkuPalette({ skus, selected, onSelect }: { skus: Sku[]; selected: strin
           </li>
         ))}
       </ul>
-      {skus.length === 0 && <p className="muted">No SKUs in the catalog yet.</p>}
+      {!loading && shown.length === 0 && <p className="muted">{search.trim() ? `No product matches “${search}”.` : 'No SKUs in the catalog yet.'}</p>}
     </aside>
   );
 }
