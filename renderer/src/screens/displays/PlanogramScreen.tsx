@@ -66,6 +66,9 @@ export function PlanogramScreen({ id }: { id: string }) {
   useEffect(load, [load]);
 
   // Only the SKUs placed here are fetched (by id); the palette searches the catalog on the server.
+  // Searched from the start, beside the planogram's own requests, not after them.
+  const [paletteSearch, setPaletteSearch] = useState('');
+  const palette = useSkuSearch(paletteSearch, 30);
   const skuById = useSkus((layout ?? []).flat(2).map((p) => p.sku));
   const dirty = useMemo(() => {
     if (!layout || !records) return false;
@@ -158,7 +161,7 @@ export function PlanogramScreen({ id }: { id: string }) {
         </p>
       )}
       <div className="planogram-layout">
-        <SkuPalette selected={paletteSku} onSelect={setPaletteSku} />
+        <SkuPalette search={paletteSearch} onSearch={setPaletteSearch} found={palette} selected={paletteSku} onSelect={setPaletteSku} />
         <div className="planogram-canvas" role="group" aria-label="Planogram">
           {layout.map((rack, r) => (
             <section className="rack" key={r} aria-label={`Rack ${r + 1}`}>
@@ -269,9 +272,15 @@ export function PlanogramScreen({ id }: { id: string }) {
   );
 }
 
-function SkuPalette({ selected, onSelect }: { selected: string | null; onSelect(id: string | null): void }) {
-  const [search, setSearch] = useState('');
-  const { items: shown, loading } = useSkuSearch(search, 60);
+function SkuPalette(props: {
+  search: string;
+  onSearch(search: string): void;
+  found: { items: Sku[]; loading: boolean };
+  selected: string | null;
+  onSelect(id: string | null): void;
+}) {
+  const { search, onSearch: setSearch, selected, onSelect } = props;
+  const { items: shown, loading } = props.found;
   return (
     <aside className="sku-palette" aria-label="Products">
       <label>

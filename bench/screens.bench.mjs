@@ -1,0 +1,119 @@
+// The screens with a real-sized catalog: 50,000 SKUs, 500 planograms (20 records each), 100 displays
+// and must-have lists. For each screen, in Debian's Chromium (Playwright), a fresh browser profile
+// (no saved copies) opens the app, then the screen; printed: the time from asking for the screen to
+// its first rows on screen, the API requests it made and the bytes it downloaded (encoded, as they
+// crossed the wire). Goal: under 500 ms and 200 KB each.
+// Env: SCREENS_BENCH_SKUS (default 50000), SCREENS_BENCH_PLANOGRAMS (500).
+import { chromium } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const skuCount = Number(process.env.SCREENS_BENCH_SKUS ?? 50_000);
+const planogramCount = Number(process.env.SCREENS_BENCH_PLANOGRAMS ?? 500);
+const KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
+const GOAL_MS = 500;
+const GOAL_BYTES = 200 * 1024;
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-screens-'));
+const server = spawn(process.execPath, ['dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', KEY], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const url = await new Promise((resolve, reject) => {
+  let out = '';
+  server.stdout.on('data', (c) => {
+    out += c;
+    const m = /listening on (\S+)/.exec(out);
+    if (m) resolve(m[1].replace(/\/+$/, ''));
+  });
+  server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+});
+const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' };
+const pad = (i, n = 5) => String(i).padStart(n, '0');
+
+let browser;
+try {
+  const displays = Math.max(1, Math.round(planogramCount / 5));
+  const doc = {
+    brands: Array.from({ length: 50 }, (_, i) => ({ id: `brand-${i}`, name: `Brand ${i}` })),
+    categories: Array.from({ length: 20 }, (_, i) => ({ id: `cat-${i}`, name: `Category ${i}` })),
+    skus: Array.from({ length: skuCount }, (_, i) => ({
+      id: `sku-${pad(i)}`, cid: `C${i}`, ean13: String(4000000000000 + i), name: `Product ${pad(i)} 0.5 l`,
+      brand: `brand-${i % 50}`, category: `cat-${i % 20}`, size_x_mm: 65, size_y_mm: 205, size_z_mm: 65,
+    })),
+    displays: Array.from({ length: displays }, (_, i) => ({ id: `display-${pad(i, 3)}`, name: `Display ${pad(i, 3)}` })),
+    planograms: Array.from({ length: planogramCount }, (_, p) => ({
+      id: `planogram-${pad(p, 3)}`, name: `Planogram ${pad(p, 3)}`, display: `display-${pad(p % displays, 3)}`,
+      records: Array.from({ length: 20 }, (_, r) => ({
+        sku: `sku-${pad((p * 20 + r) % skuCount)}`, rack_index: 0, shelf_index: Math.floor(r / 5), product_index: r, facing_x: 1, facing_y: 1,
+      })),
+    })),
+    mhls: Array.from({ length: displays }, (_, m) => ({
+      id: `mhl-${pad(m, 3)}`, name: `Must-have ${pad(m, 3)}`, display: `display-${pad(m, 3)}`,
+      records: Array.from({ length: 20 }, (_, r) => ({ sku: `sku-${pad((m * 37 + r) % skuCount)}` })),
+    })),
+  };
+  let t = performance.now();
+  const seeded = await fetch(`${url}/api/app/v1/import/`, { method: 'POST', headers, body: JSON.stringify(doc) });
+  if (seeded.status !== 200) throw new Error(`seeding failed: ${seeded.status} ${await seeded.text()}`);
+  console.log(
+    `seeded ${skuCount} SKUs, ${planogramCount} planograms (${planogramCount * 20} records), ${displays} displays and MHLs in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const screens = [
+    { name: 'SKUs', hash: '#/catalog/sku', rows: 'table[aria-label="SKUs"] tbody tr a' },
+    { name: 'Brands', hash: '#/catalog/brands', rows: 'table[aria-label="Brands"] tbody tr td' },
+    { name: 'Displays, planograms, MHLs', hash: '#/displays', rows: 'table[aria-label="Planograms"] tbody tr a' },
+    { name: 'Planogram editor', hash: `#/planograms/planogram-${pad(planogramCount - 1, 3)}`, rows: '[aria-label="Rack 1 shelf 1"] [role="listitem"]', also: '.sku-palette li' },
+    { name: 'Must-have list', hash: '#/mhl/mhl-000', rows: 'table[aria-label="Must-have products"] tbody tr' },
+  ];
+  const results = [];
+  for (const screen of screens) {
+    // A fresh profile per screen: no saved copies in IndexedDB, nothing in the HTTP cache.
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    let bytes = 0;
+    let requests = 0;
+    cdp.on('Network.loadingFinished', (e) => (bytes += e.encodedDataLength));
+    const timeline = [];
+    cdp.on('Network.requestWillBeSent', (e) => {
+      if (e.request.url.includes('/api/')) requests++;
+      if (process.env.SCREENS_BENCH_TRACE) timeline.push(`${(performance.now() - t).toFixed(0)} ms  sent ${e.requestId} ${e.request.url.replace(url, '').slice(0, 90)}`);
+    });
+    if (process.env.SCREENS_BENCH_TRACE) cdp.on('Network.loadingFinished', (e) => timeline.push(`${(performance.now() - t).toFixed(0)} ms  done ${e.requestId}`));
+    await page.goto(`${url}/#token=${encodeURIComponent(KEY)}`);
+    await page.waitForSelector('nav a', { timeout: 60_000 });
+    await page.waitForLoadState('networkidle');
+    bytes = 0;
+    requests = 0;
+    t = performance.now();
+    await page.evaluate((hash) => (location.hash = hash), screen.hash);
+    await page.waitForSelector(screen.rows, { timeout: 60_000 });
+    if (screen.also) await page.waitForSelector(screen.also, { timeout: 60_000 });
+    const firstRowsMs = performance.now() - t;
+    const firstBytes = bytes;
+    // What the screen goes on to fetch (pictures, names) once its rows are up.
+    await page.waitForLoadState('networkidle');
+    await new Promise((r) => setTimeout(r, 300));
+    results.push({ name: screen.name, firstRowsMs, firstBytes, bytes, requests });
+    if (process.env.SCREENS_BENCH_TRACE) console.log(`${screen.name} (first rows at ${firstRowsMs.toFixed(0)} ms):\n  ${timeline.join('\n  ')}`);
+    await context.close();
+  }
+  console.log('\nscreen                        first rows   bytes to first rows   bytes in all   API requests');
+  for (const r of results) {
+    const ok = r.firstRowsMs < GOAL_MS && r.bytes < GOAL_BYTES ? 'ok' : 'OVER GOAL';
+    console.log(
+      `${r.name.padEnd(30)}${`${r.firstRowsMs.toFixed(0)} ms`.padStart(10)}${`${(r.firstBytes / 1024).toFixed(1)} KB`.padStart(22)}${`${(r.bytes / 1024).toFixed(1)} KB`.padStart(15)}${String(r.requests).padStart(15)}   ${ok}`,
+    );
+  }
+  console.log(`goal: first rows < ${GOAL_MS} ms and < ${GOAL_BYTES / 1024} KB downloaded per screen (${skuCount} SKUs, ${planogramCount} planograms)`);
+} finally {
+  await browser?.close();
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}
