@@ -3,6 +3,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import type { TSchema } from 'typebox';
 import { routeNeedsAuth } from './http/auth.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './http/pagination.js';
 
@@ -20,6 +21,47 @@ v1.0 (/api/data/v1.0/) and the app's own endpoints (/api/app/v1/).
 - PUT and PATCH both update only the fields sent (the interface lists every field as optional); a new
   \`id\` renames the record and every reference to it.`;
 
+declare module 'fastify' {
+  interface FastifySchema {
+    /** Multipart parts the route reads as files: field name -> description (documented as binary parts). */
+    multipartFiles?: Record<string, string>;
+    /** Multipart text fields of a route whose other bodies are not an object of fields (the import). */
+    multipartFields?: Record<string, TSchema>;
+  }
+}
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
+
+/**
+ * A body's description per content type, multipart parts included: the files are binary parts beside
+ * the body's other fields, named as the route reads them, so a generated client sends them there.
+ */
+function describeBody(schema: Record<string, unknown>): void {
+  const files = schema.multipartFiles as Record<string, string> | undefined;
+  const fields = schema.multipartFields as Record<string, TSchema> | undefined;
+  delete schema.multipartFiles;
+  delete schema.multipartFields;
+  if (!files) return;
+  const body = schema.body as JsonSchema | undefined;
+  const consumes = (schema.consumes as string[] | undefined) ?? ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+  const objectBody = body?.type === 'object' ? body : undefined;
+  const multipart: JsonSchema = {
+    type: 'object',
+    properties: {
+      ...(objectBody?.properties ?? {}),
+      ...(fields ?? {}),
+      ...Object.fromEntries(Object.entries(files).map(([name, description]) => [name, { type: 'string', contentMediaType: 'application/octet-stream', description }])),
+    },
+  };
+  const content: Record<string, { schema: unknown }> = {};
+  for (const type of consumes) {
+    if (type === 'multipart/form-data') content[type] = { schema: multipart };
+    else if (body) content[type] = { schema: type === 'text/csv' && !objectBody ? ((body.anyOf as unknown[] | undefined)?.find((s) => (s as JsonSchema).type === 'string') ?? body) : body };
+  }
+  schema.body = { content };
+  delete schema.consumes;
+}
+
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -35,6 +77,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       const out = { ...(schema as Record<string, unknown>) };
       // Every write takes the three body types DRF parses (the import route lists its own).
       if (out.body && !out.consumes) out.consumes = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+      describeBody(out);
       if (routeNeedsAuth(route.config as { auth?: boolean })) out.security = [{ Token: [] }];
       return { schema: out, url };
     },

@@ -33,10 +33,14 @@ export const SkuImageItem = Type.Object({
   crop: Nullable(Crop),
   created_date: Type.String({ format: 'date-time' }),
 });
+/** Form bodies carry the crop as JSON text (`{"x": 0, "y": 0, "w": 10, "h": 20}`); the route parses it. */
+const CropText = Type.String({ maxLength: 500, description: 'The crop as JSON text, for form and multipart bodies' });
 export const SkuImageCreate = Type.Object({
-  image: Type.Optional(Id),
-  crop: Type.Optional(Nullable(Crop)),
+  image: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Upload id (JSON and form bodies); in a multipart body, the image file itself' })),
+  crop: Type.Optional(Type.Union([Nullable(Crop), CropText])),
 });
+/** The multipart parts a route reads as files: field name -> description (documented as binary parts). */
+export type MultipartFiles = Record<string, string>;
 export type SkuImageCreate = Static<typeof SkuImageCreate>;
 export const SkuImageParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), image_id: Type.String({ minLength: 1, maxLength: 255 }) });
 

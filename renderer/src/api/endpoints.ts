@@ -111,7 +111,7 @@ export function listSkuImages(api: ApiClient, sku: string) {
 
 export function addSkuImage(api: ApiClient, sku: string, file: Blob, name: string) {
   const form = new FormData();
-  form.append('datafile', file, name);
+  form.append('image', file, name);
   return api.postForm<SkuImage>(`${item('sku', sku)}images/`, form);
 }
 

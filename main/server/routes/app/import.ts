@@ -43,6 +43,8 @@ const importRoute: FastifyPluginAsync = async (app) => {
       tags: ['app: import'],
       summary: 'Import master data in one transaction (all or nothing; failed rows are reported)',
       consumes: ['application/json', 'text/csv', 'multipart/form-data'],
+      multipartFiles: { file: 'The import file: JSON, or CSV (a .csv name or text/csv type) with `entity`' },
+      multipartFields: { entity: Type.String({ maxLength: 64, description: 'Entity of a CSV file (sku, brands, ...)' }) },
       querystring: EntityQuery,
       body: Type.Union([ImportDocument, Type.String({ description: 'CSV of one entity (text/csv)' })]),
       response: { 200: ImportSummary, ...errorResponses },

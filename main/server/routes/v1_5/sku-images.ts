@@ -1,14 +1,32 @@
 // /api/v1.5/sku/{id}/images/: the reference images of an SKU, which identification compares
-// products against. POST takes JSON {image: <upload id>, crop?} or multipart with the file in
-// `datafile` (uploaded on the way); the image's descriptors are computed and stored right away.
+// products against. POST takes JSON {image: <upload id>, crop?} or multipart with the file in `image`
+// (as the OpenAPI description says; `datafile` and `file` too), uploaded on the way, and `crop` as
+// JSON text; the image's descriptors are computed and stored right away.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Value } from 'typebox/value';
 import { ValidationError } from '../../domain/errors.js';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { addSkuImage, deleteSkuImage, listSkuImages, type SkuImageRecord } from '../../recognition/identification/references.js';
 import { getUpload, storeUpload } from '../../recognition/uploads.js';
 import { Envelope, IdParams, Ok, PageQuery, errorResponses } from '../../schemas/common.js';
-import { SkuImageCreate, SkuImageItem, SkuImageParams } from '../../schemas/recognition.js';
+import type { Static } from 'typebox';
+import { Crop, SkuImageCreate, SkuImageItem, SkuImageParams } from '../../schemas/recognition.js';
 import { absoluteUploadUrl } from './uploads.js';
+
+/** The crop of a JSON body, or of a form body as JSON text; a 400 when the text is not a crop. */
+function cropOf(value: SkuImageCreate['crop']): Static<typeof Crop> | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string') return value;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ValidationError({ crop: ['Value must be valid JSON.'] });
+  }
+  if (parsed === null) return null;
+  if (!Value.Check(Crop, parsed)) throw new ValidationError({ crop: ['Expected {"x", "y", "w", "h"}: x, y at least 0, w, h at least 1.'] });
+  return parsed;
+}
 
 const skuImages: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['sku reference images'];
@@ -29,18 +47,21 @@ const skuImages: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/sku/:id/images/', {
     schema: {
       tags,
-      summary: 'Add a reference image: JSON {image: <upload id>, crop?: {x, y, w, h}} or multipart with the file in `datafile`',
+      summary: 'Add a reference image: JSON {image: <upload id>, crop?: {x, y, w, h}}, or multipart with the file in `image` and `crop` as JSON text',
       params: IdParams,
       body: SkuImageCreate,
+      multipartFiles: { image: 'The image file (JPEG, PNG or WebP)', datafile: 'The image file, under its /uploads name (when `image` is not a file)' },
       response: { 201: SkuImageItem, ...errorResponses },
     },
   }, async (request, reply) => {
     const body = request.body;
     let upload = body.image;
-    const file = (request.multipartFiles ?? []).find((f) => f.field === 'datafile' || f.field === 'file');
+    const files = request.multipartFiles ?? [];
+    const file = ['image', 'datafile', 'file'].map((field) => files.find((f) => f.field === field)).find((f) => f !== undefined);
+    const crop = cropOf(body.crop);
     if (file) upload = (await storeUpload(app.db, app.dataDir, file.data, { field: file.field })).row.id;
     if (upload === undefined) throw new ValidationError({ image: ['This field is required.'] });
-    const record = await addSkuImage(app.db, app.dataDir, request.params.id, { upload, crop: body.crop ?? null });
+    const record = await addSkuImage(app.db, app.dataDir, request.params.id, { upload, crop });
     reply.code(201);
     return withUrl(request, record);
   });

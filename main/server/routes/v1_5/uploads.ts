@@ -23,6 +23,7 @@ const uploads: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Upload an image (multipart/form-data, file in `datafile` or `file`; JPEG, PNG or WebP, at most 25 MB and 50 megapixels)',
       consumes: ['multipart/form-data'],
+      multipartFiles: { datafile: 'The image file (JPEG, PNG or WebP)', file: 'The image file, when not sent as `datafile`' },
       response: { 201: UploadCreated, ...errorResponses },
     },
   }, async (request, reply) => {
