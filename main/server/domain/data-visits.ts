@@ -2,7 +2,7 @@
 // values and the scenes recognition adds, and the kpivalue action.
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import type { DataVisit, DataVisitDetail, KpiValueBody, KpiValueResult } from '../schemas/data-api.js';
+import type { DataVisit, DataVisitDetail, DataVisitScene, KpiValueBody, KpiValueResult } from '../schemas/data-api.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import type { WriteContext } from '../storage/transaction.js';
@@ -22,7 +22,7 @@ export interface DataVisitFilters {
 }
 
 /** What recognition contributes to a visit's detail; recognition sets it when its plugin loads. */
-export type ScenesLoader = (db: Kysely<Database>, visitId: string) => Promise<unknown[]>;
+export type ScenesLoader = (db: Kysely<Database>, visitId: string) => Promise<Static<typeof DataVisitScene>[]>;
 let scenesLoader: ScenesLoader = async () => [];
 export function setVisitScenesLoader(loader: ScenesLoader): void {
   scenesLoader = loader;

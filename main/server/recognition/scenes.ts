@@ -4,6 +4,7 @@
 // metadata.agent_id creates or renames the agent and links the scene to it; agent_name without an
 // agent_id has no agent to name and only fills a new visit's current_agent_name.
 import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
 import { ensureAgent } from '../domain/agents.js';
 import { NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import { createVisit, touchVisit } from '../domain/visits.js';
@@ -11,25 +12,14 @@ import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import { write, type Trx, type WriteContext } from '../storage/transaction.js';
 import { enqueueJob } from './jobs/queue.js';
-import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES } from './report-types.js';
+import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES, reportTypeOf } from './report-types.js';
 import { rec, recTrx, type ReportStatus, type ReportTable } from './storage/tables.js';
 import { missingUploads } from './uploads.js';
+import type { RecognizeBody, RecognizeCreated, ReportItem } from '../schemas/recognition.js';
 
-export interface RecognizeInput {
-  images?: string[];
-  display?: string | string[];
-  report_types?: string[];
-  visit?: string;
-  datetime?: string;
-  webhook?: string;
-  country_code?: string;
-  counry_code?: string;
-  retail_chain?: string;
-  panorama_stack_width?: number;
-  panorama_stack_height?: number;
-  /** agent_id / agent_name: null is the same as absent. */
-  metadata?: { agent_id?: string | null; agent_name?: string | null; [k: string]: unknown };
-}
+/** The request and answer of POST /recognize: the schemas that validate and document them. */
+export type RecognizeInput = Static<typeof RecognizeBody>;
+export type RecognizeResult = Static<typeof RecognizeCreated>;
 
 export interface SceneOptions {
   panorama_stack_width: number | null;
@@ -38,15 +28,6 @@ export interface SceneOptions {
   retail_chain: string | null;
   datetime: string | null;
   metadata: Record<string, unknown> | null;
-}
-
-export interface RecognizeResult {
-  id: string;
-  images: string[];
-  display: string | string[] | null;
-  scene: string;
-  visit: string;
-  reports: Record<string, string>;
 }
 
 function firstDisplay(display: RecognizeInput['display']): string | null {
@@ -159,18 +140,8 @@ async function previousReport(t: Trx, display: string, reportType: string, at: s
   return row?.id ?? null;
 }
 
-export interface ReportObject {
-  id: string;
-  status: ReportStatus;
-  report_type: string;
-  created_date: string;
-  updated_date: string;
-  visit: string;
-  scene: string;
-  previous_report: string | null;
-  json: unknown;
-  error: string | null;
-}
+/** A report as GET /reports/{id}/ and the webhooks show it. */
+export type ReportObject = Static<typeof ReportItem>;
 
 type ReportRow = Pick<ReportTable, 'id' | 'status' | 'report_type' | 'created_at' | 'updated_at' | 'visit_id' | 'scene_id' | 'previous_report' | 'json' | 'error'>;
 
@@ -178,7 +149,7 @@ export function presentReport(r: ReportRow): ReportObject {
   return {
     id: r.id,
     status: r.status,
-    report_type: r.report_type,
+    report_type: reportTypeOf(r.report_type),
     created_date: r.created_at,
     updated_date: r.updated_at,
     visit: r.visit_id,

@@ -2,13 +2,15 @@
 // [{id, agent_id, images: [{id, original_url, annotations, shelf_annotations}], facing_counts}];
 // agent_id (ours) is the agent that sent the scene (/recognize metadata.agent_id), or null.
 import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
+import type { DataVisitScene } from '../schemas/data-api.js';
 import type { Database } from '../storage/schema.js';
 import type { SceneAnalysis } from './analysis.js';
 import { buildFacingCount } from './reports/facing-count.js';
 import { rec } from './storage/tables.js';
 import { uploadUrlPath } from './uploads.js';
 
-export async function visitScenes(db: Kysely<Database>, visitId: string, baseUrl: string): Promise<unknown[]> {
+export async function visitScenes(db: Kysely<Database>, visitId: string, baseUrl: string): Promise<Static<typeof DataVisitScene>[]> {
   const r = rec(db);
   const scenes = await r.selectFrom('scenes').selectAll().where('visit_id', '=', visitId).orderBy('data_id').execute();
   const out = [];

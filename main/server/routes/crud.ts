@@ -1,32 +1,33 @@
 // The v1.5 master-data families (catalogs, SKUs, displays, planograms, MHLs and their records,
 // visits) share one HTTP shape: list with the envelope, create, read, PUT/PATCH, sometimes DELETE.
 // One generic plugin serves them all from a ResourceDef and its schemas.
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { Type, type TObject, type TSchema } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { createRecord, deleteRecord, getRecord, listRecords, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
-import { envelope, pageOf, readFormPaging, type PageQuery as PageQueryValue } from '../http/pagination.js';
+import { envelope, pageOf, readFormPaging } from '../http/pagination.js';
 import { write, type WriteContext } from '../storage/transaction.js';
-import { Created, Envelope, IdParams, Ok, PageQueryProperties, errorResponses } from '../schemas/common.js';
+import { Created, Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../schemas/common.js';
 
 type Row = Record<string, unknown>;
 export type Method = 'list' | 'create' | 'get' | 'put' | 'patch' | 'delete';
 
-export interface CrudOptions {
+/** Generic over its schemas: request bodies are typed by the schemas that validate them. */
+export interface CrudOptions<Create extends TObject = TObject, Update extends TObject = TObject> {
   /** Collection path with its trailing slash, e.g. `/brands/`. */
   path: string;
   def: ResourceDef;
   tag: string;
   /** Response schema of one record (by-id GET, PUT/PATCH; list items unless listItem is given). */
-  item: TSchema;
-  listItem?: TSchema;
-  createBody: TObject;
-  updateBody: TObject;
+  item: TObject;
+  listItem?: TObject;
+  createBody: Create;
+  updateBody: Update;
   methods: Method[];
   /** 'result' answers 201 {result: "CREATED", id}; 'record' answers 201 with the created record. */
   createResponse?: 'result' | 'record';
   /** Domain functions replacing the generic ones (visits reset is_new on update, ...). */
-  create?: (ctx: WriteContext, body: Row) => Promise<Row>;
-  update?: (ctx: WriteContext, id: string, body: Row) => Promise<Row>;
+  create?: (ctx: WriteContext, body: Static<Create>) => Promise<Row>;
+  update?: (ctx: WriteContext, id: string, body: Static<Update>) => Promise<Row>;
   /** Reshapes a record for the by-id GET (MHL adds `musthavelist`), with its schema. */
   detail?: (record: Row) => Row;
   detailItem?: TSchema;
@@ -71,8 +72,11 @@ export function listQueryProperties(def: ResourceDef, item: TSchema): Record<str
   return out;
 }
 
-export function crudRoutes(o: CrudOptions): FastifyPluginAsync {
-  return async (app: FastifyInstance) => {
+/** The list's query: limit/offset and the resource's filters, `search`, `ordering` (all optional strings, numbers or booleans). */
+const ListQueryValue = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
+
+export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
+  return async (app) => {
     const db = app.db;
     const has = (m: Method) => o.methods.includes(m);
     const byId = `${o.path}:id/`;
@@ -81,18 +85,20 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsync {
     const update = o.update ?? ((ctx, id, body) => updateRecord(ctx, o.def, id, body));
 
     if (has('list')) {
+      const query = Type.Object({ ...PageQueryProperties, ...listQueryProperties(o.def, o.listItem ?? o.item) });
       app.get(o.path, {
         schema: {
           tags,
           summary: `List ${o.def.label} records`,
-          querystring: Type.Object({ ...PageQueryProperties, ...listQueryProperties(o.def, o.listItem ?? o.item) }),
+          // Built from the resource's ListSpec: its static type is the page query plus named filters.
+          querystring: Type.Unsafe<Static<typeof PageQuery> & Static<typeof ListQueryValue>>(query),
           response: { 200: Envelope(o.listItem ?? o.item), ...errorResponses },
         },
         preValidation: readFormPaging,
-      }, async (request: FastifyRequest, reply) => {
-        const query = request.query as PageQueryValue & Row;
-        const page = pageOf(query);
-        const list: ListQuery = { filters: query, search: query.search as string | undefined, ordering: query.ordering as string | undefined };
+      }, async (request, reply) => {
+        const page = pageOf(request.query);
+        const { search, ordering } = request.query;
+        const list: ListQuery = { filters: request.query, search: search?.toString(), ordering: ordering?.toString() };
         return app.pageCache.send(request, reply, page, async () => {
           const { count, results } = await listRecords(db, o.def, page, list);
           return envelope(request, page, count, results);
@@ -108,7 +114,7 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsync {
           response: { 201: o.createResponse === 'record' ? o.item : Created, ...errorResponses },
         },
       }, async (request, reply) => {
-        const record = await write(db, (ctx) => create(ctx, request.body as Row));
+        const record = await write(db, (ctx) => create(ctx, request.body));
         reply.code(201);
         return o.createResponse === 'record' ? record : { result: 'CREATED', id: record.id };
       });
@@ -117,14 +123,14 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsync {
       app.get(byId, {
         schema: { tags, summary: `Read a ${o.def.label}`, params: IdParams, response: { 200: o.detailItem ?? o.item, ...errorResponses } },
       }, async (request) => {
-        const record = await getRecord(db, o.def, (request.params as { id: string }).id);
+        const record = await getRecord(db, o.def, request.params.id);
         return o.detail ? o.detail(record) : record;
       });
     }
     for (const method of ['put', 'patch'] as const) {
       if (!has(method)) continue;
       app.route({
-        method: method.toUpperCase() as 'PUT' | 'PATCH',
+        method: method === 'put' ? 'PUT' : 'PATCH',
         url: byId,
         schema: {
           tags,
@@ -133,16 +139,15 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsync {
           body: o.updateBody,
           response: { 200: o.item, ...errorResponses },
         },
-        handler: async (request) =>
-          write(db, (ctx) => update(ctx, (request.params as { id: string }).id, request.body as Row)),
+        handler: async (request) => write(db, (ctx) => update(ctx, request.params.id, request.body)),
       });
     }
     if (has('delete')) {
       app.delete(byId, {
         schema: { tags, summary: `Delete a ${o.def.label}`, params: IdParams, response: { 200: Ok, ...errorResponses } },
       }, async (request) => {
-        await write(db, (ctx) => deleteRecord(ctx, o.def, (request.params as { id: string }).id));
-        return { result: 'OK' };
+        await write(db, (ctx) => deleteRecord(ctx, o.def, request.params.id));
+        return { result: 'OK' as const };
       });
     }
   };

@@ -37,6 +37,21 @@ const visitListFields = {
   is_new: Type.Boolean(),
 };
 export const DataVisit = Type.Object(visitListFields);
+const Box = { x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number() };
+/** A recognised scene in a visit's detail, as the real service shows them (agent_id is ours). */
+export const DataVisitScene = Type.Object({
+  id: Type.String(),
+  agent_id: Nullable(Type.String({ description: 'The agent that sent the scene (/recognize metadata.agent_id)' })),
+  images: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      original_url: Nullable(Type.String()),
+      annotations: Type.Array(Type.Object({ sku_id: Nullable(Type.String()), ...Box }, { description: 'x, y: box centre in image pixels' })),
+      shelf_annotations: Type.Array(Type.Object({ x1: Type.Number(), y1: Type.Number(), x2: Type.Number(), y2: Type.Number() })),
+    }),
+  ),
+  facing_counts: Type.Array(Type.Object({ sku_id: Nullable(Type.String()), count: Type.Integer() })),
+});
 export const DataVisitDetail = Type.Object({
   ...visitListFields,
   agent_id: Nullable(Type.String()),
@@ -47,7 +62,7 @@ export const DataVisitDetail = Type.Object({
   kpi_values: Type.Array(
     Type.Object({ kpi: Type.Integer(), category: Nullable(Type.Integer()), value: Type.Number(), updated_at: Type.String() }),
   ),
-  scenes: Type.Array(Type.Unknown(), { description: 'Recognised scenes of the visit: {id, agent_id, images, facing_counts}' }),
+  scenes: Type.Array(DataVisitScene, { description: 'Recognised scenes of the visit' }),
 });
 
 export const DataVisitQuery = Type.Object({

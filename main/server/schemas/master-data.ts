@@ -72,8 +72,13 @@ export const PlanogramRecordUpdate = Type.Object({
   sku: Type.Optional(Ref),
 });
 
-const alternatives = Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`sku${i}`, Nullable(Type.String())]));
-const alternativeInputs = Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`sku${i}`, Type.Optional(Nullable(Ref))]));
+// Spelt out, not generated, so that the record's Static type names each field.
+const Alternative = Nullable(Type.String());
+const alternatives = { sku1: Alternative, sku2: Alternative, sku3: Alternative, sku4: Alternative, sku5: Alternative, sku6: Alternative };
+const AlternativeInput = Type.Optional(Nullable(Ref));
+const alternativeInputs = {
+  sku1: AlternativeInput, sku2: AlternativeInput, sku3: AlternativeInput, sku4: AlternativeInput, sku5: AlternativeInput, sku6: AlternativeInput,
+};
 export const MhlRecordItem = Type.Object({
   id: Type.String(),
   name: Nullable(Type.String()),

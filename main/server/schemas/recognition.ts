@@ -1,7 +1,7 @@
 // Schemas of the recognition endpoints: uploads, SKU reference images, /recognize, reports,
 // recognition errors, out-of-stock reasons and the webhook delivery log.
 import { Type, type Static } from 'typebox';
-import { REPORT_TYPES } from '../recognition/report-types.js';
+import { REPORT_TYPES, type ReportType } from '../recognition/report-types.js';
 import { Id, Nullable } from './common.js';
 
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
@@ -87,7 +87,7 @@ export const RecognizeCreated = Type.Object({
 export const ReportItem = Type.Object({
   id: Type.String(),
   status: Type.Union([Type.Literal('NOT_READY'), Type.Literal('READY'), Type.Literal('ERROR')]),
-  report_type: Type.String(),
+  report_type: Type.Unsafe<ReportType>({ type: 'string', enum: [...REPORT_TYPES] }),
   created_date: Type.String(),
   updated_date: Type.String(),
   visit: Type.String(),

@@ -1,147 +1,59 @@
-// Wire shapes of the HTTP interface the renderer reads and writes (docs/ARCHITECTURE.md and
-// /work/shared/spec). Ids are strings in v1.5, integers in the Data API.
+// Wire shapes of the HTTP interface the renderer reads and writes: the Static types of the TypeBox
+// schemas that validate and document the server's requests and answers (main/server/schemas), so a
+// changed schema field breaks the renderer's typecheck. Only types cross over: nothing here is bundled.
+import type { Static, TSchema } from 'typebox';
+import type { ApiKeyCreated, ApiKeyItem, Info } from '../../../main/server/schemas/app.js';
+import type { CatalogItem } from '../../../main/server/schemas/catalogs.js';
+import type { Envelope } from '../../../main/server/schemas/common.js';
+import type { DataKpi, DataVisit as DataVisitListItem, DataVisitDetail } from '../../../main/server/schemas/data-api.js';
+import type { DisplayBoundItem, DisplayItem, MhlRecordItem, PlanogramRecordItem } from '../../../main/server/schemas/master-data.js';
+import type {
+  Crop as CropSchema,
+  RecognizeBody,
+  RecognizeCreated,
+  ReportItem,
+  SkuImageItem,
+  UploadCreated,
+} from '../../../main/server/schemas/recognition.js';
+import type { SkuItem } from '../../../main/server/schemas/skus.js';
+import type { VisitItem } from '../../../main/server/schemas/visits.js';
+import type { ReportType } from '../../../main/server/recognition/report-types.js';
 
-export interface Page<T> {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: T[];
-}
+/** A list page: the envelope of any list, with its items typed. */
+export type Page<T> = Omit<Static<ReturnType<typeof Envelope<TSchema>>>, 'results'> & { results: T[] };
 
-export interface NamedRecord {
-  id: string;
-  name: string;
-}
-
+export type NamedRecord = Static<typeof CatalogItem>;
 export type Brand = NamedRecord;
 export type Category = NamedRecord;
 export type Manufacturer = NamedRecord;
+export type Sku = Static<typeof SkuItem>;
+export type Crop = Static<typeof CropSchema>;
+export type SkuImage = Static<typeof SkuImageItem>;
+export type Upload = Static<typeof UploadCreated>;
+export type Display = Static<typeof DisplayItem>;
+export type Planogram = Static<typeof DisplayBoundItem>;
+export type Mhl = Static<typeof DisplayBoundItem>;
+export type PlanogramRecord = Static<typeof PlanogramRecordItem>;
+export type MhlRecord = Static<typeof MhlRecordItem>;
+export type Visit = Static<typeof VisitItem>;
+/** A Data API visit: the list's fields, and the detail's once it is read by id. */
+export type DataVisit = Static<typeof DataVisitListItem> & Partial<Static<typeof DataVisitDetail>>;
+export type KpiValue = Static<typeof DataVisitDetail>['kpi_values'][number];
+export type Kpi = Static<typeof DataKpi>;
+export type { ReportType };
+export type ReportStatus = Static<typeof ReportItem>['status'];
+/** A report; `J` is its body's type once READY (the report builders' own types, below). */
+export type Report<J = unknown> = Omit<Static<typeof ReportItem>, 'json'> & { json: J | null };
+export type RecognizeRequest = Static<typeof RecognizeBody>;
+export type RecognizeResponse = Static<typeof RecognizeCreated>;
+export type ApiKeyRecord = Static<typeof ApiKeyItem> & Partial<Pick<Static<typeof ApiKeyCreated>, 'key'>>;
+export type AppInfo = Static<typeof Info>;
 
-export interface Sku {
-  id: string;
-  cid: string | null;
-  ean13: string | null;
-  image?: string | null;
-  name: string;
-  brand: string | null;
-  category: string | null;
-  manufacturer: string | null;
-  size_x_mm: number | null;
-  size_y_mm: number | null;
-  size_z_mm: number | null;
-  attributes: Record<string, string> | null;
-}
-
-export interface Crop {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-export interface SkuImage {
-  id: string;
-  sku: string;
-  upload: string;
-  url: string;
-  crop: Crop | null;
-  created_date: string;
-}
-
-export interface Upload {
-  id: string;
-  url: string;
-  width: number;
-  height: number;
-  created_date: string;
-  duplicate?: boolean;
-}
-
-export interface Display {
-  id: string;
-  name: string;
-  planogram: string | null;
-  musthavelist: string | null;
-}
-
-export interface Planogram {
-  id: string;
-  name: string;
-  display: string | null;
-}
-
-export interface PlanogramRecord {
-  id: string;
-  rack_index: number;
-  shelf_index: number;
-  product_index: number;
-  facing_x: number;
-  facing_y: number;
-  width: number | null;
-  height: number | null;
-  planogram: string;
-  sku: string;
-}
-
-export interface Mhl {
-  id: string;
-  name: string;
-  display: string | null;
-}
-
-export const MHL_ALTERNATIVES = ['sku1', 'sku2', 'sku3', 'sku4', 'sku5', 'sku6'] as const;
+/** The alternatives of an MHL record, in order (field names of MhlRecordItem). */
+export const MHL_ALTERNATIVES = ['sku1', 'sku2', 'sku3', 'sku4', 'sku5', 'sku6'] as const satisfies ReadonlyArray<keyof MhlRecord>;
 export type MhlAlternative = (typeof MHL_ALTERNATIVES)[number];
 
-export type MhlRecord = {
-  id: string;
-  name: string;
-  musthavelist: string;
-  sku: string | null;
-} & Partial<Record<MhlAlternative, string | null>>;
-
-export interface Visit {
-  id: string;
-  shop: string | null;
-  agent: string | null;
-  started_date: string | null;
-  task?: string | null;
-  shop_name?: string | null;
-  images?: unknown[];
-}
-
-export interface DataVisit {
-  id: number;
-  cid: string;
-  name: string;
-  created_at: string;
-  updated_at: string;
-  is_new?: boolean;
-  agent_id?: string | null;
-  store_id?: string | null;
-  kpi_values?: KpiValue[];
-  scenes?: Array<{
-    id: string;
-    agent_id?: string | null;
-    images?: Array<{ id?: string; original_url: string | null }>;
-    facing_counts?: unknown;
-  }>;
-}
-
-export interface Kpi {
-  id: number;
-  cid: string | null;
-  name: string;
-  units: string | null;
-}
-
-export interface KpiValue {
-  kpi: number | string;
-  value: number | string | null;
-  category?: number | string | null;
-  name?: string;
-  units?: string | null;
-}
-
+/** The report types the screens offer: every type the server builds (checked against its list). */
 export const REPORT_TYPES = [
   'FACING_COUNT',
   'PLANOGRAM_COMPLIANCE',
@@ -149,41 +61,9 @@ export const REPORT_TYPES = [
   'PANORAMA',
   'REALOGRAM',
   'SHARE_OF_SPACE',
-] as const;
-export type ReportType = (typeof REPORT_TYPES)[number];
-
-export type ReportStatus = 'NOT_READY' | 'READY' | 'ERROR';
-
-export interface Report<J = unknown> {
-  id: string;
-  status: ReportStatus;
-  report_type: ReportType;
-  created_date: string;
-  updated_date: string;
-  visit: string | null;
-  scene?: string | null;
-  previous_report: string | null;
-  json: J | null;
-  error: string | null;
-}
-
-export interface RecognizeRequest {
-  images: string[];
-  display?: string;
-  report_types: ReportType[];
-  visit?: string;
-  datetime?: string;
-  metadata?: { agent_id?: string; agent_name?: string };
-}
-
-export interface RecognizeResponse {
-  id: string;
-  images: string[];
-  display: string | null;
-  scene: string;
-  visit?: string;
-  reports: Partial<Record<ReportType, string>>;
-}
+] as const satisfies ReadonlyArray<ReportType>;
+// A type the server adds and the list above lacks fails here.
+export const ALL_REPORT_TYPES_LISTED: Exclude<ReportType, (typeof REPORT_TYPES)[number]> extends never ? true : never = true;
 
 // Report bodies: the server's own types (main/server/recognition/reports/bodies.ts), so the screens read
 // exactly what the report builders write.
@@ -208,22 +88,3 @@ export type ComplianceAction = PlanogramAction;
 export type Annotation = RealogramAnnotation;
 export type Panorama = PanoramaBody;
 export type Realogram = RealogramImage[];
-
-export interface ApiKeyRecord {
-  id: string;
-  name?: string | null;
-  prefix?: string | null;
-  created_date?: string;
-  last_used_date?: string | null;
-  revoked_date?: string | null;
-  /** Present only in the answer to the create call: the key is shown once. */
-  key?: string;
-}
-
-export interface AppInfo {
-  app_version?: string;
-  model_version?: string;
-  embedder_version?: string | null;
-  data_dir?: string;
-  [field: string]: unknown;
-}

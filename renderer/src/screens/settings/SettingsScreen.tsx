@@ -20,13 +20,8 @@ export function SettingsScreen() {
   );
 }
 
-function infoValue(info: AppInfo, keys: string[]): string {
-  for (const k of keys) {
-    const v = info[k];
-    if (typeof v === 'string' || typeof v === 'number') return String(v);
-    if (v && typeof v === 'object' && 'version' in (v as object)) return String((v as { version: unknown }).version);
-  }
-  return '—';
+function infoValue(info: AppInfo, key: keyof AppInfo): string {
+  return info[key] ?? '—';
 }
 
 function AppInfoPanel() {
@@ -47,14 +42,14 @@ function AppInfoPanel() {
       {info && (
         <dl className="info-list">
           <dt>App version</dt>
-          <dd>{infoValue(info, ['app_version', 'version'])}</dd>
+          <dd>{infoValue(info, 'app_version')}</dd>
           <dt>Detector model</dt>
-          <dd>{infoValue(info, ['model_version', 'model'])}</dd>
+          <dd>{infoValue(info, 'model_version')}</dd>
           <dt>Product embedder</dt>
-          <dd>{infoValue(info, ['embedder_version'])}</dd>
+          <dd>{infoValue(info, 'embedder_version')}</dd>
           <dt>Data folder</dt>
           <dd>
-            <code>{infoValue(info, ['data_dir', 'data_directory', 'dataDir'])}</code>
+            <code>{infoValue(info, 'data_dir')}</code>
             {bridge?.revealDataFolder && (
               <button type="button" onClick={() => void bridge.revealDataFolder()}>
                 Show folder

@@ -279,9 +279,9 @@ export function VisitScreen({ id }: { id: string }) {
                     const definition = kpiDefinitions.find((d) => String(d.id) === String(k.kpi));
                     return (
                       <tr key={i}>
-                        <th scope="row">{k.name ?? definition?.name ?? `KPI ${k.kpi}`}</th>
+                        <th scope="row">{definition?.name ?? `KPI ${k.kpi}`}</th>
                         <td>
-                          {typeof k.value === 'number' ? Math.round(k.value * 1000) / 1000 : (k.value ?? '—')} {k.units ?? definition?.units ?? ''}
+                          {Math.round(k.value * 1000) / 1000} {definition?.units ?? ''}
                         </td>
                       </tr>
                     );

@@ -13,13 +13,7 @@ export async function findDataVisit(api: ApiClient, visit: string): Promise<Data
   return null;
 }
 
-/** KPI values of a Data API visit, wherever the detail carries them. */
+/** KPI values of a Data API visit (its detail carries them). */
 export function kpiValuesOf(visit: DataVisit | null): KpiValue[] {
-  if (!visit) return [];
-  const record = visit as unknown as Record<string, unknown>;
-  for (const key of ['kpi_values', 'kpis', 'kpi']) {
-    const value = record[key];
-    if (Array.isArray(value)) return value as KpiValue[];
-  }
-  return [];
+  return visit?.kpi_values ?? [];
 }
