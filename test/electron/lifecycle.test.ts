@@ -163,7 +163,7 @@ describe('desktop lifecycle', () => {
   it('falls back to a free port when the configured one is taken', async () => {
     const { d, server } = deps({});
     let calls = 0;
-    d.startServer = vi.fn(async (o: { port: number }): Promise<HostedServer> => {
+    d.startServer = vi.fn(async (_o: { port: number }): Promise<HostedServer> => {
       if (calls++ === 0) throw Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' });
       return { ...server, port: 51234, url: 'http://127.0.0.1:51234' };
     });

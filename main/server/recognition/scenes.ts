@@ -13,7 +13,7 @@ import type { Database } from '../storage/schema.js';
 import { write, type Trx, type WriteContext } from '../storage/transaction.js';
 import { enqueueJob } from './jobs/queue.js';
 import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES, reportTypeOf } from './report-types.js';
-import { rec, recTrx, type ReportStatus, type ReportTable } from './storage/tables.js';
+import { rec, recTrx, type ReportTable } from './storage/tables.js';
 import { missingUploads } from './uploads.js';
 import type { RecognizeBody, RecognizeCreated, ReportItem } from '../schemas/recognition.js';
 

@@ -72,8 +72,8 @@ export function listQueryProperties(def: ResourceDef, item: TSchema): Record<str
   return out;
 }
 
-/** The list's query: limit/offset and the resource's filters, `search`, `ordering` (all optional strings, numbers or booleans). */
-const ListQueryValue = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
+/** The list's query beside limit/offset: the resource's filters, `search`, `ordering`. */
+type ListQueryValue = Record<string, string | number | boolean | undefined>;
 
 export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -91,7 +91,7 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
           tags,
           summary: `List ${o.def.label} records`,
           // Built from the resource's ListSpec: its static type is the page query plus named filters.
-          querystring: Type.Unsafe<Static<typeof PageQuery> & Static<typeof ListQueryValue>>(query),
+          querystring: Type.Unsafe<Static<typeof PageQuery> & ListQueryValue>(query),
           response: { 200: Envelope(o.listItem ?? o.item), ...errorResponses },
         },
         preValidation: readFormPaging,

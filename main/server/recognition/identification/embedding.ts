@@ -3,7 +3,6 @@
 // another viewpoint, light or background lands close, different products far apart. It is what
 // identification mainly ranks by; the classic descriptors and local features refine it.
 import * as ort from 'onnxruntime-node';
-import sharp from 'sharp';
 import { findModelFile, modelDigest, modelVersion } from '../model-files.js';
 import { openImage, type ImageInput, type Rect } from './image-input.js';
 
