@@ -30,3 +30,40 @@ export function defaultDataDir(): string {
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
+
+/**
+ * The server's SHELF_AUDIT_* settings, read here and nowhere else, with their defaults. Read when
+ * asked (not at import), so a process sets them before it starts the server. The host's own
+ * (SHELF_AUDIT_DATA_DIR, _PORT, _HEADLESS) live in main/host/, which the desktop shell reads without
+ * the server.
+ */
+export interface ServerSettings {
+  /** SHELF_AUDIT_RECOGNITION_CONCURRENCY: recognition jobs run at once (default 1). */
+  recognitionConcurrency: number;
+  /** SHELF_AUDIT_JOB_LEASE_MS: how long a job's lease lasts before another worker may take it over. */
+  jobLeaseMs: number | undefined;
+  /** SHELF_AUDIT_WEBHOOK_BACKOFF_MS: first retry delay of a failed webhook delivery (default 5000). */
+  webhookBackoffMs: number;
+  /** SHELF_AUDIT_IDENTIFY_THREADS: worker threads for identification (default 0: in process). */
+  identifyThreads: number;
+  /** SHELF_AUDIT_EMBED_THREADS: onnxruntime threads of the product embedder (default 2). */
+  embedThreads: number;
+}
+
+function numberSetting(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of at least 0, not "${raw}".`);
+  return value;
+}
+
+export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
+  return {
+    recognitionConcurrency: numberSetting(env, 'SHELF_AUDIT_RECOGNITION_CONCURRENCY') ?? 1,
+    jobLeaseMs: numberSetting(env, 'SHELF_AUDIT_JOB_LEASE_MS'),
+    webhookBackoffMs: numberSetting(env, 'SHELF_AUDIT_WEBHOOK_BACKOFF_MS') ?? 5_000,
+    identifyThreads: numberSetting(env, 'SHELF_AUDIT_IDENTIFY_THREADS') ?? 0,
+    embedThreads: numberSetting(env, 'SHELF_AUDIT_EMBED_THREADS') ?? 2,
+  };
+}

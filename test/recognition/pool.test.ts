@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { composeShelf, groceryPackshots, referenceFiles, UPRIGHT } from './fixtures.js';
 
 const DIST = path.resolve('dist/main/server/recognition/identification');
-let pool: { identify: (...args: any[]) => unknown; close(): Promise<void> } | undefined;
+let pool: { identify: (...args: any[]) => Promise<any>; close(): Promise<void> } | undefined;
 
 afterAll(async () => pool?.close());
 

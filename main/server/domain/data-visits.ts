@@ -21,12 +21,8 @@ export interface DataVisitFilters {
   datetime_gte?: string;
 }
 
-/** What recognition contributes to a visit's detail; recognition sets it when its plugin loads. */
+/** What recognition contributes to a visit's detail (the caller passes it: the domain knows no recognition). */
 export type ScenesLoader = (db: Kysely<Database>, visitId: string) => Promise<Static<typeof DataVisitScene>[]>;
-let scenesLoader: ScenesLoader = async () => [];
-export function setVisitScenesLoader(loader: ScenesLoader): void {
-  scenesLoader = loader;
-}
 
 function listItem(r: Row): Static<typeof DataVisit> {
   return { id: r.data_id, cid: r.id, name: r.name ?? r.shop_name ?? '', created_at: r.created_at, updated_at: r.updated_at, is_new: r.is_new === 1 };
@@ -46,7 +42,7 @@ export async function listDataVisits(db: Kysely<Database>, page: Page, f: DataVi
   return { count: Number(n), results: rows.map(listItem) };
 }
 
-export async function getDataVisit(db: Kysely<Database>, dataId: number): Promise<Static<typeof DataVisitDetail>> {
+export async function getDataVisit(db: Kysely<Database>, dataId: number, scenesOf: ScenesLoader): Promise<Static<typeof DataVisitDetail>> {
   const r = await db.selectFrom('visits').selectAll().where('data_id', '=', dataId).executeTakeFirst();
   if (!r) throw new NotFoundError('visit');
   const kpiValues = await db
@@ -65,7 +61,7 @@ export async function getDataVisit(db: Kysely<Database>, dataId: number): Promis
     is_closed: r.is_closed === 1,
     closed_at: r.closed_at,
     kpi_values: kpiValues,
-    scenes: await scenesLoader(db, r.id),
+    scenes: await scenesOf(db, r.id),
   };
 }
 

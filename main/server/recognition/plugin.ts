@@ -3,13 +3,16 @@
 // API's visit detail.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { setVisitScenesLoader } from '../domain/data-visits.js';
+import type { ScenesLoader } from '../domain/data-visits.js';
+import { serverSettings } from '../config.js';
 import { RecognitionWorker } from './jobs/worker.js';
 import { visitScenes } from './visit-scenes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     recognitionWorker: RecognitionWorker;
+    /** The recognised scenes of a visit, for the Data API's visit detail. */
+    visitScenes: ScenesLoader;
   }
 }
 
@@ -27,16 +30,17 @@ function baseUrlOf(app: FastifyInstance): string {
 
 export default fp(
   async (app: FastifyInstance, options: RecognitionPluginOptions) => {
+    const settings = serverSettings();
     const worker = new RecognitionWorker({
       db: app.db,
       dataDir: app.dataDir,
       baseUrl: () => baseUrlOf(app),
-      concurrency: options.concurrency ?? Number(process.env.SHELF_AUDIT_RECOGNITION_CONCURRENCY ?? 1),
-      ...(process.env.SHELF_AUDIT_JOB_LEASE_MS ? { leaseMs: Number(process.env.SHELF_AUDIT_JOB_LEASE_MS) } : {}),
+      concurrency: options.concurrency ?? settings.recognitionConcurrency,
+      ...(settings.jobLeaseMs !== undefined ? { leaseMs: settings.jobLeaseMs } : {}),
       log: (message, error) => app.log.error({ err: error }, message),
     });
     app.decorate('recognitionWorker', worker);
-    setVisitScenesLoader((db, visitId) => visitScenes(db, visitId, baseUrlOf(app)));
+    app.decorate('visitScenes', ((db, visitId) => visitScenes(db, visitId, baseUrlOf(app))) satisfies ScenesLoader);
     app.addHook('onReady', async () => worker.start());
     // preClose: the worker must stop before Fastify's onClose hooks, and before the database closes.
     app.addHook('preClose', async () => worker.stop());

@@ -3,6 +3,7 @@
 // another viewpoint, light or background lands close, different products far apart. It is what
 // identification mainly ranks by; the classic descriptors and local features refine it.
 import * as ort from 'onnxruntime-node';
+import { serverSettings } from '../../config.js';
 import { findModelFile, modelDigest, modelVersion } from '../model-files.js';
 import { openImage, type ImageInput, type Rect } from './image-input.js';
 
@@ -33,7 +34,7 @@ export function embedderVersion(): number {
 
 function getSession(): Promise<ort.InferenceSession> {
   session ??= ort.InferenceSession.create(modelPath(), {
-    intraOpNumThreads: Number(process.env.SHELF_AUDIT_EMBED_THREADS ?? 2),
+    intraOpNumThreads: serverSettings().embedThreads,
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
     // Between the many small batches of a photo sharp resizes the next crops on the same cores; idle

@@ -4,6 +4,7 @@
 // queue unfinished, and waits for that, so shutdown never leaves a half-written report.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { serverSettings } from '../../config.js';
 import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
 import { createDetector, type Detector } from '../detector/index.js';
@@ -39,8 +40,8 @@ export class RecognitionWorker {
   private detector: Promise<Detector> | undefined;
   // Identification on worker threads (identification/pool.ts) only when asked for: on the shared
   // 2-core test machine it measured no faster than in-process and adds ~150 MB per thread.
-  private readonly pool = IdentifyPool.available() && Number(process.env.SHELF_AUDIT_IDENTIFY_THREADS ?? 0) > 0
-    ? new IdentifyPool(Number(process.env.SHELF_AUDIT_IDENTIFY_THREADS))
+  private readonly pool = IdentifyPool.available() && serverSettings().identifyThreads > 0
+    ? new IdentifyPool(serverSettings().identifyThreads)
     : undefined;
   private wake: (() => void) | undefined;
 
@@ -49,7 +50,7 @@ export class RecognitionWorker {
       concurrency: 1,
       leaseMs: 15_000,
       pollMs: 250,
-      webhookBackoffMs: Number(process.env.SHELF_AUDIT_WEBHOOK_BACKOFF_MS ?? 5_000),
+      webhookBackoffMs: serverSettings().webhookBackoffMs,
       detectorThreads: 2,
       ...options,
     };

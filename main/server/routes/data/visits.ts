@@ -19,7 +19,7 @@ const dataVisits: FastifyPluginAsyncTypebox = async (app) => {
   });
   app.get('/visits/:id/', {
     schema: { tags, summary: 'Read a visit with its KPI values and scenes', params: DataIdParams, response: { 200: DataVisitDetail, ...errorResponses } },
-  }, async (request) => getDataVisit(app.db, request.params.id));
+  }, async (request) => getDataVisit(app.db, request.params.id, app.visitScenes));
   app.post('/visits/:id/ack/', {
     schema: { tags, summary: 'Acknowledge a visit: it leaves the is_new list until its next update', params: DataIdParams, response: { 200: Ok, ...errorResponses } },
   }, async (request) => {

@@ -1,0 +1,26 @@
+// Every SHELF_AUDIT_* setting of the server is read in config.ts, with its default; a value that is not
+// a number stops the start with its name rather than running on NaN.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serverSettings } from '../../main/server/config.js';
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? sources(full) : full.endsWith('.ts') ? [full] : [];
+  });
+}
+
+describe('server settings', () => {
+  it('has defaults, reads the environment, and refuses a non-number', () => {
+    expect(serverSettings({})).toEqual({ recognitionConcurrency: 1, jobLeaseMs: undefined, webhookBackoffMs: 5000, identifyThreads: 0, embedThreads: 2 });
+    expect(serverSettings({ SHELF_AUDIT_RECOGNITION_CONCURRENCY: '3', SHELF_AUDIT_JOB_LEASE_MS: '2000' })).toMatchObject({ recognitionConcurrency: 3, jobLeaseMs: 2000 });
+    expect(() => serverSettings({ SHELF_AUDIT_EMBED_THREADS: 'many' })).toThrow(/SHELF_AUDIT_EMBED_THREADS must be a number/);
+  });
+
+  it('is the only place in the server that reads a SHELF_AUDIT_* variable', () => {
+    const readers = sources('main/server').filter((f) => !f.endsWith(path.join('server', 'config.ts')) && /process\.env(\.|\[)\s*['"]?SHELF_AUDIT_/.test(readFileSync(f, 'utf8')));
+    expect(readers).toEqual([]);
+  });
+});
