@@ -4,47 +4,33 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from '../host/data-directory.js';
-import { migrateDataDir } from '../host/data-layout.js';
 import { findElectronRuntime } from '../host/electron-runtime.js';
-import { configuredPort, listenOnPreferredPort } from '../host/port.js';
-import { issueSessionKey } from '../host/session-key.js';
-import { startServer } from '../server/server.js';
+import { hostServer } from '../host/hosted-server.js';
+import { configuredPort } from '../host/port.js';
 
 // dist/main/cli/start.js -> the folder with package.json, whose "main" is the Electron entry.
 const appRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 async function runHeadless(): Promise<void> {
   const dataDir = defaultDataDir();
-  await migrateDataDir(dataDir);
   const preferred = configuredPort();
-  const { result: server, fellBack } = await listenOnPreferredPort(preferred, (port) =>
-    startServer({ host: '127.0.0.1', port, dataDir }),
-  );
-  const key = await issueSessionKey(server.app.db, 'npm start web UI');
-  if (fellBack) console.log(`Port ${preferred} is taken; using ${server.port} instead.`);
+  // The same code path as the desktop app's server process (main/host/server-process.ts).
+  const server = await hostServer({ dataDir, port: preferred, owner: 'npm start web UI' });
+  if (server.fellBack) console.log(`Port ${preferred} is taken; using ${server.port} instead.`);
   console.log(`Data folder: ${dataDir}`);
-  console.log(`Shelf Audit web UI: ${server.url}/#token=${key.token}`);
+  console.log(`Shelf Audit web UI: ${server.url}/#token=${server.token}`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    void (async () => {
-      let code = 0;
-      try {
-        await key.revoke();
-      } catch (err) {
-        console.error('could not revoke the web UI key:', err);
-        code = 1;
-      }
-      try {
-        await server.close();
-      } catch (err) {
+    server.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
         console.error(`error while stopping on ${signal}:`, err);
-        code = 1;
-      }
-      process.exit(code);
-    })();
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -34,17 +34,4 @@ export async function showAboutBox(win: BrowserWindow | undefined, versions: Abo
   else await dialog.showMessageBox(options);
 }
 
-/** Asks the embedded server's info endpoint (in process, no socket) which detection model it runs. */
-export async function modelVersionFromServer(
-  app: { inject(options: { method: 'GET'; url: string; headers: Record<string, string> }): PromiseLike<{ statusCode: number; body: string }> },
-  token: string,
-): Promise<string> {
-  try {
-    const res = await app.inject({ method: 'GET', url: '/api/app/v1/info/', headers: { authorization: `Token ${token}` } });
-    if (res.statusCode !== 200) return 'unknown';
-    const version = (JSON.parse(res.body) as { model_version?: unknown }).model_version;
-    return typeof version === 'string' && version ? version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
+export { modelVersionFromServer } from '../host/hosted-server.js';

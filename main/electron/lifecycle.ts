@@ -20,6 +20,10 @@ export interface HostedServer {
   url: string;
   port: number;
   close(): Promise<void>;
+  /** A server in its own process (server-host.ts): restarted after a crash, with a new session key. */
+  onRestart?(listener: (address: { url: string; token: string }) => void): void;
+  /** ...or given up on after crashing again and again. */
+  onGiveUp?(listener: (error: Error) => void): void;
 }
 
 export interface SessionKey {
@@ -119,10 +123,22 @@ export async function runDesktopApp<S extends HostedServer>(deps: DesktopDeps<S>
 
     app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, appOrigin));
     hardenSession(session.defaultSession, appOrigin);
+    // Read by the bridge on every page load: a restarted server's new key reaches the reloaded page.
+    const sessionInfo = { apiBaseUrl: appOrigin, token: key.token, appVersion: app.getVersion() };
+    result.onRestart?.((address) => {
+      log.warn(`The server restarted after a crash, on ${new URL(address.url).origin}; reloading the window`);
+      sessionInfo.token = address.token;
+      win?.webContents.reload();
+    });
+    result.onGiveUp?.((error) => {
+      log.error('The server keeps crashing', error);
+      dialog.showErrorBox('Shelf Audit stopped working', `${error.message}. Your saved work is kept; start the app again.`);
+      app.quit();
+    });
     registerIpcHandlers(
       ipcMain,
       createIpcHandlers({
-        session: { apiBaseUrl: appOrigin, token: key.token, appVersion: app.getVersion() },
+        session: sessionInfo,
         dataDir,
         window: () => win,
       }),

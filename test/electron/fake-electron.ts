@@ -6,6 +6,7 @@ import { vi } from 'vitest';
 
 export class FakeWebContents extends EventEmitter {
   setWindowOpenHandler = vi.fn();
+  reload = vi.fn();
 }
 
 export class FakeBrowserWindow extends EventEmitter {
