@@ -4,7 +4,7 @@
 // own process (the built `serve` CLI) so the load generator does not share its event loop.
 // Env: API_BENCH_SECONDS (default 10), API_BENCH_CONNECTIONS (default 50), API_BENCH_SKUS (10000).
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { spawnServe } from './serve-process.mjs';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,18 +16,7 @@ const KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
 const GOAL = 5000;
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-bench-'));
-const server = spawn(process.execPath, ['dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', KEY], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const url = await new Promise((resolve, reject) => {
-  let out = '';
-  server.stdout.on('data', (c) => {
-    out += c;
-    const m = /listening on (\S+)/.exec(out);
-    if (m) resolve(m[1]);
-  });
-  server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-});
+const { server, url } = await spawnServe(dataDir, KEY);
 /**
  * CPU seconds the server process has used (Linux /proc; null elsewhere). On a shared machine wall-clock
  * throughput depends on what else runs; CPU time per request does much less.

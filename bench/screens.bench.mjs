@@ -5,7 +5,7 @@
 // crossed the wire). Goal: under 500 ms and 200 KB each.
 // Env: SCREENS_BENCH_SKUS (default 50000), SCREENS_BENCH_PLANOGRAMS (500).
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
+import { spawnServe } from './serve-process.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,18 +17,7 @@ const GOAL_MS = 500;
 const GOAL_BYTES = 200 * 1024;
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-screens-'));
-const server = spawn(process.execPath, ['dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', KEY], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const url = await new Promise((resolve, reject) => {
-  let out = '';
-  server.stdout.on('data', (c) => {
-    out += c;
-    const m = /listening on (\S+)/.exec(out);
-    if (m) resolve(m[1].replace(/\/+$/, ''));
-  });
-  server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-});
+const { server, url } = await spawnServe(dataDir, KEY);
 const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' };
 const pad = (i, n = 5) => String(i).padStart(n, '0');
 

@@ -1,0 +1,20 @@
+// The benches' server: the built `serve` CLI in its own process (so a load generator or browser in the
+// bench's process does not share its event loop), on a free port, with an API key.
+import { spawn } from 'node:child_process';
+
+/** Starts `serve` on dataDir; resolves with the child process and its base URL once it listens. */
+export async function spawnServe(dataDir, key) {
+  const server = spawn(process.execPath, ['dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', key], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (c) => {
+      out += c;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1].replace(/\/+$/, ''));
+    });
+    server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  return { server, url };
+}
