@@ -15,7 +15,11 @@ v1.0 (/api/data/v1.0/) and the app's own endpoints (/api/app/v1/).
 - Trailing slashes are optional. Bodies may be JSON, application/x-www-form-urlencoded or
   multipart/form-data (list fields repeat the key in form bodies).
 - Lists: \`limit\` (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}) and \`offset\`, in the query string or
-  a form body; out-of-range values get 400. Envelope {count, next, previous, results}.
+  a form body; out-of-range values get 400. Envelope {count, next, previous, results}. v1.5 lists also
+  filter on their foreign keys and main fields (\`?display=\`, \`?brand=\`...), search (\`?search=\`) and sort
+  (\`?ordering=name,-cid\`), as DRF does; each list names its parameters.
+- Multipart bodies: file parts are named as the server reads them (\`datafile\` for /uploads/, \`image\`
+  for an SKU's reference image).
 - Errors are DRF's: {"field": ["message"]} for validation (400), {"detail": "..."} otherwise.
 - v1.5 ids are strings, chosen by the client on create or UUIDv7; Data API ids are per-instance integers.
 - PUT and PATCH both update only the fields sent (the interface lists every field as optional); a new
