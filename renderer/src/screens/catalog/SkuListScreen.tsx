@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { collectionSource, createOne } from '../../api/endpoints';
 import type { Sku } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
+import { SelectField } from '../../components/Field';
 import { FormError } from '../../components/FormError';
 import { Empty } from '../../components/StateMessage';
 import { DataTable } from '../../components/table/DataTable';
@@ -19,6 +20,10 @@ export function SkuListScreen() {
   const api = useSession((s) => s.api);
   // The catalog may hold tens of thousands of SKUs: the table asks the server for the page it shows.
   const [version, setVersion] = useState(0);
+  // Filters the server applies (`?brand=`, `?category=`).
+  const [brand, setBrand] = useState('');
+  const [category, setCategory] = useState('');
+  const options = (items: { id: string; name: string }[]) => items.map((i) => ({ value: i.id, label: i.name }));
   const brands = useCollection('brands');
   const categories = useCollection('categories');
   const [creating, setCreating] = useState(false);
@@ -32,10 +37,20 @@ export function SkuListScreen() {
           New SKU
         </button>
       </header>
+      <div className="filters">
+        <SelectField label="Brand filter" value={brand} options={options(brands.items)} placeholder="All brands" onChange={(e) => setBrand(e.target.value)} />
+        <SelectField
+          label="Category filter"
+          value={category}
+          options={options(categories.items)}
+          placeholder="All categories"
+          onChange={(e) => setCategory(e.target.value)}
+        />
+      </div>
       {
         <DataTable<Sku>
           label="SKUs"
-          source={collectionSource(api, 'sku', {}, version)}
+          source={collectionSource(api, 'sku', { ...(brand ? { brand } : {}), ...(category ? { category } : {}) }, version)}
           rowKey={(r) => r.id}
           initialSort="name"
           columns={[

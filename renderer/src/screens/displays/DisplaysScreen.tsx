@@ -28,6 +28,10 @@ export function DisplaysScreen() {
   // The tables page on the server; a save or delete bumps the version to fetch the pages again. The
   // whole lists (small: names for the links and the form's choices) come from the collections store.
   const [version, setVersion] = useState(0);
+  // Filters the server applies (`?display=`).
+  const [planogramDisplay, setPlanogramDisplay] = useState('');
+  const [mhlDisplay, setMhlDisplay] = useState('');
+  const displayOptions = displays.items.map((d) => ({ value: d.id, label: d.name }));
   const changed = () => {
     setVersion((v) => v + 1);
     for (const c of ['displays', 'planograms', 'mhl'] as const) void collectionsStore.getState().reload(api, c);
@@ -100,10 +104,19 @@ export function DisplaysScreen() {
             New planogram
           </button>
         </header>
+        <div className="filters">
+          <SelectField
+            label="Planograms of display"
+            value={planogramDisplay}
+            options={displayOptions}
+            placeholder="All displays"
+            onChange={(e) => setPlanogramDisplay(e.target.value)}
+          />
+        </div>
         {
           <DataTable<Planogram>
             label="Planograms"
-            source={collectionSource(api, 'planograms', {}, version)}
+            source={collectionSource(api, 'planograms', planogramDisplay ? { display: planogramDisplay } : {}, version)}
             rowKey={(r) => r.id}
             initialSort="name"
             pageSize={8}
@@ -128,10 +141,19 @@ export function DisplaysScreen() {
             New must-have list
           </button>
         </header>
+        <div className="filters">
+          <SelectField
+            label="Must-have lists of display"
+            value={mhlDisplay}
+            options={displayOptions}
+            placeholder="All displays"
+            onChange={(e) => setMhlDisplay(e.target.value)}
+          />
+        </div>
         {
           <DataTable<Mhl>
             label="Must-have lists"
-            source={collectionSource(api, 'mhl', {}, version)}
+            source={collectionSource(api, 'mhl', mhlDisplay ? { display: mhlDisplay } : {}, version)}
             rowKey={(r) => r.id}
             initialSort="name"
             pageSize={8}
