@@ -142,4 +142,5 @@ export const test = base.extend<TestFixtures>({
 export { expect };
 
 /** Data files the tests use, read in place (never copied into the repository). */
-export const DATA = path.resolve('..', 'shared', 'data');
+/** The shared data set (photos, SKU crops): ../shared/data beside the checkout, or SHARED_DATA. */
+export const DATA = path.resolve(process.env.SHARED_DATA ?? path.join('..', 'shared', 'data'));

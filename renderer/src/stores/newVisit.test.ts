@@ -118,7 +118,7 @@ describe('new visit to reports, on the real server and model', () => {
     const store = createNewVisitStore(repo);
     await store.getState().load();
     await store.getState().update({ shop: 'Shop 1', agent: 'eve' });
-    const dir = path.resolve('..', 'shared', 'data', 'sku-crops', 'sprite_pet');
+    const dir = path.resolve(process.env.SHARED_DATA ?? path.join('..', 'shared', 'data'), 'sku-crops', 'sprite_pet');
     const file = readdirSync(dir).find((f) => f.endsWith('.jpg'))!;
     await store.getState().addPhotos([new File([readFileSync(path.join(dir, file))], file, { type: 'image/jpeg' })]);
 
