@@ -104,15 +104,7 @@ export function DisplaysScreen() {
             New planogram
           </button>
         </header>
-        <div className="filters">
-          <SelectField
-            label="Planograms of display"
-            value={planogramDisplay}
-            options={displayOptions}
-            placeholder="All displays"
-            onChange={(e) => setPlanogramDisplay(e.target.value)}
-          />
-        </div>
+        <DisplayFilter label="Planograms of display" value={planogramDisplay} options={displayOptions} onChange={setPlanogramDisplay} />
         {
           <DataTable<Planogram>
             label="Planograms"
@@ -141,15 +133,7 @@ export function DisplaysScreen() {
             New must-have list
           </button>
         </header>
-        <div className="filters">
-          <SelectField
-            label="Must-have lists of display"
-            value={mhlDisplay}
-            options={displayOptions}
-            placeholder="All displays"
-            onChange={(e) => setMhlDisplay(e.target.value)}
-          />
-        </div>
+        <DisplayFilter label="Must-have lists of display" value={mhlDisplay} options={displayOptions} onChange={setMhlDisplay} />
         {
           <DataTable<Mhl>
             label="Must-have lists"
@@ -185,6 +169,15 @@ export function DisplaysScreen() {
         />
       )}
     </section>
+  );
+}
+
+/** A list's `?display=` filter. */
+function DisplayFilter(props: { label: string; value: string; options: { value: string; label: string }[]; onChange(id: string): void }) {
+  return (
+    <div className="filters">
+      <SelectField label={props.label} value={props.value} options={props.options} placeholder="All displays" onChange={(e) => props.onChange(e.target.value)} />
+    </div>
   );
 }
 
