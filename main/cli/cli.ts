@@ -3,7 +3,9 @@
 //   npm run cli -- keys create [--name NAME]          prints the new key (shown once)
 //   npm run cli -- keys list
 //   npm run cli -- keys revoke ID
-// Each takes --data-dir DIR (default: $SHELF_AUDIT_DATA_DIR, else the per-user data directory).
+//   npm run cli -- devices create --name N --role auditor|supervisor   (on the central: prints the device key once)
+//   npm run cli -- devices list | devices revoke ID
+// Each takes --data-dir DIR, or --database postgres://... for a central on PostgreSQL (default: $SHELF_AUDIT_DATA_DIR, else the per-user data directory).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../server/config.js';
@@ -11,14 +13,20 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../server/domain/api-ke
 import { NotFoundError, RejectedError } from '../server/domain/errors.js';
 import { parseCsvImport, parseJsonImport } from '../server/domain/import-files.js';
 import { importMasterData } from '../server/domain/import.js';
-import { openDatabase } from '../server/storage/database.js';
+import { openDatabase, openDatabaseTarget } from '../server/storage/database.js';
+import type { Database } from '../server/storage/schema.js';
+import type { Kysely } from 'kysely';
+import { createDevice, listDevices, revokeDevice } from '../server/domain/devices.js';
 import { write } from '../server/storage/transaction.js';
 
 const USAGE = `usage:
   cli import FILE [--entity ENTITY] [--data-dir DIR]
   cli keys create [--name NAME] [--data-dir DIR]
   cli keys list [--data-dir DIR]
-  cli keys revoke ID [--data-dir DIR]`;
+  cli keys revoke ID [--data-dir DIR]
+  cli devices create --name NAME --role auditor|supervisor [--data-dir DIR | --database URL]
+  cli devices list [--data-dir DIR | --database URL]
+  cli devices revoke ID [--data-dir DIR | --database URL]`;
 
 class UsageError extends Error {}
 
@@ -30,6 +38,8 @@ async function main(argv: string[]): Promise<number> {
       'data-dir': { type: 'string' },
       entity: { type: 'string' },
       name: { type: 'string' },
+      role: { type: 'string' },
+      database: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -38,7 +48,9 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const database = await openDatabase(values['data-dir'] ?? defaultDataDir());
+  const database = values.database
+    ? await openDatabaseTarget({ kind: 'postgres', connectionString: values.database })
+    : await openDatabase(values['data-dir'] ?? defaultDataDir());
   try {
     const db = database.db;
     if (command === 'import') {
@@ -72,10 +84,36 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
     }
+    if (command === 'devices') return await devicesCommand(db, sub, arg, values);
     throw new UsageError(`unknown command: ${positionals.join(' ')}`);
   } finally {
     await database.close();
   }
+}
+
+async function devicesCommand(db: Kysely<Database>, sub: string | undefined, arg: string | undefined, values: { name?: string; role?: string }): Promise<number> {
+  if (sub === 'create') {
+    if (!values.name) throw new UsageError('devices create needs --name');
+    if (values.role !== 'auditor' && values.role !== 'supervisor') throw new UsageError('devices create needs --role auditor or --role supervisor');
+    const device = await write(db, (ctx) => createDevice(ctx, { name: values.name!, role: values.role as 'auditor' | 'supervisor' }));
+    console.log(`id:  ${device.id}\nkey: ${device.key}\n(the key is shown only now: enter it on the laptop with --device-key or in Settings)`);
+    return 0;
+  }
+  if (sub === 'list') {
+    const devices = await listDevices(db);
+    for (const d of devices) {
+      console.log([d.id, d.prefix + '…', d.name, d.role, d.created_date, d.revoked_date ? `revoked ${d.revoked_date}` : 'active', `last change ${d.last_change}`].join('\t'));
+    }
+    if (devices.length === 0) console.log('no devices');
+    return 0;
+  }
+  if (sub === 'revoke') {
+    if (!arg) throw new UsageError('devices revoke needs an ID (see devices list)');
+    const device = await write(db, (ctx) => revokeDevice(ctx, arg));
+    console.log(`revoked ${device.id} (${device.name})`);
+    return 0;
+  }
+  throw new UsageError(`unknown command: devices ${sub ?? ''}`);
 }
 
 main(process.argv.slice(2)).then(

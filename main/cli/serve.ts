@@ -1,12 +1,16 @@
 // Headless local service:
 //   npm run serve -- --host 127.0.0.1 --port 8765 --data-dir DIR --api-key KEY
+// a laptop that syncs: add --central URL --device-key KEY; the central instance (docs/sync.md):
+//   npm run serve -- --role central --database postgres://USER@HOST:PORT/DB --data-dir DIR --api-key KEY
 // prints `listening on http://HOST:PORT` once ready (--port 0 picks a free port) and closes cleanly
 // on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST, defaultDataDir } from '../server/config.js';
 import { startServer } from '../server/server.js';
 
-const USAGE = 'usage: serve [--host HOST] [--port PORT] [--data-dir DIR] [--api-key KEY] [--web-root DIR] [--log]';
+const USAGE =
+  'usage: serve [--host HOST] [--port PORT] [--data-dir DIR] [--api-key KEY] [--web-root DIR] [--log]\n' +
+  '             [--role laptop|central] [--database postgres://...] [--central URL --device-key KEY]';
 
 async function main(): Promise<void> {
   let values;
@@ -19,6 +23,10 @@ async function main(): Promise<void> {
         'api-key': { type: 'string' },
         'web-root': { type: 'string' },
         log: { type: 'boolean', default: false },
+        role: { type: 'string', default: 'laptop' },
+        database: { type: 'string' },
+        central: { type: 'string' },
+        'device-key': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -36,6 +44,19 @@ async function main(): Promise<void> {
     console.error(`invalid --port ${values.port}\n${USAGE}`);
     process.exit(2);
   }
+  const role = values.role;
+  if (role !== 'laptop' && role !== 'central') {
+    console.error(`invalid --role ${role}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.database !== undefined && !/^postgres(ql)?:\/\//.test(values.database)) {
+    console.error(`--database takes a postgres:// connection string\n${USAGE}`);
+    process.exit(2);
+  }
+  if (role === 'central' && (values.central || values['device-key'])) {
+    console.error(`the central does not take --central or --device-key\n${USAGE}`);
+    process.exit(2);
+  }
   const server = await startServer({
     host: values.host,
     port,
@@ -43,6 +64,11 @@ async function main(): Promise<void> {
     apiKey: values['api-key'],
     webRoot: values['web-root'],
     logger: values.log,
+    role,
+    database: values.database,
+    central: values.central,
+    deviceKey: values['device-key'],
+    sync: syncTiming(),
   });
   console.log(`listening on ${server.url}`);
   let stopping = false;
@@ -59,6 +85,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** Sync round interval and backoff in ms from the environment (tests and demos shorten them). */
+function syncTiming() {
+  const ms = (name: string) => {
+    const v = Number(process.env[name]);
+    return Number.isFinite(v) && v > 0 ? v : undefined;
+  };
+  return { intervalMs: ms('SHELF_AUDIT_SYNC_INTERVAL_MS'), backoffMs: ms('SHELF_AUDIT_SYNC_BACKOFF_MS'), maxBackoffMs: ms('SHELF_AUDIT_SYNC_MAX_BACKOFF_MS') };
 }
 
 main().catch((error: unknown) => {

@@ -14,21 +14,25 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { registerWebUi, sendSpaFallback } from './http/web-ui.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import health from './routes/health.js';
-import { registerRoutes } from './routes/index.js';
+import { APP_PREFIX, registerRoutes } from './routes/index.js';
 import type { Database } from './storage/schema.js';
 import { APP_VERSION } from './version.js';
 import recognitionPlugin from './recognition/plugin.js';
+import { registerSync } from './sync/plugin.js';
+import type { EngineOptions } from './sync/engine.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
   config: ServerConfig;
   /** The database's change stamp (OpenDatabase.changeStamp); without it list pages are not cached. */
   changeStamp?: () => string | null;
+  /** The laptop's sync engine timing and photo transfer (sync/engine.ts). */
+  sync?: EngineOptions;
 }
 
 const PARSES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
-export async function buildApp({ db, config, changeStamp = () => null }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, changeStamp = () => null, sync }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logger,
     bodyLimit: BODY_LIMIT,
@@ -64,6 +68,7 @@ export async function buildApp({ db, config, changeStamp = () => null }: AppOpti
   await registerRoutes(app);
   // --- recognition plugin (owned by the recognition engineer): job worker started/stopped with the server ---
   await app.register(recognitionPlugin);
+  await registerSync(app, APP_PREFIX, sync);
   await registerOpenApiRoutes(app);
   if (config.webRoot) await registerWebUi(app, config.webRoot);
   return app;

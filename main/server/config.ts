@@ -11,6 +11,8 @@ export interface ServerConfig {
   /** Directory of the built web UI, served at `/`; null when there is none. */
   webRoot: string | null;
   logger: boolean;
+  /** 'central': the instance laptops sync into (no sync engine of its own). Default 'laptop'. */
+  role?: 'laptop' | 'central';
 }
 
 /** The repository (or packaged app) root: main/server/config.ts sits 2 levels below it, dist/main/server/config.js 3. */

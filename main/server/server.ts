@@ -6,7 +6,9 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { DEFAULT_HOST, defaultWebRoot, type ServerConfig } from './config.js';
 import { ensureApiKey } from './domain/api-keys.js';
-import { openDatabase } from './storage/database.js';
+import { openDatabase, openDatabaseTarget } from './storage/database.js';
+import type { EngineOptions } from './sync/engine.js';
+import { saveSettings } from './sync/device-store.js';
 import { write } from './storage/transaction.js';
 
 export interface ServerOptions {
@@ -16,6 +18,14 @@ export interface ServerOptions {
   apiKey?: string;
   webRoot?: string;
   logger?: boolean;
+  /** 'central': the instance laptops sync into (docs/sync.md). */
+  role?: 'laptop' | 'central';
+  /** A PostgreSQL connection string; default: SQLite in the data directory. */
+  database?: string;
+  /** The central this laptop syncs with, and its device key (stored in the database's sync settings). */
+  central?: string;
+  deviceKey?: string;
+  sync?: EngineOptions;
 }
 
 export interface RunningServer {
@@ -32,15 +42,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     dataDir: path.resolve(options.dataDir),
     webRoot: options.webRoot ? path.resolve(options.webRoot) : defaultWebRoot(),
     logger: options.logger ?? false,
+    role: options.role ?? 'laptop',
   };
-  const database = await openDatabase(config.dataDir);
+  const database = options.database
+    ? await openDatabaseTarget({ kind: 'postgres', connectionString: options.database })
+    : await openDatabase(config.dataDir);
   let app: FastifyInstance | undefined;
   try {
     if (options.apiKey) {
       const key = options.apiKey;
       await write(database.db, (ctx) => ensureApiKey(ctx, key, 'serve --api-key'));
     }
-    app = await buildApp({ db: database.db, config, changeStamp: database.changeStamp });
+    if (options.central !== undefined || options.deviceKey !== undefined) {
+      await saveSettings(database.db, { central_url: options.central, device_key: options.deviceKey });
+    }
+    app = await buildApp({ db: database.db, config, changeStamp: database.changeStamp, sync: options.sync });
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app?.close();

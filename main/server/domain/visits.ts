@@ -67,8 +67,10 @@ export async function touchVisit(ctx: WriteContext, id: string): Promise<void> {
 
 /** Data API `ack`: the client has the visit; it leaves the is_new list until its next update. */
 export async function ackVisit(ctx: WriteContext, dataId: number): Promise<void> {
-  const result = await ctx.trx.updateTable('visits').set({ is_new: 0 }).where('data_id', '=', dataId).executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('visit');
+  const row = await ctx.trx.updateTable('visits').set({ is_new: 0 }).where('data_id', '=', dataId).returning('id').executeTakeFirst();
+  if (!row) throw new NotFoundError('visit');
+  // An acknowledgement is a change like any other: it syncs (to the central, and on to the visit's owner).
+  ctx.changed(visits.entity, row.id);
 }
 
 export async function visitIdOf(db: Kysely<Database>, dataId: number): Promise<string> {

@@ -17,7 +17,8 @@ export async function setVisitKpi(ctx: WriteContext, visitId: string, kpi: Recog
   const at = now();
   let row = await ctx.trx.selectFrom('kpis').select('id').where('cid', '=', def.cid).executeTakeFirst();
   if (!row) {
-    row = { id: newId() };
+    // The cid is the id too: every laptop and the central name the same KPI record (sync/plugin.ts).
+    row = { id: def.cid };
     await ctx.trx.insertInto('kpis').values({ id: row.id, cid: def.cid, name: def.name, units: def.units, created_at: at, updated_at: at }).execute();
     ctx.changed('kpi', row.id);
   }

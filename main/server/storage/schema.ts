@@ -147,6 +147,48 @@ export interface OutboxTable {
   record_id: string;
   op: 'upsert' | 'delete';
   created_at: string;
+  /** PostgreSQL: id of the transaction that wrote the row (0 on SQLite). Migration 0014-sync. */
+  txid: Generated<number | string>;
+  /** On the central: the device whose push wrote the row (null for the central's own writes). */
+  device_id: Generated<string | null>;
+}
+
+/** A laptop enrolled at the central (migration 0014-sync). */
+export interface DeviceTable extends Keyed {
+  name: string;
+  role: 'auditor' | 'supervisor';
+  prefix: string;
+  /** SHA-256 hex of the device key; the key itself is never stored. */
+  hash: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_seen_at: string | null;
+  /** The device's highest change number applied on the central (bigint: a string on PostgreSQL). */
+  last_change: Generated<number | string>;
+}
+
+/** Central: which device pushed (and so owns) a record. */
+export interface SyncOwnerTable {
+  entity: string;
+  record_id: string;
+  device_id: string;
+}
+
+/** A pushed change the central refused for good; kept on both sides. */
+export interface SyncRejectionTable extends Keyed {
+  /** On the central: the pushing device; null in a laptop's own copy. */
+  device_id: string | null;
+  change_number: number | string;
+  entity: string;
+  record_id: string;
+  reason: string;
+  created_at: string;
+}
+
+/** A laptop's sync settings and cursors (name -> value). */
+export interface SyncSettingTable {
+  name: string;
+  value: string;
 }
 
 export interface Database {
@@ -167,6 +209,10 @@ export interface Database {
   imports: ImportTable;
   api_keys: ApiKeyTable;
   outbox: OutboxTable;
+  devices: DeviceTable;
+  sync_owners: SyncOwnerTable;
+  sync_rejections: SyncRejectionTable;
+  sync_settings: SyncSettingTable;
 }
 
 export type CatalogTableName = 'brands' | 'categories' | 'manufacturers';

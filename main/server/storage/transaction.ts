@@ -8,8 +8,13 @@ export type Trx = Transaction<Database>;
 
 export interface WriteContext {
   trx: Trx;
-  /** Records that `entity` row `id` was created/updated ('upsert') or deleted. */
-  changed(entity: string, id: string, op?: 'upsert' | 'delete'): void;
+  /**
+   * Records that `entity` row `id` was created/updated ('upsert') or deleted. `deviceId`: the central
+   * applying a device's push names it, so pulls never echo that change back to the device.
+   */
+  changed(entity: string, id: string, op?: 'upsert' | 'delete', deviceId?: string | null): void;
+  /** Tells read caches `entity` changed without an outbox row (rows a laptop pulled from the central). */
+  touched(entity: string): void;
 }
 
 type Listener = (entities: ReadonlySet<string>) => void;
@@ -30,11 +35,14 @@ export function onCommit(db: Kysely<Database>, listener: Listener): () => void {
 export async function write<T>(db: Kysely<Database>, fn: (ctx: WriteContext) => Promise<T>): Promise<T> {
   const entities = new Set<string>();
   const result = await db.transaction().execute(async (trx) => {
-    const changes: Array<{ entity: string; record_id: string; op: 'upsert' | 'delete' }> = [];
+    const changes: Array<{ entity: string; record_id: string; op: 'upsert' | 'delete'; device_id: string | null }> = [];
     const value = await fn({
       trx,
-      changed(entity, id, op = 'upsert') {
-        changes.push({ entity, record_id: id, op });
+      changed(entity, id, op = 'upsert', deviceId) {
+        changes.push({ entity, record_id: id, op, device_id: deviceId ?? null });
+        entities.add(entity);
+      },
+      touched(entity) {
         entities.add(entity);
       },
     });

@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import { newId, now } from '../../storage/ids.js';
 import type { Database } from '../../storage/schema.js';
+import { isPostgres } from '../../storage/dialect.js';
 import { write, type WriteContext } from '../../storage/transaction.js';
 import { rec, recTrx } from '../storage/tables.js';
 
@@ -38,6 +39,9 @@ export async function claimJob(db: Kysely<Database>, owner: string, leaseMs: num
       .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_until', '<', at.toISOString())])]))
       .orderBy('data_id')
       .limit(1)
+      // Several server processes over one PostgreSQL (the central): a job row another process is
+      // claiming right now is locked; skip it rather than claim it twice.
+      .$if(isPostgres(db), (q) => q.forUpdate().skipLocked())
       .executeTakeFirst();
     if (!row) return null;
     const attempts = row.attempts + 1;

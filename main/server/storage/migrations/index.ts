@@ -5,10 +5,12 @@ import { core } from './0001-core.js';
 import { recognition } from './0010-recognition.js';
 import { agents } from './0011-agents.js';
 import { displayChoice } from './0013-display-choice.js';
+import { syncTables } from './0014-sync.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
   '0010-recognition': recognition,
   '0011-agents': agents,
   '0013-display-choice': displayChoice,
+  '0014-sync': syncTables,
 };

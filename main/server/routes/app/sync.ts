@@ -1,0 +1,80 @@
+// /api/app/v1/sync/: the device-facing protocol on the central (push, pull: device keys), and the
+// laptop's own controls (settings, status, run now: API keys). docs/sync.md.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { HttpError, detail } from '../../http/errors.js';
+import { errorResponses } from '../../schemas/common.js';
+import { PullQuery, PullResponse, PushRequest, PushResponse, SyncSettings, SyncSettingsBody, SyncStatus } from '../../schemas/sync.js';
+import { checkClock, checkProtocol, deviceAuthenticator } from '../../sync/central/device-auth.js';
+import { CursorError, readPull } from '../../sync/central/pull.js';
+import { applyPush } from '../../sync/central/push.js';
+import { readSettings, saveSettings } from '../../sync/device-store.js';
+
+/** A push may carry report bodies; the laptop keeps each under 4 MiB (sync/device-store.ts). */
+const PUSH_BODY_LIMIT = 32 * 1024 * 1024;
+
+const sync: FastifyPluginAsyncTypebox = async (app) => {
+  const tags = ['app: sync'];
+  const authenticate = deviceAuthenticator(app.db);
+
+  app.post('/sync/push/', {
+    config: { auth: false },
+    bodyLimit: PUSH_BODY_LIMIT,
+    // The device is checked before the body is parsed: a stranger's push costs no parsing.
+    onRequest: async (request) => {
+      checkProtocol(request);
+      request.device = await authenticate(request);
+    },
+    schema: { tags, summary: 'Apply a batch of a device\'s changes (device key)', body: PushRequest, response: { 200: PushResponse, ...errorResponses } },
+  }, async (request) => {
+    checkClock(request.body.client_time);
+    return applyPush(app.db, { id: request.device!.deviceId, role: request.device!.role }, request.body);
+  });
+
+  app.get('/sync/pull/', {
+    config: { auth: false },
+    onRequest: async (request) => {
+      checkProtocol(request);
+      request.device = await authenticate(request);
+    },
+    schema: { tags, summary: 'Changes since the cursor that concern this device (device key)', querystring: PullQuery, response: { 200: PullResponse, ...errorResponses } },
+  }, async (request) => {
+    checkClock(request.query.client_time);
+    try {
+      return await readPull(app.db, { id: request.device!.deviceId, role: request.device!.role }, request.query.cursor);
+    } catch (error) {
+      if (error instanceof CursorError) throw new HttpError(400, { cursor: [error.message] });
+      throw error;
+    }
+  });
+
+  app.get('/sync/status/', {
+    schema: { tags, summary: 'Sync state, pending records and photos, last success and error, rejections', response: { 200: SyncStatus, ...errorResponses } },
+  }, async () => app.syncEngine.status());
+
+  app.post('/sync/run/', {
+    schema: { tags, summary: 'Sync now; answers the status once the round ends', body: Type.Optional(Type.Object({})), response: { 200: SyncStatus, ...errorResponses } },
+  }, async () => {
+    await app.syncEngine.runNow();
+    return app.syncEngine.status();
+  });
+
+  app.get('/sync/settings/', {
+    schema: { tags, summary: 'The central this laptop syncs with (never the device key)', response: { 200: SyncSettings, ...errorResponses } },
+  }, async () => {
+    const s = await readSettings(app.db);
+    return { central_url: s.central_url ?? null, device_key_set: Boolean(s.device_key) };
+  });
+
+  app.put('/sync/settings/', {
+    schema: { tags, summary: 'Point this laptop at its central (device_key is stored, never sent back)', body: SyncSettingsBody, response: { 200: SyncSettings, ...errorResponses } },
+  }, async (request) => {
+    if (app.serverConfig.role === 'central') throw new HttpError(400, detail('This is the central instance: it has no central to sync with.'));
+    const { central_url, device_key } = request.body;
+    await saveSettings(app.db, { central_url, ...(device_key === undefined ? {} : { device_key }) });
+    app.syncEngine.reconfigured();
+    const s = await readSettings(app.db);
+    return { central_url: s.central_url ?? null, device_key_set: Boolean(s.device_key) };
+  });
+};
+export default sync;

@@ -1,0 +1,108 @@
+// What a device pulls: every change committed on the central since its cursor that concerns it, with
+// the records' state, read in ONE snapshot so the states and the new cursor agree.
+//
+// The cursor must never skip a change. On PostgreSQL an outbox `seq` is taken when the row is
+// inserted, not when its transaction commits, so a cursor "seq > N" would skip a transaction that got
+// seq 5 but committed after the one with seq 6. The cursor therefore follows transactions, like a
+// PostgreSQL snapshot: every outbox row carries its transaction's id (txid, migration 0014-sync), and
+// the cursor is "x:XMIN:T1,T2..." where XMIN is the snapshot's xmin (every transaction below it had
+// finished when the pull read) and T1.. are the transactions at or above XMIN it already delivered
+// (committed, yet newer than XMIN). The next pull takes every visible row with txid >= XMIN whose
+// txid is not in that list. A transaction still running at the first pull is >= XMIN and not listed,
+// so a later pull takes it once it commits. On SQLite one writer commits at a time, in seq order, so
+// the cursor is simply "s:SEQ".
+import type { Kysely } from 'kysely';
+import type { PullResponseBody } from '../../schemas/sync.js';
+import { isPostgres } from '../../storage/dialect.js';
+import type { Database } from '../../storage/schema.js';
+import { syncColumns, wireRow } from '../columns.js';
+import { syncEntity } from '../registry.js';
+
+export interface PullingDevice {
+  id: string;
+  role: 'auditor' | 'supervisor';
+}
+
+interface Cursor {
+  xmin: bigint;
+  seen: bigint[];
+  seq: number;
+}
+
+export class CursorError extends Error {}
+
+export function parseCursor(text: string | undefined): Cursor {
+  if (!text || text === '0') return { xmin: 0n, seen: [], seq: 0 };
+  let m = /^s:(\d{1,18})$/.exec(text);
+  if (m) return { xmin: 0n, seen: [], seq: Number(m[1]) };
+  m = /^x:(\d{1,20}):((?:\d{1,20}(?:,\d{1,20})*)?)$/.exec(text);
+  if (m) return { xmin: BigInt(m[1]), seen: m[2] ? m[2].split(',').map((t) => BigInt(t)) : [], seq: 0 };
+  throw new CursorError('Invalid cursor.');
+}
+
+type OutboxRow = { seq: number; txid: number | string; entity: string; record_id: string; op: 'upsert' | 'delete'; device_id: string | null };
+
+/** Whether `device` receives this change (docs/sync.md, "Who receives what"). */
+async function concerns(trx: Kysely<Database>, device: PullingDevice, row: OutboxRow): Promise<boolean> {
+  const def = syncEntity(row.entity);
+  if (!def) return false;
+  if (def.owner === 'central') return true;
+  if (row.device_id === device.id) return false; // its own change: it has it
+  if (device.role === 'supervisor') return true;
+  const owner = await trx.selectFrom('sync_owners').select('device_id').where('entity', '=', def.entity).where('record_id', '=', row.record_id).executeTakeFirst();
+  if (owner?.device_id === device.id) return true;
+  // A KPI value a supervisor added to this device's visit belongs with the visit.
+  if (def.entity === 'kpi_value') {
+    const value = await trx.selectFrom('kpi_values').select('visit_id').where('id', '=', row.record_id).executeTakeFirst();
+    if (value) {
+      const visitOwner = await trx.selectFrom('sync_owners').select('device_id').where('entity', '=', 'visit').where('record_id', '=', value.visit_id).executeTakeFirst();
+      return visitOwner?.device_id === device.id;
+    }
+  }
+  return false;
+}
+
+export async function readPull(db: Kysely<Database>, device: PullingDevice, cursorText: string | undefined): Promise<PullResponseBody> {
+  const cursor = parseCursor(cursorText);
+  const columns = await syncColumns(db);
+  const pg = isPostgres(db);
+  const run = async (trx: Kysely<Database>) => {
+    let rows: OutboxRow[];
+    let next: string;
+    if (pg) {
+      // First statement of the transaction: it fixes the snapshot every later read sees.
+      const snap = await trx
+        .selectNoFrom((eb) => eb.fn<string>('pg_snapshot_xmin', [eb.fn('pg_current_snapshot', [])]).as('xmin'))
+        .executeTakeFirstOrThrow();
+      const xmin = BigInt(snap.xmin);
+      let q = trx.selectFrom('outbox').select(['seq', 'txid', 'entity', 'record_id', 'op', 'device_id']).where('txid', '>=', cursor.xmin.toString() as never);
+      if (cursor.seen.length > 0) q = q.where('txid', 'not in', cursor.seen.map((t) => t.toString()) as never);
+      rows = (await q.orderBy('txid').orderBy('seq').execute()) as OutboxRow[];
+      const seen = new Set<string>(cursor.seen.filter((t) => t >= xmin).map(String));
+      for (const r of rows) if (BigInt(r.txid) >= xmin) seen.add(String(r.txid));
+      next = `x:${xmin}:${[...seen].join(',')}`;
+    } else {
+      rows = (await trx.selectFrom('outbox').select(['seq', 'txid', 'entity', 'record_id', 'op', 'device_id']).where('seq', '>', cursor.seq).orderBy('seq').execute()) as OutboxRow[];
+      next = `s:${rows.length > 0 ? rows[rows.length - 1].seq : cursor.seq}`;
+    }
+    // The latest state of each record once; order: parents first (registry order), then as written.
+    const wanted = new Map<string, OutboxRow>();
+    for (const r of rows) {
+      const key = `${r.entity}\u0000${r.record_id}`;
+      if (wanted.has(key) || (await concerns(trx, device, r))) {
+        wanted.delete(key);
+        wanted.set(key, r);
+      }
+    }
+    const changes: PullResponseBody['changes'] = [];
+    for (const r of wanted.values()) {
+      const def = syncEntity(r.entity)!;
+      if (!columns.has(def.table)) continue;
+      const row = await (trx as unknown as Kysely<any>).selectFrom(def.table).selectAll().where('id', '=', r.record_id).executeTakeFirst();
+      changes.push(row ? { entity: r.entity, id: r.record_id, op: 'upsert', row: wireRow(row) } : { entity: r.entity, id: r.record_id, op: 'delete', row: null });
+    }
+    changes.sort((a, b) => syncEntity(a.entity)!.order - syncEntity(b.entity)!.order);
+    return { cursor: next, more: false, changes };
+  };
+  return pg ? db.transaction().setIsolationLevel('repeatable read').execute(run) : db.transaction().execute(run);
+}

@@ -1,0 +1,229 @@
+// Real processes for the sync tests: a throw-away PostgreSQL cluster (as in test/api/postgres.test.ts),
+// server processes from the build (`node dist/main/cli/serve.js`), a fault-injecting HTTP proxy, and
+// per-table digests read straight from each side's database.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const PG_BIN = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((d) => existsSync(path.join(d, 'initdb')));
+const isRoot = process.getuid?.() === 0;
+
+export const ADMIN_KEY = 'sync-admin-key';
+
+/** A deterministic generator (mulberry32) so a failing run can be replayed from its seed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export class PgCluster {
+  readonly dir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-sync-pg-'));
+  port = 0;
+  private run(tool: string, args: string[]) {
+    return isRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(PG_BIN!, tool), ...args], { stdio: 'pipe' })
+      : execFileSync(path.join(PG_BIN!, tool), args, { stdio: 'pipe' });
+  }
+  async start(): Promise<void> {
+    if (isRoot) chownSync(this.dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+    this.port = await freePort();
+    this.run('initdb', ['-D', path.join(this.dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    this.run('pg_ctl', ['-D', path.join(this.dir, 'data'), '-w', '-l', path.join(this.dir, 'log'), '-o', `-c listen_addresses='' -k ${this.dir} -p ${this.port} -F`, 'start']);
+  }
+  get url(): string {
+    return `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(this.dir)}&port=${this.port}`;
+  }
+  stop(): void {
+    try {
+      this.run('pg_ctl', ['-D', path.join(this.dir, 'data'), '-m', 'immediate', 'stop']);
+    } finally {
+      rmSync(this.dir, { recursive: true, force: true });
+    }
+  }
+}
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  output: () => string;
+}
+
+export async function startServe(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [path.join(root, 'dist/main/cli/serve.js'), '--host', '127.0.0.1', '--api-key', ADMIN_KEY, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SHELF_AUDIT_SYNC_INTERVAL_MS: '400', SHELF_AUDIT_SYNC_BACKOFF_MS: '150', SHELF_AUDIT_SYNC_MAX_BACKOFF_MS: '1500', ...env },
+  });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 60_000);
+    child.stdout!.on('data', () => {
+      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited ${code}: ${out}`));
+    });
+  });
+  return { url, port: Number(new URL(url).port), child, output: () => out };
+}
+
+export async function stopServe(p: ServerProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => p.child.once('exit', resolve));
+  p.child.kill(signal);
+  await exited;
+}
+
+export async function api(base: string, method: string, p: string, body?: unknown, key = ADMIN_KEY): Promise<{ status: number; body: any }> {
+  const res = await fetch(base + p, {
+    method,
+    headers: { authorization: `Token ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+export async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last: unknown;
+  while (Date.now() < end) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+/** Device-owned tables compared between the laptops and the central. */
+export const SYNCED_TABLES = ['agents', 'visits', 'uploads', 'scenes', 'reports', 'kpi_values', 'recognition_errors', 'oos_reasons'];
+
+type Rows = Map<string, string>;
+
+function canonical(row: Record<string, unknown>): string {
+  const { data_id: _d, ...rest } = row;
+  return JSON.stringify(Object.keys(rest).sort().map((k) => [k, rest[k] === undefined ? null : rest[k]]));
+}
+
+export function sqliteRows(dataDir: string, table: string): Rows {
+  const db = new Database(path.join(dataDir, 'shelf-audit.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return new Map((db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[]).map((r) => [String(r.id), canonical(r)]));
+  } finally {
+    db.close();
+  }
+}
+
+export async function pgRows(url: string, table: string): Promise<Rows> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query(`SELECT * FROM ${table}`);
+    return new Map(r.rows.map((row) => [String(row.id), canonical(row)]));
+  } finally {
+    await client.end();
+  }
+}
+
+export function digest(rows: Rows): string {
+  const h = createHash('sha256');
+  for (const k of [...rows.keys()].sort()) h.update(k + '\n' + rows.get(k)! + '\n');
+  return h.digest('hex');
+}
+
+/**
+ * An HTTP proxy that, at random (seeded), drops a request before forwarding it, resets the
+ * connection in the middle of the request body, or forwards the request and then loses the answer
+ * after the central has committed. Everything else passes through.
+ */
+export class FaultProxy {
+  private server: http.Server;
+  readonly counts = { passed: 0, dropped: 0, resetMidBody: 0, lostAnswer: 0 };
+  faultRate = 0.35;
+  port = 0;
+  constructor(
+    private readonly target: string,
+    private readonly random: () => number,
+  ) {
+    this.server = http.createServer((req, res) => this.handle(req, res));
+  }
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return `http://127.0.0.1:${this.port}`;
+  }
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const roll = this.random();
+    const fault = roll < this.faultRate ? ['drop', 'reset', 'lose'][Math.floor((roll / this.faultRate) * 3)] : 'pass';
+    if (fault === 'drop') {
+      this.counts.dropped++;
+      req.socket.destroy();
+      return;
+    }
+    const target = new URL(req.url!, this.target);
+    const upstream = http.request(target, { method: req.method, headers: req.headers }, (answer) => {
+      if (fault === 'lose') {
+        // The central has answered (and so committed): the laptop never hears it.
+        this.counts.lostAnswer++;
+        answer.resume();
+        answer.on('end', () => req.socket.destroy());
+        return;
+      }
+      this.counts.passed++;
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => req.socket.destroy());
+    if (fault === 'reset' && (req.method === 'POST' || req.method === 'PUT')) {
+      this.counts.resetMidBody++;
+      let sent = 0;
+      req.on('data', (chunk: Buffer) => {
+        if (sent === 0) upstream.write(chunk.subarray(0, Math.max(1, Math.floor(chunk.length / 2))));
+        sent += chunk.length;
+        upstream.destroy();
+        req.socket.destroy();
+      });
+      return;
+    }
+    req.pipe(upstream);
+  }
+}
