@@ -64,7 +64,14 @@ export const PushResponse = Type.Object({
 });
 
 export const PullQuery = Type.Object({
-  cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$', description: 'The cursor from the previous pull ("0" at first)' })),
+  cursor: Type.Optional(
+    Type.String({
+      // Opaque to the laptop: "0" at first, then what the previous pull answered (sync/central/pull.ts parseCursor).
+      pattern: '^(0|s:[0-9]{1,18}|x:[0-9]{1,20}:([0-9]{1,20}(,[0-9]{1,20})*)?)$',
+      maxLength: 4000,
+      description: 'The cursor from the previous pull ("0" at first); opaque',
+    }),
+  ),
   client_time: DateTime,
 });
 

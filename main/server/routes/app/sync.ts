@@ -1,9 +1,8 @@
 // /api/app/v1/sync/: the device-facing protocol on the central (push, pull: device keys), and the
 // laptop's own controls (settings, status, run now: API keys). docs/sync.md.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { HttpError, detail } from '../../http/errors.js';
-import { errorResponses } from '../../schemas/common.js';
+import { Detail, errorResponses } from '../../schemas/common.js';
 import { PullQuery, PullResponse, PushRequest, PushResponse, SyncSettings, SyncSettingsBody, SyncStatus } from '../../schemas/sync.js';
 import { checkClock, checkProtocol, deviceAuthenticator } from '../../sync/central/device-auth.js';
 import { CursorError, readPull } from '../../sync/central/pull.js';
@@ -12,6 +11,9 @@ import { readSettings, saveSettings } from '../../sync/device-store.js';
 
 /** A push may carry report bodies; the laptop keeps each under 4 MiB (sync/device-store.ts). */
 const PUSH_BODY_LIMIT = 32 * 1024 * 1024;
+
+/** What the device protocol adds to the usual errors: a skewed clock (409), an outdated app (426). */
+const syncRefusals = { ...errorResponses, 409: Detail, 426: Detail };
 
 const sync: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: sync'];
@@ -25,7 +27,7 @@ const sync: FastifyPluginAsyncTypebox = async (app) => {
       checkProtocol(request);
       request.device = await authenticate(request);
     },
-    schema: { tags, summary: 'Apply a batch of a device\'s changes (device key)', body: PushRequest, response: { 200: PushResponse, ...errorResponses } },
+    schema: { tags, summary: 'Apply a batch of a device\'s changes (device key)', body: PushRequest, response: { 200: PushResponse, ...syncRefusals } },
   }, async (request) => {
     checkClock(request.body.client_time);
     return applyPush(app.db, { id: request.device!.deviceId, role: request.device!.role }, request.body);
@@ -37,7 +39,7 @@ const sync: FastifyPluginAsyncTypebox = async (app) => {
       checkProtocol(request);
       request.device = await authenticate(request);
     },
-    schema: { tags, summary: 'Changes since the cursor that concern this device (device key)', querystring: PullQuery, response: { 200: PullResponse, ...errorResponses } },
+    schema: { tags, summary: 'Changes since the cursor that concern this device (device key)', querystring: PullQuery, response: { 200: PullResponse, ...syncRefusals } },
   }, async (request) => {
     checkClock(request.query.client_time);
     try {
@@ -53,7 +55,7 @@ const sync: FastifyPluginAsyncTypebox = async (app) => {
   }, async () => app.syncEngine.status());
 
   app.post('/sync/run/', {
-    schema: { tags, summary: 'Sync now; answers the status once the round ends', body: Type.Optional(Type.Object({})), response: { 200: SyncStatus, ...errorResponses } },
+    schema: { tags, summary: 'Sync now (no body); answers the status once the round ends', response: { 200: SyncStatus, ...errorResponses } },
   }, async () => {
     await app.syncEngine.runNow();
     return app.syncEngine.status();

@@ -6,6 +6,7 @@ import { recognition } from './0010-recognition.js';
 import { agents } from './0011-agents.js';
 import { displayChoice } from './0013-display-choice.js';
 import { syncTables } from './0014-sync.js';
+import { syncUploads } from './0015-sync-uploads.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0011-agents': agents,
   '0013-display-choice': displayChoice,
   '0014-sync': syncTables,
+  '0015-sync-uploads': syncUploads,
 };
