@@ -254,6 +254,30 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
     await expectExact(laptops.a, laptops.b);
   }), 240_000);
 
+  it('two stateless central processes over one PostgreSQL serve the same laptops', onFailure(async () => {
+    // Scaling out (docs/sync.md): a second process on the same database and the same data folder.
+    const second = await startServe(['--role', 'central', '--database', cluster.url, '--data-dir', centralDir, '--port', '0']);
+    try {
+      expect((await api(laptops.a.server!.url, 'PUT', '/api/app/v1/sync/settings/', { central_url: second.url })).status).toBe(200);
+      await workOffline(laptops.a, 3);
+      await reportsSettled(laptops.a);
+      await drained(laptops.a);
+      // A master-data edit made through the first process reaches the laptop through the second.
+      expect((await api(centralUrl, 'POST', '/api/v1.5/brands/', { id: `brand-scaled-${SEED}`, name: 'Scaled' })).status).toBe(201);
+      await until('the laptop to pull through the second process', async () => {
+        await api(laptops.a.server!.url, 'POST', '/api/app/v1/sync/run/');
+        return (await api(laptops.a.server!.url, 'GET', `/api/v1.5/brands/brand-scaled-${SEED}/`)).status === 200;
+      });
+      // What the laptop pushed through the second process is readable through the first.
+      const visits = (await api(centralUrl, 'GET', '/api/v1.5/visits/?limit=1000')).body;
+      expect(visits.count).toBe((await pgRows(cluster.url, 'visits')).size);
+      await expectExact(laptops.a, laptops.b);
+    } finally {
+      await api(laptops.a.server!.url, 'PUT', '/api/app/v1/sync/settings/', { central_url: centralUrl });
+      await stopServe(second);
+    }
+  }), 180_000);
+
   it('the same id from two devices is rejected, visibly on both sides, and the queue goes on', onFailure(async () => {
     const id = `clash-${SEED}`;
     expect((await api(laptops.a.server!.url, 'POST', '/api/v1.5/visits/', { id, shop: 'from a' })).status).toBe(201);

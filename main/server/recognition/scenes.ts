@@ -204,6 +204,7 @@ export async function forceUpdate(db: Kysely<Database>, ids: readonly string[]):
     for (const [sceneId, reportIds] of byScene) {
       // Detect and identify again: the catalog's reference images may have changed since.
       await trx.updateTable('scenes').set({ analysis: null, updated_at: at }).where('id', '=', sceneId).execute();
+      ctx.changed('scene', sceneId);
       await enqueueJob(ctx, sceneId, reportIds);
     }
     return unique;

@@ -57,7 +57,11 @@ async function analysisOf(ctx: JobContext, scene: Scene): Promise<SceneAnalysis>
   if (scene.analysis) return JSON.parse(scene.analysis) as SceneAnalysis;
   const identifier = await loadIdentifier(ctx.db, ctx.dataDir);
   const analysis = await analyzeScene(await sceneImages(ctx, scene), { detector: await ctx.detector(), identifier, pool: ctx.pool, checkpoint: ctx.checkpoint });
-  await rec(ctx.db).updateTable('scenes').set({ analysis: JSON.stringify(analysis), updated_at: now() }).where('id', '=', scene.id).execute();
+  // Through write(): the scene's analysis is part of the record that syncs (a supervisor reviews it).
+  await write(ctx.db, async (w) => {
+    await recTrx(w.trx).updateTable('scenes').set({ analysis: JSON.stringify(analysis), updated_at: now() }).where('id', '=', scene.id).execute();
+    w.changed('scene', scene.id);
+  });
   return analysis;
 }
 
