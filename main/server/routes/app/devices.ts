@@ -2,7 +2,7 @@
 // revoke. Admin API keys only.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createDevice, listDevices, revokeDevice } from '../../domain/devices.js';
-import { envelope, pageOf } from '../../http/pagination.js';
+import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { requireRole } from '../../http/roles.js';
 import { Envelope, IdParams, PageQuery, errorResponses } from '../../schemas/common.js';
 import { DeviceCreate, DeviceCreated, DeviceItem } from '../../schemas/sync.js';
@@ -12,6 +12,7 @@ const devices: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: devices'];
   const preHandler = requireRole('admin');
   app.get('/devices/', {
+    preValidation: readFormPaging,
     preHandler,
     schema: { tags, summary: 'List enrolled devices (never their keys)', querystring: PageQuery, response: { 200: Envelope(DeviceItem), ...errorResponses } },
   }, async (request) => {

@@ -1,7 +1,7 @@
 // /api/app/v1/keys/: list, create (the key is in this one answer only), revoke.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
-import { envelope, pageOf } from '../../http/pagination.js';
+import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { ApiKeyCreate, ApiKeyCreated, ApiKeyItem } from '../../schemas/app.js';
 import { Envelope, IdParams, Ok, PageQuery, errorResponses } from '../../schemas/common.js';
 import { write } from '../../storage/transaction.js';
@@ -9,6 +9,7 @@ import { write } from '../../storage/transaction.js';
 const keys: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: keys'];
   app.get('/keys/', {
+    preValidation: readFormPaging,
     schema: { tags, summary: 'List API keys (never the keys themselves)', querystring: PageQuery, response: { 200: Envelope(ApiKeyItem), ...errorResponses } },
   }, async (request) => {
     const page = pageOf(request.query);
