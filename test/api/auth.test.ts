@@ -20,6 +20,8 @@ const PUBLIC = [
   /^\/\*$/,
   /^\/api\/v1\.5\/uploads\/:id\/content\/:token\/$/,
 ];
+/** Authenticated by a device key (sync/central/device-auth.ts), not an API key. */
+const DEVICE = [/^\/api\/app\/v1\/sync\/(push|pull)\/$/];
 
 function concrete(url: string): string {
   return url.replace(/:[A-Za-z_]+/g, '1').replace(/\*$/, 'x');
@@ -30,7 +32,15 @@ describe('authentication', () => {
     const routes = t.server.app.routeAuth();
     expect(routes.length).toBeGreaterThan(80);
     const publicRoutes = routes.filter((r) => !r.auth);
-    for (const r of publicRoutes) expect(PUBLIC.some((p) => p.test(r.url)), `${r.method} ${r.url} is public`).toBe(true);
+    const deviceRoutes = publicRoutes.filter((r) => r.method !== 'HEAD' && DEVICE.some((p) => p.test(r.url)));
+    for (const r of publicRoutes) expect(PUBLIC.some((p) => p.test(r.url)) || DEVICE.some((p) => p.test(r.url)), `${r.method} ${r.url} is public`).toBe(true);
+    // The sync protocol's routes take a device key instead of an API key: still nothing without one.
+    expect(deviceRoutes.map((r) => `${r.method} ${r.url}`).sort()).toEqual(['GET /api/app/v1/sync/pull/', 'POST /api/app/v1/sync/push/']);
+    for (const r of deviceRoutes) {
+      const res = await t.call(r.method, r.url, { token: null, json: r.method === 'GET' ? undefined : {} });
+      expect(res.status, `${r.method} ${r.url}`).toBe(401);
+      expect((await t.call(r.method, r.url, { token: API_KEY, json: r.method === 'GET' ? undefined : {} })).status, 'an API key is no device key').toBe(401);
+    }
     const authed = routes.filter((r) => r.auth && r.method !== 'HEAD' && r.method !== 'OPTIONS');
     expect(authed.length).toBeGreaterThan(60);
     for (const r of authed) {

@@ -175,6 +175,7 @@ export class FaultProxy {
   private server: http.Server;
   readonly counts = { passed: 0, dropped: 0, resetMidBody: 0, lostAnswer: 0 };
   faultRate = 0.35;
+  private readonly forced = ['lose', 'drop', 'reset'];
   port = 0;
   constructor(
     private readonly target: string,
@@ -193,7 +194,9 @@ export class FaultProxy {
   }
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const roll = this.random();
-    const fault = roll < this.faultRate ? ['drop', 'reset', 'lose'][Math.floor((roll / this.faultRate) * 3)] : 'pass';
+    let fault = roll < this.faultRate ? ['drop', 'reset', 'lose'][Math.floor((roll / this.faultRate) * 3)] : 'pass';
+    // Every kind of fault happens at least once, whatever the dice: the first pushes meet them in turn.
+    if (req.method === 'POST' && this.forced.length > 0) fault = this.forced.shift()!;
     if (fault === 'drop') {
       this.counts.dropped++;
       req.socket.destroy();

@@ -4,6 +4,10 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError, messages } from '../domain/errors.js';
+import { HttpError, detail } from './errors.js';
+import { MAX_JSON_DEPTH, jsonNestsDeeperThan, refuseUnsafeValues } from './input-values.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface UploadedFile {
   field: string;
@@ -36,9 +40,17 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   app.removeContentTypeParser('text/plain');
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
-    if ((body as string).trim() === '') return done(null, {});
-    parseJson(request, body as string, done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    let text: string;
+    try {
+      // Invalid UTF-8 is refused, not silently replaced by U+FFFD and stored.
+      text = utf8.decode(body as Buffer);
+    } catch {
+      return done(new HttpError(400, detail('JSON parse error - the body is not valid UTF-8.')), undefined);
+    }
+    if (text.trim() === '') return done(null, {});
+    if (jsonNestsDeeperThan(text)) return done(new HttpError(400, detail(`JSON parse error - nested deeper than ${MAX_JSON_DEPTH} levels.`)), undefined);
+    parseJson(request, text, done);
   });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(multipart, {
@@ -74,6 +86,7 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
     request.body = flat;
   });
   app.addHook('preValidation', async (request) => rejectNulls(request));
+  app.addHook('preHandler', refuseUnsafeValues);
 }
 
 function allowsNull(schema: Record<string, any> | undefined): boolean {

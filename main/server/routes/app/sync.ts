@@ -24,8 +24,8 @@ const sync: FastifyPluginAsyncTypebox = async (app) => {
     bodyLimit: PUSH_BODY_LIMIT,
     // The device is checked before the body is parsed: a stranger's push costs no parsing.
     onRequest: async (request) => {
-      checkProtocol(request);
       request.device = await authenticate(request);
+      checkProtocol(request);
     },
     schema: { tags, summary: 'Apply a batch of a device\'s changes (device key)', body: PushRequest, response: { 200: PushResponse, ...syncRefusals } },
   }, async (request) => {
@@ -36,8 +36,8 @@ const sync: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/sync/pull/', {
     config: { auth: false },
     onRequest: async (request) => {
-      checkProtocol(request);
       request.device = await authenticate(request);
+      checkProtocol(request);
     },
     schema: { tags, summary: 'Changes since the cursor that concern this device (device key)', querystring: PullQuery, response: { 200: PullResponse, ...syncRefusals } },
   }, async (request) => {

@@ -7,6 +7,7 @@ import { agents } from './0011-agents.js';
 import { displayChoice } from './0013-display-choice.js';
 import { syncTables } from './0014-sync.js';
 import { syncUploads } from './0015-sync-uploads.js';
+import { finiteNumbers } from './0016-finite-numbers.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0013-display-choice': displayChoice,
   '0014-sync': syncTables,
   '0015-sync-uploads': syncUploads,
+  '0016-finite-numbers': finiteNumbers,
 };
