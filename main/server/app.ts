@@ -18,6 +18,8 @@ import { APP_PREFIX, registerRoutes } from './routes/index.js';
 import type { Database } from './storage/schema.js';
 import { APP_VERSION } from './version.js';
 import recognitionPlugin from './recognition/plugin.js';
+import { ID_MAX_ENCODED_LENGTH } from './schemas/common.js';
+import { clientErrorHandler, frameworkErrors, requireHost } from './http/client-errors.js';
 import { registerSync } from './sync/plugin.js';
 import type { EngineOptions } from './sync/engine.js';
 
@@ -36,10 +38,16 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
   const app = Fastify({
     logger: config.logger,
     bodyLimit: BODY_LIMIT,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // find-my-way caps a path parameter at 100 characters by default: ids of 101 to 255 could be created but never read.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: ID_MAX_ENCODED_LENGTH },
     // DRF reports every invalid field at once; form bodies need string -> number coercion.
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array' } },
+    // Errors before routing answer in DRF's shape too (http/client-errors.ts).
+    clientErrorHandler,
+    frameworkErrors,
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onRequest', requireHost);
 
   app.decorate('db', db);
   app.decorate('dataDir', config.dataDir);

@@ -12,14 +12,22 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<Static<T> | null>({ ...s, type: [s.type, 'null'] });
 }
 
+/** The longest record id, in characters: the schemas and the router (app.ts) both follow it. */
+export const ID_MAX_LENGTH = 255;
+/**
+ * The router measures a path segment percent-encoded: a character takes up to 12 characters there
+ * (4 UTF-8 bytes, each as %XX).
+ */
+export const ID_MAX_ENCODED_LENGTH = ID_MAX_LENGTH * 12;
+
 /** The v1.5 record id: any non-blank string up to 255 characters (client-chosen or uuidv7). */
-export const Id = Type.String({ minLength: 1, maxLength: 255, description: 'Record id (client-chosen or UUIDv7)' });
+export const Id = Type.String({ minLength: 1, maxLength: ID_MAX_LENGTH, description: 'Record id (client-chosen or UUIDv7)' });
 /** A reference: the id of an existing record (checked, `Invalid pk "X" - object does not exist.`). */
-export const Ref = Type.String({ minLength: 1, maxLength: 255 });
+export const Ref = Type.String({ minLength: 1, maxLength: ID_MAX_LENGTH });
 export const Name = Type.String({ minLength: 1, maxLength: 255 });
 export const DateTime = Type.String({ format: 'date-time' });
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: ID_MAX_LENGTH }) });
 /** Data API path ids are the per-instance integer `data_id`. */
 export const DataIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
