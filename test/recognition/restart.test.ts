@@ -1,6 +1,7 @@
 // Crash safety of the job queue: a real server process is killed (SIGKILL) while it works on a
-// recognition job; a new server on the same data directory claims the job once its lease expires
-// and finishes it: every report ends READY, nothing is lost or duplicated.
+// recognition job; a new server on the same data directory takes the job back at once, without
+// waiting for the dead process's lease to expire (issue 22, finding 10), and finishes it: every
+// report ends READY, nothing is lost or duplicated.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -18,7 +19,8 @@ let child: ChildProcess | undefined;
 function startChild(): Promise<{ url: string; proc: ChildProcess }> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [SERVE, '--port', '0', '--data-dir', dataDir, '--api-key', KEY], {
-      env: { ...process.env, SHELF_AUDIT_JOB_LEASE_MS: '3000' },
+      // A lease far longer than the test: the job must come back because its process is gone, not because the lease ran out.
+      env: { ...process.env, SHELF_AUDIT_JOB_LEASE_MS: '600000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -50,6 +52,15 @@ async function uploadFile(url: string, bytes: Buffer) {
   const r = await call(url, 'POST', '/api/v1.5/uploads/', form);
   expect(r.status).toBe(201);
   return r.body.id as string;
+}
+
+function lease(): { lease_owner: string | null; lease_until: string | null } {
+  const db = new Database(path.join(dataDir, 'shelf-audit.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT lease_owner, lease_until FROM recognition_jobs').get() as { lease_owner: string | null; lease_until: string | null };
+  } finally {
+    db.close();
+  }
 }
 
 function jobs(): Array<{ status: string; attempts: number }> {
@@ -96,8 +107,16 @@ describe('a server killed mid-job', () => {
     db.close();
     expect(before.n).toBeGreaterThan(0); // killed before the job was done
 
+    const dead = lease();
+    expect(Date.parse(dead.lease_until!)).toBeGreaterThan(Date.now() + 500_000);
+
     server = await startChild();
     child = server.proc;
+    const claimedAgain = Date.now() + 60_000;
+    while (lease().lease_owner === dead.lease_owner && Date.now() < claimedAgain) await new Promise((r) => setTimeout(r, 50));
+    const now = lease();
+    expect(now.lease_owner === dead.lease_owner ? 'still the dead process' : 'taken back').toBe('taken back');
+    expect(Date.now()).toBeLessThan(Date.parse(dead.lease_until!));
     const ids = Object.values(rec.body.reports) as string[];
     const until = Date.now() + 120_000;
     let reports: any[] = [];

@@ -2,6 +2,8 @@
 // lease (owner + expiry) that the worker renews while it works. A server killed mid-job leaves the
 // row `running` with a lease that expires, and the next worker to start claims it again, so work
 // resumes after a restart. A job that keeps failing ends `failed` and its reports end ERROR.
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import type { Kysely } from 'kysely';
 import { newId, now } from '../../storage/ids.js';
 import type { Database } from '../../storage/schema.js';
@@ -10,6 +12,52 @@ import { write, type WriteContext } from '../../storage/transaction.js';
 import { rec, recTrx } from '../storage/tables.js';
 
 export const MAX_ATTEMPTS = 3;
+
+/**
+ * A worker's lease owner names its host and process, so that a restarted server can tell the jobs of
+ * its dead predecessor from those of a live process (another server on the same database).
+ */
+export function newLeaseOwner(host = os.hostname(), pid = process.pid): string {
+  return `worker-${host}-${pid}-${randomBytes(4).toString('hex')}`;
+}
+
+const LEASE_OWNER = /^worker-(.+)-(\d+)-[0-9a-f]{8}$/;
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Hands back to the queue, at once, the running jobs leased by a process of this host that no longer
+ * exists (a server killed mid-job), instead of waiting for their leases to expire. Processes on other
+ * hosts, and live ones here, keep theirs. The attempt still counts: a job that kills its server is
+ * not retried for ever.
+ */
+export async function reclaimOrphanedJobs(db: Kysely<Database>, host = os.hostname()): Promise<number> {
+  const running = await rec(db).selectFrom('recognition_jobs').select(['id', 'lease_owner']).where('status', '=', 'running').execute();
+  const orphaned = running.filter((r) => {
+    const m = LEASE_OWNER.exec(r.lease_owner ?? '');
+    return m !== null && m[1] === host && Number(m[2]) !== process.pid && !processExists(Number(m[2]));
+  });
+  if (orphaned.length === 0) return 0;
+  await write(db, async (ctx) => {
+    for (const r of orphaned) {
+      await recTrx(ctx.trx)
+        .updateTable('recognition_jobs')
+        .set({ status: 'queued', lease_owner: null, lease_until: null, updated_at: now() })
+        .where('id', '=', r.id)
+        .where('lease_owner', '=', r.lease_owner)
+        .where('status', '=', 'running')
+        .execute();
+    }
+  });
+  return orphaned.length;
+}
 
 export interface ClaimedJob {
   id: string;

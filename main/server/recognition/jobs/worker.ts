@@ -2,7 +2,6 @@
 // CPU-bound, and a second job would only slow the first), plus the webhook sender. Stopping lets a
 // running job reach its next checkpoint (between products, between reports), hands it back to the
 // queue unfinished, and waits for that, so shutdown never leaves a half-written report.
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { serverSettings } from '../../config.js';
 import type { Database } from '../../storage/schema.js';
@@ -11,7 +10,7 @@ import { createDetector, type Detector } from '../detector/index.js';
 import { IdentifyPool } from '../identification/pool.js';
 import { deliverDue } from '../webhooks/deliveries.js';
 import { failReports, processSceneJob } from './process-scene.js';
-import { claimJob, finishJob, MAX_ATTEMPTS, releaseJob, renewLease, returnJob, type ClaimedJob } from './queue.js';
+import { claimJob, finishJob, MAX_ATTEMPTS, newLeaseOwner, reclaimOrphanedJobs, releaseJob, renewLease, returnJob, type ClaimedJob } from './queue.js';
 
 export interface WorkerOptions {
   db: Kysely<Database>;
@@ -33,7 +32,7 @@ class Stopping extends Error {
 }
 
 export class RecognitionWorker {
-  private readonly owner = `worker-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private readonly owner = newLeaseOwner();
   private readonly o: Required<Omit<WorkerOptions, 'log'>> & Pick<WorkerOptions, 'log'>;
   private stopping = false;
   private loops: Promise<void>[] = [];
@@ -58,7 +57,9 @@ export class RecognitionWorker {
 
   start(): void {
     if (this.loops.length > 0) return;
-    for (let i = 0; i < Math.max(1, this.o.concurrency); i++) this.loops.push(this.jobLoop());
+    // A predecessor killed mid-job (same host, process gone) gives its jobs back before the first claim.
+    const reclaimed = reclaimOrphanedJobs(this.o.db).catch((e) => this.o.log?.('reclaiming orphaned recognition jobs failed', e));
+    for (let i = 0; i < Math.max(1, this.o.concurrency); i++) this.loops.push(reclaimed.then(() => this.jobLoop()));
     this.loops.push(this.webhookLoop());
   }
 
