@@ -50,6 +50,11 @@ export interface ServerSettings {
   identifyThreads: number;
   /** SHELF_AUDIT_EMBED_THREADS: onnxruntime threads of the product embedder (default 2). */
   embedThreads: number;
+  /**
+   * SHELF_AUDIT_ALLOW_PRIVATE_URLS=1: upload_by_url and webhooks may reach loopback and private
+   * addresses (a local integration's receiver on the same laptop). Off by default (http/outgoing.ts).
+   */
+  allowPrivateUrls: boolean;
 }
 
 function numberSetting(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -67,5 +72,6 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
     webhookBackoffMs: numberSetting(env, 'SHELF_AUDIT_WEBHOOK_BACKOFF_MS') ?? 5_000,
     identifyThreads: numberSetting(env, 'SHELF_AUDIT_IDENTIFY_THREADS') ?? 0,
     embedThreads: numberSetting(env, 'SHELF_AUDIT_EMBED_THREADS') ?? 2,
+    allowPrivateUrls: ['1', 'true', 'yes'].includes((env.SHELF_AUDIT_ALLOW_PRIVATE_URLS ?? '').trim().toLowerCase()),
   };
 }

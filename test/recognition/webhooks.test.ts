@@ -11,6 +11,9 @@ import { composeShelf } from './fixtures.js';
 import { createSku, upload, waitForReports } from './helpers.js';
 import { referenceFiles } from './fixtures.js';
 
+// The test's receiver listens on loopback: allowed explicitly, as a local integration would (docs/api.md).
+process.env.SHELF_AUDIT_ALLOW_PRIVATE_URLS = '1';
+
 // Short first retry so the test does not wait minutes; the doubling is what is checked.
 process.env.SHELF_AUDIT_WEBHOOK_BACKOFF_MS = '300';
 

@@ -6,6 +6,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
+import type { Response } from 'undici';
+import { guardedFetch } from '../http/outgoing.js';
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { newId, now } from '../storage/ids.js';
@@ -133,8 +135,12 @@ export function uploadUrlPath(row: Pick<UploadTable, 'id' | 'token'>): string {
 
 export const BY_URL_TIMEOUT_MS = 15_000;
 
-/** Downloads an image for upload_by_url: http(s) only, with a timeout and the upload size cap. */
-export async function fetchImage(url: string, timeoutMs = BY_URL_TIMEOUT_MS): Promise<Buffer> {
+/**
+ * Downloads an image for upload_by_url through the guarded client (http/outgoing.ts): public
+ * addresses only unless allowed, redirects checked, a timeout and the upload size cap. Every failure
+ * of the fetch itself answers the same text, so the answer tells nothing about the network behind.
+ */
+export async function fetchImage(url: string, options: { allowPrivate: boolean; timeoutMs?: number }): Promise<Buffer> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -142,15 +148,16 @@ export async function fetchImage(url: string, timeoutMs = BY_URL_TIMEOUT_MS): Pr
     throw invalid('url', 'Enter a valid URL.');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid('url', 'Only http and https URLs are accepted.');
+  const failed = () => invalid('url', 'The image could not be fetched.');
   let response: Response;
   try {
-    response = await fetch(parsed, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
-  } catch (error) {
-    const timedOut = (error as Error).name === 'TimeoutError';
-    throw invalid('url', timedOut ? `The image could not be fetched within ${timeoutMs / 1000} s.` : 'The image could not be fetched.');
+    response = await guardedFetch(parsed, { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs ?? BY_URL_TIMEOUT_MS, maxRedirects: 5 });
+  } catch {
+    throw failed();
   }
   if (!response.ok || !response.body) {
-    throw invalid('url', `The image could not be fetched: the server answered ${response.status}.`);
+    await response.body?.cancel();
+    throw failed();
   }
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (declared > MAX_UPLOAD_BYTES) {
@@ -173,7 +180,7 @@ export async function fetchImage(url: string, timeoutMs = BY_URL_TIMEOUT_MS): Pr
     }
   } catch (error) {
     if (error instanceof ValidationError) throw error;
-    throw invalid('url', 'The image could not be fetched.');
+    throw failed();
   }
   return Buffer.concat(chunks);
 }

@@ -2,6 +2,8 @@
 // report READY (so a crash cannot lose it), sent by the worker, retried with exponential backoff
 // (the next attempt time is stored, so retries continue across restarts), and listed as a log.
 import type { Kysely } from 'kysely';
+import { serverSettings } from '../../config.js';
+import { OutgoingRequestFailed, guardedFetch } from '../../http/outgoing.js';
 import { newId, now } from '../../storage/ids.js';
 import type { Database } from '../../storage/schema.js';
 import type { WriteContext } from '../../storage/transaction.js';
@@ -60,7 +62,10 @@ export async function deliverDue(db: Kysely<Database>, baseBackoffMs: number, sh
     let code: number | null = null;
     let error: string | null = null;
     try {
-      const res = await fetch(d.url, {
+      // Through the guard: a webhook URL is client input, so it may not reach internal addresses
+      // unless the instance allows them (http/outgoing.ts). Redirects are not followed.
+      const res = await guardedFetch(d.url, {
+        allowPrivate: serverSettings().allowPrivateUrls,
         method: 'POST',
         headers: {
           'Content-Type': 'application/json',
@@ -69,14 +74,13 @@ export async function deliverDue(db: Kysely<Database>, baseBackoffMs: number, sh
           'User-Agent': 'shelf-audit-webhook/1',
         },
         body: d.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        timeoutMs: DELIVERY_TIMEOUT_MS,
       });
       code = res.status;
       await res.body?.cancel();
       if (!res.ok) error = `HTTP ${res.status}`;
     } catch (e) {
-      error = (e as Error).name === 'TimeoutError' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : String((e as Error).cause ?? (e as Error).message);
+      error = e instanceof OutgoingRequestFailed ? `not delivered: ${e.reason}` : String((e as Error).message);
     }
     const attempts = d.attempts + 1;
     const at = now();
