@@ -216,7 +216,7 @@ export class FaultProxy {
       answer.pipe(res);
     });
     upstream.on('error', () => req.socket.destroy());
-    if (fault === 'reset' && (req.method === 'POST' || req.method === 'PUT')) {
+    if (fault === 'reset' && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) {
       this.counts.resetMidBody++;
       let sent = 0;
       req.on('data', (chunk: Buffer) => {
@@ -228,5 +228,70 @@ export class FaultProxy {
       return;
     }
     req.pipe(upstream);
+  }
+}
+
+/**
+ * A proxy for photo uploads (tus): it can hold photos back (503 to every tus request), cut the next
+ * PATCH after some bytes, and counts the bytes of every PATCH body it forwarded with its Upload-Offset.
+ */
+export class PhotoProxy {
+  private server: http.Server;
+  port = 0;
+  holdPhotos = false;
+  cutNextPatchAfter: number | null = null;
+  readonly patches: Array<{ offset: number; bytes: number }> = [];
+  constructor(private readonly target: string) {
+    this.server = http.createServer((req, res) => this.handle(req, res));
+  }
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return `http://127.0.0.1:${this.port}`;
+  }
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+  get patchedBytes(): number {
+    return this.patches.reduce((s, p) => s + p.bytes, 0);
+  }
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const tus = req.url!.startsWith('/api/app/v1/sync/photos/files');
+    if (tus && this.holdPhotos) {
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"held by the test"}');
+      return;
+    }
+    const upstream = http.request(new URL(req.url!, this.target), { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => req.socket.destroy());
+    if (req.method !== 'PATCH') {
+      req.pipe(upstream);
+      return;
+    }
+    const patch = { offset: Number(req.headers['upload-offset']), bytes: 0 };
+    this.patches.push(patch);
+    const cut = this.cutNextPatchAfter;
+    this.cutNextPatchAfter = null;
+    req.on('data', (chunk: Buffer) => {
+      if (cut !== null && patch.bytes + chunk.length >= cut) {
+        upstream.write(chunk.subarray(0, cut - patch.bytes), () => {
+          // The central has these bytes; then the connection dies mid-body.
+          setTimeout(() => {
+            upstream.destroy();
+            req.socket.destroy();
+          }, 200);
+        });
+        patch.bytes = cut;
+        req.pause();
+        return;
+      }
+      patch.bytes += chunk.length;
+      upstream.write(chunk);
+    });
+    req.on('end', () => upstream.end());
   }
 }

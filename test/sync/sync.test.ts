@@ -3,6 +3,7 @@
 // a fault proxy and kill -9 lose and duplicate nothing; master data flows down; a supervisor reviews
 // and acknowledges an auditor's visit; refusals (revoked, clock, protocol, foreign ids) are plain.
 // Randomised with a seed printed on failure (SYNC_SEED=N replays a run).
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_KEY,
   FaultProxy,
+  PhotoProxy,
   PG_BIN,
   PgCluster,
   SYNCED_TABLES,
@@ -60,7 +62,7 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
   const drained = (l: Laptop) =>
     until(`${l.name} to drain`, async () => {
       const s = (await api(l.server!.url, 'POST', '/api/app/v1/sync/run/')).body;
-      return s.state === 'idle' && s.pending_records === 0 && s;
+      return s.state === 'idle' && s.pending_records === 0 && s.pending_photos === 0 && s;
     }, 90_000);
 
   /** A few records of an auditor's day: visits, a photo recognised, a recognition error, an OOS reason. */
@@ -104,6 +106,12 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
       expect(missing, `${table} missing on the central`).toEqual([]);
       expect(centralRows.size, `${table} count`).toBe(union.size);
       expect(digest(centralRows), `${table} digest`).toBe(digest(union));
+    }
+    // Every photo a record names is on the central, and its bytes are the ones its name hashes.
+    for (const row of (await pgRows(cluster.url, 'uploads')).values()) {
+      const file = String(Object.fromEntries(JSON.parse(row) as Array<[string, unknown]>).file);
+      const bytes = readFileSync(path.join(centralDir, 'uploads', file));
+      expect(createHash('sha256').update(bytes).digest('hex'), file).toBe(path.basename(file).split('.')[0]);
     }
   };
 
@@ -192,6 +200,48 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
     expect(s.rejections).toEqual([]);
   }), 300_000);
 
+  it('a large photo follows its record by hash, pending on the central until it lands; a cut upload resumes', onFailure(async () => {
+    const proxy = new PhotoProxy(centralUrl);
+    const proxyUrl = await proxy.listen();
+    const a = laptops.a.server!.url;
+    try {
+      expect((await api(a, 'PUT', '/api/app/v1/sync/settings/', { central_url: proxyUrl })).status).toBe(200);
+      proxy.holdPhotos = true;
+      const big = await sharp({ create: { width: 4000, height: 3000, channels: 3, noise: { type: 'gaussian' as const, mean: 128, sigma: 60 } } }).jpeg({ quality: 97 }).toBuffer();
+      expect(big.length).toBeGreaterThan(8_000_000);
+      const form = new FormData();
+      form.append('datafile', new Blob([new Uint8Array(big)], { type: 'image/jpeg' }), 'big.jpg');
+      const up = await (await fetch(`${a}/api/v1.5/uploads/`, { method: 'POST', headers: { authorization: `Token ${ADMIN_KEY}` }, body: form })).json();
+      // The record goes up; its photo is held back by the proxy.
+      await until('the record to reach the central', async () => {
+        await api(a, 'POST', '/api/app/v1/sync/run/');
+        return (await api(centralUrl, 'GET', `/api/v1.5/uploads/${up.id}/`)).status === 200;
+      });
+      const held = await status(laptops.a);
+      expect(held.pending_photos).toBeGreaterThanOrEqual(1);
+      expect(held.pending_photo_bytes).toBeGreaterThanOrEqual(big.length);
+      const onCentral = (await api(centralUrl, 'GET', `/api/v1.5/uploads/${up.id}/`)).body;
+      const pending = await fetch(onCentral.url);
+      expect(pending.status).toBe(404);
+      expect((await pending.json()).detail).toMatch(/pending sync/);
+
+      // Released, and the upload is cut halfway: it resumes from where the central stopped.
+      proxy.holdPhotos = false;
+      proxy.cutNextPatchAfter = Math.floor(big.length / 2);
+      await drained(laptops.a);
+      expect(proxy.patches.length, JSON.stringify(proxy.patches)).toBeGreaterThanOrEqual(2);
+      expect(proxy.patches[0]).toMatchObject({ offset: 0, bytes: Math.floor(big.length / 2) });
+      expect(proxy.patches.at(-1)!.offset, JSON.stringify(proxy.patches)).toBeGreaterThan(0);
+      expect(proxy.patchedBytes, JSON.stringify(proxy.patches)).toBeLessThan(big.length * 1.1);
+      const landed = await fetch(onCentral.url);
+      expect(landed.status).toBe(200);
+      expect(Buffer.from(await landed.arrayBuffer()).equals(big)).toBe(true);
+    } finally {
+      await api(a, 'PUT', '/api/app/v1/sync/settings/', { central_url: centralUrl });
+      await proxy.close();
+    }
+  }), 240_000);
+
   it('through a proxy that drops requests, resets bodies and loses answers: nothing lost, nothing twice', onFailure(async () => {
     const proxy = new FaultProxy(centralUrl, random);
     const proxyUrl = await proxy.listen();
@@ -243,6 +293,13 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
     expect(sqliteRows(s.dir, 'scenes').size).toBe(sqliteRows(laptops.a.dir, 'scenes').size + sqliteRows(laptops.b.dir, 'scenes').size);
     expect((await api(s.server!.url, 'POST', `/api/data/v1.0/visits/${seen.id}/ack/`)).status).toBe(200);
     await drained(s);
+    // Offline review needs the photos too: every upload the supervisor pulled has its file, intact.
+    const pulled = [...sqliteRows(s.dir, 'uploads').values()].map((r) => String(Object.fromEntries(JSON.parse(r) as Array<[string, unknown]>).file));
+    expect(pulled.length).toBeGreaterThan(0);
+    for (const file of pulled) {
+      const bytes = readFileSync(path.join(s.dir, 'uploads', file));
+      expect(createHash('sha256').update(bytes).digest('hex'), file).toBe(path.basename(file).split('.')[0]);
+    }
     await until('the central to have the acknowledgement', async () => {
       const row = JSON.parse((await pgRows(cluster.url, 'visits')).get(visitId)!) as Array<[string, unknown]>;
       return Object.fromEntries(row).is_new === 0;
@@ -295,6 +352,35 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
     expect(onCentral.state).toBe('central');
     expect(onCentral.rejections).toEqual([expect.objectContaining({ record_id: id, device: laptops.b.deviceId })]);
   }), 120_000);
+
+  it('the photo endpoints refuse bytes that do not match their hash, bad keys, strangers and auditors', onFailure(async () => {
+    const device = { authorization: `Token ${laptops.a.key}`, 'x-sync-protocol': '1' };
+    const bytes = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#a52' } }).jpeg().toBuffer();
+    const claimed = createHash('sha256').update('other bytes').digest('hex');
+    const meta = (sha: string) => `sha256 ${Buffer.from(sha).toString('base64')},ext ${Buffer.from('jpg').toString('base64')}`;
+    const tus = { ...device, 'tus-resumable': '1.0.0' };
+    const created = await fetch(`${centralUrl}/api/app/v1/sync/photos/files`, { method: 'POST', headers: { ...tus, 'upload-length': String(bytes.length), 'upload-metadata': meta(claimed) } });
+    expect(created.status).toBe(201);
+    const location = new URL(created.headers.get('location')!, centralUrl).href;
+    const wrong = await fetch(location, { method: 'PATCH', headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: new Uint8Array(bytes) });
+    expect(wrong.status).toBe(422);
+    expect((await wrong.json()).detail).toMatch(/not stored/);
+    const key = `${claimed.slice(0, 2)}/${claimed}.jpg`;
+    const ask = (files: unknown, headers: Record<string, string> = device) =>
+      fetch(`${centralUrl}/api/app/v1/sync/photos/missing/`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ files }) });
+    expect((await (await ask([key])).json()).missing).toEqual([key]);
+    const badKey = await ask(['../../etc/passwd']);
+    expect(badKey.status).toBe(400);
+    expect(await badKey.json()).toHaveProperty('files');
+    expect((await ask([key], { authorization: 'Token sd_nobody', 'x-sync-protocol': '1' })).status).toBe(401);
+    const noMeta = await fetch(`${centralUrl}/api/app/v1/sync/photos/files`, { method: 'POST', headers: { ...tus, 'upload-length': '10' } });
+    expect(noMeta.status).toBe(400);
+    expect((await noMeta.json()).detail).toMatch(/sha256/);
+    const stranger = await fetch(`${centralUrl}/api/app/v1/sync/photos/files`, { method: 'POST', headers: { 'tus-resumable': '1.0.0', 'upload-length': '10', 'x-sync-protocol': '1' } });
+    expect(stranger.status).toBe(401);
+    const auditor = await fetch(`${centralUrl}/api/app/v1/sync/photos/content/${claimed}.jpg`, { headers: device });
+    expect(auditor.status).toBe(403);
+  }), 60_000);
 
   it('refuses a revoked device, a skewed clock, an older protocol and a hostile push, and says so', onFailure(async () => {
     const push = (key: string, body: unknown, protocol = '1') =>

@@ -137,3 +137,12 @@ export type PushRequestBody = Static<typeof PushRequest>;
 export type PushResponseBody = Static<typeof PushResponse>;
 export type PullResponseBody = Static<typeof PullResponse>;
 export type SyncStateName = Static<typeof SyncState>;
+
+/** Where photos go up, over tus (sync/central/photos.ts); not in the OpenAPI description: tus describes it. */
+export const PHOTO_UPLOAD_PATH = '/api/app/v1/sync/photos/files';
+
+/** A photo's blob key: `ab/<sha256>.<ext>`, as an upload row's `file` names it. */
+export const PhotoKey = Type.String({ pattern: '^[0-9a-f]{2}/[0-9a-f]{64}\\.(jpg|png|webp)$', maxLength: 80 });
+export const PhotosMissingRequest = Type.Object({ files: Type.Array(PhotoKey, { maxItems: 500 }) }, { additionalProperties: false });
+export const PhotosMissingResponse = Type.Object({ missing: Type.Array(Type.String(), { description: 'The keys the central does not hold yet: send those' }) });
+export const PhotoContentParams = Type.Object({ file: Type.String({ pattern: '^[0-9a-f]{64}\\.(jpg|png|webp)$', maxLength: 80 }) });

@@ -191,6 +191,14 @@ export interface SyncSettingTable {
   value: string;
 }
 
+/** A photo file the central holds ('sent', 'received') or that is going up ('uploading'), migration 0019. */
+export interface SyncPhotoTable {
+  file: string;
+  state: 'uploading' | 'sent' | 'received';
+  upload_url: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   brands: CatalogTable;
   categories: CatalogTable;
@@ -213,6 +221,7 @@ export interface Database {
   sync_owners: SyncOwnerTable;
   sync_rejections: SyncRejectionTable;
   sync_settings: SyncSettingTable;
+  sync_photos: SyncPhotoTable;
 }
 
 export type CatalogTableName = 'brands' | 'categories' | 'manufacturers';

@@ -4,14 +4,19 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpError, detail } from '../http/errors.js';
 import devices from '../routes/app/devices.js';
+import syncPhotos from '../routes/app/sync-photos.js';
 import syncRoutes from '../routes/app/sync.js';
+import { uploadsDir } from '../recognition/uploads.js';
 import { RECOGNITION_KPIS } from '../recognition/visit-kpis.js';
 import type { SyncStatusBody } from '../schemas/sync.js';
+import { FileBlobStore } from '../storage/blob-store.js';
 import { now } from '../storage/ids.js';
 import { write } from '../storage/transaction.js';
 import type { AuthenticatedDevice } from './central/device-auth.js';
+import { createPhotoReceiver } from './central/photos.js';
 import { listRejections, readSettings } from './device-store.js';
 import { SyncEngine, type EngineOptions } from './engine.js';
+import { TusPhotoTransfer } from './photos.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -79,11 +84,14 @@ export async function registerSync(app: FastifyInstance, prefix: string, options
   await app.register(devices, { prefix });
   await app.register(syncRoutes, { prefix });
   if (app.serverConfig.role === 'central') {
+    // Photos as files under DATA_DIR/uploads: shared storage when several central processes serve.
+    const blobs = new FileBlobStore(uploadsDir(app.dataDir));
+    await app.register(syncPhotos, { prefix, receiver: await createPhotoReceiver(app.dataDir, blobs), blobs });
     app.decorate('syncEngine', centralStatus(app));
     app.addHook('onReady', async () => ensureRecognitionKpis(app));
     return;
   }
-  const engine = new SyncEngine(app.db, options);
+  const engine = new SyncEngine(app.db, { photos: new TusPhotoTransfer(app.db, app.dataDir), ...options });
   app.decorate('syncEngine', engine);
   app.addHook('onReady', async () => engine.start());
   app.addHook('onClose', async () => engine.stop());

@@ -2,9 +2,11 @@
 // read an upload's record, and fetch the image itself through its capability URL.
 import { serverSettings } from '../../config.js';
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import { HttpError, detail } from '../../http/errors.js';
 import { fetchImage, getUpload, storeUpload, uploadFilePath, uploadUrlPath, type UploadRow } from '../../recognition/uploads.js';
 import { IdParams, errorResponses } from '../../schemas/common.js';
 import { UploadByUrlBody, UploadContentParams, UploadCreated, UploadItem } from '../../schemas/recognition.js';
@@ -62,12 +64,15 @@ const uploads: FastifyPluginAsyncTypebox = async (app) => {
     const { id, token } = request.params;
     const row = await getUpload(app.db, id).catch(() => null);
     if (!row || row.token !== token) throw new NotFoundError('upload');
+    const file = uploadFilePath(app.dataDir, row);
+    // On the central (or a supervisor's laptop) a record may arrive before its photo (docs/sync.md).
+    if (!(await stat(file).catch(() => null))) throw new HttpError(404, detail('This photo has not reached this instance yet (pending sync).'));
     reply
       .header('Content-Type', row.mime)
       .header('Content-Length', String(row.bytes))
       .header('Cache-Control', 'private, max-age=31536000, immutable')
       .header('X-Content-Type-Options', 'nosniff');
-    return reply.send(createReadStream(uploadFilePath(app.dataDir, row)));
+    return reply.send(createReadStream(file));
   });
 };
 export default uploads;

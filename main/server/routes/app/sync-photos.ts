@@ -1,0 +1,57 @@
+// /api/app/v1/sync/photos/ on the central (device keys): which photos it lacks, the tus endpoint that
+// receives them (sync/central/photos.ts), and their content for supervisors' laptops. docs/sync.md.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, detail } from '../../http/errors.js';
+import { Detail, errorResponses } from '../../schemas/common.js';
+import { PHOTO_UPLOAD_PATH, PhotoContentParams, PhotosMissingRequest, PhotosMissingResponse } from '../../schemas/sync.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { checkProtocol, deviceAuthenticator } from '../../sync/central/device-auth.js';
+import type { PhotoReceiver } from '../../sync/central/photos.js';
+
+export interface SyncPhotoOptions {
+  receiver: PhotoReceiver;
+  blobs: BlobStore;
+}
+
+const syncPhotos: FastifyPluginAsyncTypebox<SyncPhotoOptions> = async (app, { receiver, blobs }) => {
+  const tags = ['app: sync'];
+  const authenticate = deviceAuthenticator(app.db);
+  const onRequest = async (request: FastifyRequest) => {
+    request.device = await authenticate(request);
+    checkProtocol(request);
+  };
+
+  app.post('/sync/photos/missing/', {
+    config: { auth: false },
+    onRequest,
+    schema: { tags, summary: 'Which of these photos (blob keys) the central lacks (device key)', body: PhotosMissingRequest, response: { 200: PhotosMissingResponse, ...errorResponses, 426: Detail } },
+  }, async (request) => ({ missing: await receiver.missing(request.body.files) }));
+
+  app.get('/sync/photos/content/:file', {
+    config: { auth: false },
+    onRequest,
+    schema: { tags, summary: "A photo's bytes, for a supervisor's laptop (device key); 404 while it has not reached the central", params: PhotoContentParams },
+  }, async (request, reply) => {
+    if (request.device!.role !== 'supervisor') throw new HttpError(403, detail('Only supervisor devices fetch photos of other devices.'));
+    const key = `${request.params.file.slice(0, 2)}/${request.params.file}`;
+    const size = await blobs.size(key);
+    if (size === null) throw new HttpError(404, detail('This photo has not reached the central yet (pending sync).'));
+    const ext = request.params.file.split('.')[1];
+    reply.header('content-type', ext === 'jpg' ? 'image/jpeg' : `image/${ext}`);
+    reply.header('content-length', size);
+    return reply.send(blobs.read(key));
+  });
+
+  // tus: its own protocol (creation, HEAD for the offset, PATCH with the bytes); the body stays raw.
+  app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+  const tus = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    await receiver.tus.handle(request.raw, reply.raw);
+  };
+  const prefix = PHOTO_UPLOAD_PATH.replace(/^\/api\/app\/v1/, '');
+  const hidden = { hide: true } as Record<string, unknown>;
+  app.route({ method: ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'], url: prefix, config: { auth: false }, onRequest, schema: hidden, handler: tus });
+  app.route({ method: ['HEAD', 'PATCH', 'DELETE', 'OPTIONS'], url: `${prefix}/:upload`, config: { auth: false }, onRequest, schema: hidden, handler: tus });
+};
+export default syncPhotos;

@@ -1,0 +1,160 @@
+// The laptop's side of photo transfer (docs/sync.md, "Photos"). Records name their photo by the
+// blob key `ab/<sha256>.<ext>`; the files follow separately: the laptop asks the central which keys it
+// lacks and sends only those, each over tus (tus-js-client) so a cut connection or a restarted laptop
+// resumes from the last byte the central stored: the upload's URL is kept in `sync_photos` until the
+// central confirms the file. A supervisor's laptop also fetches the photos of the visits it pulled.
+import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdir, open, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Kysely } from 'kysely';
+import { Upload } from 'tus-js-client';
+import { rec } from '../recognition/storage/tables.js';
+import { uploadsDir } from '../recognition/uploads.js';
+import { PHOTO_UPLOAD_PATH, PROTOCOL_HEADER, SYNC_PROTOCOL_VERSION } from '../schemas/sync.js';
+import { FileBlobStore, isBlobKey } from '../storage/blob-store.js';
+import { now } from '../storage/ids.js';
+import type { Database } from '../storage/schema.js';
+import type { PhotoTransfer } from './engine.js';
+
+/** Keys asked about per request (the central's limit, schemas/sync.ts). */
+const ASK_BATCH = 500;
+
+interface Pending {
+  file: string;
+  bytes: number;
+  upload_url: string | null;
+}
+
+export class TusPhotoTransfer implements PhotoTransfer {
+  private readonly blobs: FileBlobStore;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    dataDir: string,
+    private readonly options: { retryDelays?: number[] } = {},
+  ) {
+    this.blobs = new FileBlobStore(uploadsDir(dataDir));
+  }
+
+  /** Photo files named by upload rows that the central has not confirmed (or, pulled, this laptop lacks). */
+  private async todo(limit?: number): Promise<Pending[]> {
+    let q = rec(this.db)
+      .selectFrom('uploads')
+      .leftJoin('sync_photos', 'sync_photos.file', 'uploads.file')
+      .select((eb) => ['uploads.file as file', eb.fn.max('uploads.bytes').as('bytes'), eb.fn.max('sync_photos.upload_url').as('upload_url')])
+      .where((eb) => eb.or([eb('sync_photos.state', 'is', null), eb('sync_photos.state', '=', 'uploading')]))
+      .groupBy('uploads.file')
+      .orderBy('uploads.file');
+    if (limit) q = q.limit(limit);
+    const rows = await q.execute();
+    return rows.map((r) => ({ file: r.file, bytes: Number(r.bytes), upload_url: (r.upload_url as string | null) ?? null }));
+  }
+
+  async pending(): Promise<{ count: number; bytes: number }> {
+    const rows = await this.todo();
+    return { count: rows.length, bytes: rows.reduce((s, r) => s + r.bytes, 0) };
+  }
+
+  private async mark(file: string, state: 'uploading' | 'sent' | 'received', uploadUrl: string | null = null): Promise<void> {
+    await this.db
+      .insertInto('sync_photos')
+      .values({ file, state, upload_url: uploadUrl, updated_at: now() })
+      .onConflict((oc) => oc.column('file').doUpdateSet({ state, upload_url: uploadUrl, updated_at: now() }))
+      .execute();
+  }
+
+  async upload(central: string, deviceKey: string, onProgress: (fraction: number) => void): Promise<void> {
+    const headers = { authorization: `Token ${deviceKey}`, [PROTOCOL_HEADER]: String(SYNC_PROTOCOL_VERSION) };
+    // Bounded per round; the next round takes the rest.
+    const todo = (await this.todo(5_000)).filter((t) => isBlobKey(t.file));
+    const here: Pending[] = [];
+    const elsewhere: Pending[] = [];
+    for (const t of todo) ((await this.blobs.size(t.file)) === null ? elsewhere : here).push(t);
+
+    const lacking = new Set<string>();
+    for (let i = 0; i < here.length; i += ASK_BATCH) {
+      const files = here.slice(i, i + ASK_BATCH).map((t) => t.file);
+      const res = await fetch(`${central}/api/app/v1/sync/photos/missing/`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ files }),
+        signal: AbortSignal.timeout(60_000),
+      });
+      if (!res.ok) throw new Error(`photos: the central answered ${res.status} to "which photos do you lack"`);
+      for (const f of ((await res.json()) as { missing: string[] }).missing) lacking.add(f);
+    }
+    for (const t of here) if (!lacking.has(t.file)) await this.mark(t.file, 'sent');
+
+    const sending = here.filter((t) => lacking.has(t.file));
+    const total = sending.reduce((s, t) => s + t.bytes, 0) + elsewhere.reduce((s, t) => s + t.bytes, 0);
+    let done = 0;
+    const report = (bytes: number) => onProgress(total > 0 ? Math.min(1, (done + bytes) / total) : 1);
+    for (const t of sending) {
+      await this.send(central, headers, t, report);
+      done += t.bytes;
+      report(0);
+    }
+    for (const t of elsewhere) {
+      await this.fetch(central, headers, t);
+      done += t.bytes;
+      report(0);
+    }
+  }
+
+  /** One photo up over tus, resuming a stored upload URL when there is one. */
+  private async send(central: string, headers: Record<string, string>, t: Pending, report: (bytes: number) => void): Promise<void> {
+    const [sha256, ext] = path.basename(t.file).split('.');
+    const source = this.blobs.pathOf(t.file);
+    await new Promise<void>((resolve, reject) => {
+      const upload: Upload = new Upload(createReadStream(source), {
+        endpoint: central + PHOTO_UPLOAD_PATH,
+        uploadUrl: t.upload_url ? new URL(t.upload_url, central).href : undefined,
+        uploadSize: t.bytes,
+        metadata: { sha256, ext },
+        headers,
+        retryDelays: this.options.retryDelays ?? [0, 500, 2_000, 5_000],
+        storeFingerprintForResuming: false,
+        onUploadUrlAvailable: () => {
+          // Kept before the bytes go: a laptop killed mid-photo resumes this upload on restart.
+          this.mark(t.file, 'uploading', upload.url).catch(() => undefined);
+        },
+        onProgress: (sent) => report(sent),
+        onSuccess: () => resolve(),
+        onError: (error) => reject(new Error(`photo ${t.file}: ${error.message.split('\n')[0]}`)),
+      });
+      upload.start();
+    });
+    await this.mark(t.file, 'sent');
+  }
+
+  /** A photo this laptop pulled a record of (a supervisor's copy of an auditor's visit). */
+  private async fetch(central: string, headers: Record<string, string>, t: Pending): Promise<void> {
+    const res = await fetch(`${central}/api/app/v1/sync/photos/content/${path.basename(t.file)}`, { headers, signal: AbortSignal.timeout(120_000) });
+    // Not on the central yet either (its owner has not sent it): a later round fetches it.
+    if (res.status === 404) return void (await res.body?.cancel());
+    if (!res.ok || !res.body) throw new Error(`photo ${t.file}: the central answered ${res.status}`);
+    const target = this.blobs.pathOf(t.file);
+    await mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${process.pid}.download`;
+    try {
+      const out = (await open(tmp, 'w')).createWriteStream();
+      const hash = createHash('sha256');
+      await pipeline(Readable.fromWeb(res.body as WebReadableStream), async function* (chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          hash.update(chunk);
+          yield chunk;
+        }
+      }, out);
+      // The key is the content's hash: a file that does not match it is not kept.
+      if (hash.digest('hex') !== path.basename(t.file).split('.')[0]) throw new Error(`photo ${t.file}: the bytes received do not match its hash`);
+      await this.blobs.putFile(t.file, tmp);
+    } finally {
+      await rm(tmp, { force: true });
+    }
+    await this.mark(t.file, 'received');
+  }
+}
