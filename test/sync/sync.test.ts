@@ -207,7 +207,7 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
     try {
       expect((await api(a, 'PUT', '/api/app/v1/sync/settings/', { central_url: proxyUrl })).status).toBe(200);
       proxy.holdPhotos = true;
-      const big = await sharp({ create: { width: 4000, height: 3000, channels: 3, noise: { type: 'gaussian' as const, mean: 128, sigma: 60 } } }).jpeg({ quality: 97 }).toBuffer();
+      const big = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian' as const, mean: 128, sigma: 60 } } }).jpeg({ quality: 97 }).toBuffer();
       expect(big.length).toBeGreaterThan(8_000_000);
       const form = new FormData();
       form.append('datafile', new Blob([new Uint8Array(big)], { type: 'image/jpeg' }), 'big.jpg');
