@@ -5,7 +5,7 @@
 // prints `listening on http://HOST:PORT` once ready (--port 0 picks a free port) and closes cleanly
 // on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
-import { DEFAULT_HOST, defaultDataDir } from '../server/config.js';
+import { DEFAULT_HOST, defaultDataDir, serverSettings } from '../server/config.js';
 import { startServer } from '../server/server.js';
 
 const USAGE =
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     database: values.database,
     central: values.central,
     deviceKey: values['device-key'],
-    sync: syncTiming(),
+    sync: serverSettings().sync,
   });
   console.log(`listening on ${server.url}`);
   let stopping = false;
@@ -85,15 +85,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-}
-
-/** Sync round interval and backoff in ms from the environment (tests and demos shorten them). */
-function syncTiming() {
-  const ms = (name: string) => {
-    const v = Number(process.env[name]);
-    return Number.isFinite(v) && v > 0 ? v : undefined;
-  };
-  return { intervalMs: ms('SHELF_AUDIT_SYNC_INTERVAL_MS'), backoffMs: ms('SHELF_AUDIT_SYNC_BACKOFF_MS'), maxBackoffMs: ms('SHELF_AUDIT_SYNC_MAX_BACKOFF_MS') };
 }
 
 main().catch((error: unknown) => {

@@ -55,6 +55,10 @@ export interface ServerSettings {
    * addresses (a local integration's receiver on the same laptop). Off by default (http/outgoing.ts).
    */
   allowPrivateUrls: boolean;
+  /** SHELF_AUDIT_SYNC_INTERVAL_MS, _BACKOFF_MS, _MAX_BACKOFF_MS: the laptop's sync timing (sync/engine.ts defaults). */
+  sync: { intervalMs?: number; backoffMs?: number; maxBackoffMs?: number };
+  /** SHELF_AUDIT_SYNC_PULL_PAGE: changes per pull page on the central (default 2000). */
+  syncPullPage: number;
 }
 
 function numberSetting(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -73,5 +77,11 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
     identifyThreads: numberSetting(env, 'SHELF_AUDIT_IDENTIFY_THREADS') ?? 0,
     embedThreads: numberSetting(env, 'SHELF_AUDIT_EMBED_THREADS') ?? 2,
     allowPrivateUrls: ['1', 'true', 'yes'].includes((env.SHELF_AUDIT_ALLOW_PRIVATE_URLS ?? '').trim().toLowerCase()),
+    sync: {
+      intervalMs: numberSetting(env, 'SHELF_AUDIT_SYNC_INTERVAL_MS') || undefined,
+      backoffMs: numberSetting(env, 'SHELF_AUDIT_SYNC_BACKOFF_MS') || undefined,
+      maxBackoffMs: numberSetting(env, 'SHELF_AUDIT_SYNC_MAX_BACKOFF_MS') || undefined,
+    },
+    syncPullPage: Math.max(1, numberSetting(env, 'SHELF_AUDIT_SYNC_PULL_PAGE') ?? 2_000),
   };
 }

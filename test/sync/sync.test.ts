@@ -51,7 +51,7 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
   let jpeg: Buffer;
 
   const startCentral = async () => {
-    central = await startServe(['--role', 'central', '--database', cluster.url, '--data-dir', centralDir, '--port', String(centralPort)]);
+    central = await startServe(['--role', 'central', '--database', cluster.url, '--data-dir', centralDir, '--port', String(centralPort)], { SHELF_AUDIT_SYNC_PULL_PAGE: '7' });
     return central;
   };
   const startLaptop = async (l: Laptop, centralAt = centralUrl) => {
@@ -180,6 +180,25 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
       await until(`${l.name} to see the edit`, async () => (await api(l.server!.url, 'GET', '/api/v1.5/brands/brand-new/')).status === 200);
       expect((await api(l.server!.url, 'GET', '/api/v1.5/brands/brand-fanta/')).body.name).toBe('Fanta (new)');
     }
+    // The central answers in pages of whole transactions (SHELF_AUDIT_SYNC_PULL_PAGE=7 here): walking
+    // the cursor from 0 gives every master record, each once per page it changed in, over several pages.
+    const pulled = new Map<string, unknown>();
+    let cursor = '0';
+    let pages = 0;
+    for (let more = true; more; pages++) {
+      const res = await fetch(`${centralUrl}/api/app/v1/sync/pull/?cursor=${encodeURIComponent(cursor)}&client_time=${encodeURIComponent(new Date().toISOString())}`, {
+        headers: { authorization: `Token ${laptops.b.key}`, 'x-sync-protocol': '1' },
+      });
+      const page = await res.json();
+      expect(res.status, JSON.stringify(page)).toBe(200);
+      for (const c of page.changes) if (c.entity === 'brand' || c.entity === 'sku') pulled.set(`${c.entity}:${c.id}`, c.row);
+      ({ cursor, more } = page);
+    }
+    expect(pages).toBeGreaterThanOrEqual(2);
+    const brands = await pgRows(cluster.url, 'brands');
+    const skus = await pgRows(cluster.url, 'skus');
+    expect([...pulled.keys()].sort()).toEqual([...[...brands.keys()].map((k) => `brand:${k}`), ...[...skus.keys()].map((k) => `sku:${k}`)].sort());
+    expect((pulled.get('brand:brand-fanta') as { name: string }).name).toBe('Fanta (new)');
   }), 180_000);
 
   it('work done offline on two laptops drains when the central returns, exactly', onFailure(async () => {
@@ -290,9 +309,10 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
       const r = await api(s.server!.url, 'GET', `/api/data/v1.0/visits/?cid=${visitId}`);
       return r.body.count === 1 && r.body.results[0];
     });
-    expect(sqliteRows(s.dir, 'scenes').size).toBe(sqliteRows(laptops.a.dir, 'scenes').size + sqliteRows(laptops.b.dir, 'scenes').size);
     expect((await api(s.server!.url, 'POST', `/api/data/v1.0/visits/${seen.id}/ack/`)).status).toBe(200);
     await drained(s);
+    // All pages pulled: every scene of both auditors.
+    expect(sqliteRows(s.dir, 'scenes').size).toBe(sqliteRows(laptops.a.dir, 'scenes').size + sqliteRows(laptops.b.dir, 'scenes').size);
     // Offline review needs the photos too: every upload the supervisor pulled has its file, intact.
     const pulled = [...sqliteRows(s.dir, 'uploads').values()].map((r) => String(Object.fromEntries(JSON.parse(r) as Array<[string, unknown]>).file));
     expect(pulled.length).toBeGreaterThan(0);

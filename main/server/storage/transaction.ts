@@ -1,6 +1,8 @@
 // Every write runs here: one transaction, and in the same transaction one outbox row per changed
 // record, so the sync engine can push exactly what changed and never sees a half-applied write.
 import type { Kysely, Transaction } from 'kysely';
+import { randomInt } from 'node:crypto';
+import { isPostgres } from './dialect.js';
 import { now } from './ids.js';
 import type { Database } from './schema.js';
 
@@ -48,11 +50,15 @@ export async function write<T>(db: Kysely<Database>, fn: (ctx: WriteContext) => 
     });
     if (changes.length > 0) {
       const at = now();
+      // PostgreSQL stamps each row with its real transaction id (the column's default); on SQLite a
+      // random number per transaction marks which rows committed together, so a pull page never
+      // splits a transaction (sync/central/pull.ts).
+      const txid = isPostgres(db) ? {} : { txid: randomInt(1, 2 ** 47) };
       // Chunked so a large import stays under SQLite's bound-parameter limit.
       for (let i = 0; i < changes.length; i += 200) {
         await trx
           .insertInto('outbox')
-          .values(changes.slice(i, i + 200).map((c) => ({ ...c, created_at: at })))
+          .values(changes.slice(i, i + 200).map((c) => ({ ...c, created_at: at, ...txid })))
           .execute();
       }
     }

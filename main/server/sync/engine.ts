@@ -165,9 +165,14 @@ export class SyncEngine {
       await this.options.photos.upload(central, key, (f) => (this.progress = f));
       this.progress = null;
     }
-    const cursor = (await readSettings(this.db)).pull_cursor ?? '0';
-    const pull = await this.call<PullResponseBody>(central, key, 'GET', `/api/app/v1/sync/pull/?cursor=${encodeURIComponent(cursor)}&client_time=${encodeURIComponent(now())}`);
-    await applyPull(this.db, pull);
+    // Page by page, each applied with its cursor in one transaction: a first pull of a large catalog
+    // that is cut off keeps the pages it has.
+    for (let i = 0; i < 10_000; i++) {
+      const cursor = (await readSettings(this.db)).pull_cursor ?? '0';
+      const pull = await this.call<PullResponseBody>(central, key, 'GET', `/api/app/v1/sync/pull/?cursor=${encodeURIComponent(cursor)}&client_time=${encodeURIComponent(now())}`);
+      await applyPull(this.db, pull);
+      if (!pull.more) break;
+    }
     await saveSettings(this.db, { last_success: now() });
     this.state = 'idle';
     this.message = MESSAGES.idle;

@@ -1,6 +1,7 @@
 // /api/app/v1/sync/: the device-facing protocol on the central (push, pull: device keys), and the
 // laptop's own controls (settings, status, run now: API keys). docs/sync.md.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { serverSettings } from '../../config.js';
 import { HttpError, detail } from '../../http/errors.js';
 import { Detail, errorResponses } from '../../schemas/common.js';
 import { PullQuery, PullResponse, PushRequest, PushResponse, SyncSettings, SyncSettingsBody, SyncStatus } from '../../schemas/sync.js';
@@ -18,6 +19,7 @@ const syncRefusals = { ...errorResponses, 409: Detail, 426: Detail };
 const sync: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: sync'];
   const authenticate = deviceAuthenticator(app.db);
+  const pullPage = serverSettings().syncPullPage;
 
   app.post('/sync/push/', {
     config: { auth: false },
@@ -43,7 +45,7 @@ const sync: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     checkClock(request.query.client_time);
     try {
-      return await readPull(app.db, { id: request.device!.deviceId, role: request.device!.role }, request.query.cursor);
+      return await readPull(app.db, { id: request.device!.deviceId, role: request.device!.role }, request.query.cursor, pullPage);
     } catch (error) {
       if (error instanceof CursorError) throw new HttpError(400, { cursor: [error.message] });
       throw error;

@@ -62,27 +62,49 @@ async function concerns(trx: Kysely<Database>, device: PullingDevice, row: Outbo
   return false;
 }
 
-export async function readPull(db: Kysely<Database>, device: PullingDevice, cursorText: string | undefined): Promise<PullResponseBody> {
+/** Changes per pull, at most (whole transactions: a page may run over to finish the last one). */
+export const DEFAULT_PULL_PAGE = 2_000;
+
+/**
+ * The rows of one page: whole transactions in order, at least `page` rows when there are more, and
+ * the txid of the first transaction left for the next page (null when none is).
+ */
+function cutPage(rows: OutboxRow[], page: number): { taken: OutboxRow[]; nextTxid: string | null } {
+  let i = Math.min(page, rows.length);
+  while (i < rows.length && String(rows[i].txid) === String(rows[i - 1].txid)) i++;
+  return { taken: rows.slice(0, i), nextTxid: i < rows.length ? String(rows[i].txid) : null };
+}
+
+export async function readPull(db: Kysely<Database>, device: PullingDevice, cursorText: string | undefined, page = DEFAULT_PULL_PAGE): Promise<PullResponseBody> {
   const cursor = parseCursor(cursorText);
   const columns = await syncColumns(db);
   const pg = isPostgres(db);
   const run = async (trx: Kysely<Database>) => {
     let rows: OutboxRow[];
     let next: string;
+    let more: boolean;
     if (pg) {
       // First statement of the transaction: it fixes the snapshot every later read sees.
       const snap = await trx
         .selectNoFrom((eb) => eb.fn<string>('pg_snapshot_xmin', [eb.fn('pg_current_snapshot', [])]).as('xmin'))
         .executeTakeFirstOrThrow();
-      const xmin = BigInt(snap.xmin);
+      const snapXmin = BigInt(snap.xmin);
       let q = trx.selectFrom('outbox').select(['seq', 'txid', 'entity', 'record_id', 'op', 'device_id']).where('txid', '>=', cursor.xmin.toString() as never);
       if (cursor.seen.length > 0) q = q.where('txid', 'not in', cursor.seen.map((t) => t.toString()) as never);
-      rows = (await q.orderBy('txid').orderBy('seq').execute()) as OutboxRow[];
+      const cut = cutPage((await q.orderBy('txid').orderBy('seq').execute()) as OutboxRow[], page);
+      rows = cut.taken;
+      more = cut.nextTxid !== null;
+      // Everything below the first transaction left out has been delivered, if it has finished:
+      // below the snapshot's xmin every transaction has. Above, the delivered ones are listed.
+      const xmin = cut.nextTxid !== null && BigInt(cut.nextTxid) < snapXmin ? BigInt(cut.nextTxid) : snapXmin;
       const seen = new Set<string>(cursor.seen.filter((t) => t >= xmin).map(String));
       for (const r of rows) if (BigInt(r.txid) >= xmin) seen.add(String(r.txid));
       next = `x:${xmin}:${[...seen].join(',')}`;
     } else {
-      rows = (await trx.selectFrom('outbox').select(['seq', 'txid', 'entity', 'record_id', 'op', 'device_id']).where('seq', '>', cursor.seq).orderBy('seq').execute()) as OutboxRow[];
+      const all = (await trx.selectFrom('outbox').select(['seq', 'txid', 'entity', 'record_id', 'op', 'device_id']).where('seq', '>', cursor.seq).orderBy('seq').execute()) as OutboxRow[];
+      const cut = cutPage(all, page);
+      rows = cut.taken;
+      more = cut.nextTxid !== null;
       next = `s:${rows.length > 0 ? rows[rows.length - 1].seq : cursor.seq}`;
     }
     // The latest state of each record once; order: parents first (registry order), then as written.
@@ -102,7 +124,7 @@ export async function readPull(db: Kysely<Database>, device: PullingDevice, curs
       changes.push(row ? { entity: r.entity, id: r.record_id, op: 'upsert', row: wireRow(row) } : { entity: r.entity, id: r.record_id, op: 'delete', row: null });
     }
     changes.sort((a, b) => syncEntity(a.entity)!.order - syncEntity(b.entity)!.order);
-    return { cursor: next, more: false, changes };
+    return { cursor: next, more, changes };
   };
   return pg ? db.transaction().setIsolationLevel('repeatable read').execute(run) : db.transaction().execute(run);
 }
