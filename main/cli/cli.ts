@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
         if (!isRole(role)) throw new UsageError(`keys create takes --role ${ROLES.join(', ')}`);
         // The CLI runs with the data directory's owner's rights: its keys have no creator (each is its own rate-limit root).
         const key = await write(db, (ctx) => createApiKey(ctx, { name: values.name ?? null, role }));
-        console.log(`id:   ${key.id}\nrole: ${key.role}\nkey:  ${key.key}\n(the key is shown only now; store it safely)`);
+        console.log(`id:  ${key.id}\nkey: ${key.key}\nrole: ${key.role}\n(the key is shown only now; store it safely)`);
         return 0;
       }
       if (sub === 'list') {
