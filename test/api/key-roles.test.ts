@@ -2,7 +2,7 @@
 // admin / integration / read-only are enforced on every route; keys minted by a key share its
 // /recognize rate limit; keys made before the roles keep working; the CLI creates keys of a role.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
