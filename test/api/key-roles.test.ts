@@ -158,6 +158,9 @@ describe('the /recognize rate limit', () => {
       const apart = (await write(t.server.app.db, (ctx) => createApiKey(ctx, { name: 'cli', role: 'integration' }))).key;
       // Invalid bodies: the limit counts every call.
       const post = (token: string) => t.call('POST', '/api/v1.5/recognize/', { json: { images: 'nope' }, token });
+      // Calls refused for their role (403, before the limit counts) take nothing from the budget.
+      const reader = await mint(t, 'read-only');
+      for (let i = 0; i < 5; i++) expect((await post(reader.key)).status).toBe(403);
       const tokens = [a.key, b.key, c.key, subAdmin.key];
       for (let i = 0; i < 100; i++) {
         const res = await post(tokens[i % tokens.length]);
