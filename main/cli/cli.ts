@@ -1,6 +1,6 @@
 // Maintenance commands on a data directory (the server may be running: SQLite's WAL lets both work):
 //   npm run cli -- import FILE [--entity ENTITY]      JSON with all entities, or a CSV of one entity
-//   npm run cli -- keys create [--name NAME]          prints the new key (shown once)
+//   npm run cli -- keys create [--name NAME] [--role admin|integration|read-only]   prints the new key (shown once)
 //   npm run cli -- keys list
 //   npm run cli -- keys revoke ID
 //   npm run cli -- devices create --name N --role auditor|supervisor   (on the central: prints the device key once)
@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../server/config.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../server/domain/api-keys.js';
+import { ROLES, createApiKey, isRole, listApiKeys, revokeApiKey } from '../server/domain/api-keys.js';
 import { NotFoundError, RejectedError } from '../server/domain/errors.js';
 import { parseCsvImport, parseJsonImport } from '../server/domain/import-files.js';
 import { importMasterData } from '../server/domain/import.js';
@@ -21,7 +21,7 @@ import { write } from '../server/storage/transaction.js';
 
 const USAGE = `usage:
   cli import FILE [--entity ENTITY] [--data-dir DIR]
-  cli keys create [--name NAME] [--data-dir DIR]
+  cli keys create [--name NAME] [--role admin|integration|read-only] [--data-dir DIR]   (role default integration)
   cli keys list [--data-dir DIR]
   cli keys revoke ID [--data-dir DIR]
   cli devices create --name NAME --role auditor|supervisor [--data-dir DIR | --database URL]
@@ -65,14 +65,17 @@ async function main(argv: string[]): Promise<number> {
     }
     if (command === 'keys') {
       if (sub === 'create') {
-        const key = await write(db, (ctx) => createApiKey(ctx, { name: values.name ?? null }));
-        console.log(`id:  ${key.id}\nkey: ${key.key}\n(the key is shown only now; store it safely)`);
+        const role = values.role ?? 'integration';
+        if (!isRole(role)) throw new UsageError(`keys create takes --role ${ROLES.join(', ')}`);
+        // The CLI runs with the data directory's owner's rights: its keys have no creator (each is its own rate-limit root).
+        const key = await write(db, (ctx) => createApiKey(ctx, { name: values.name ?? null, role }));
+        console.log(`id:  ${key.id}\nkey: ${key.key}\nrole: ${key.role}\n(the key is shown only now; store it safely)`);
         return 0;
       }
       if (sub === 'list') {
         const keys = await listApiKeys(db);
         for (const k of keys) {
-          console.log([k.id, k.prefix + '…', k.name ?? '-', k.created_date, k.revoked_date ? `revoked ${k.revoked_date}` : 'active'].join('\t'));
+          console.log([k.id, k.public_id, k.role, k.name ?? '-', k.created_date, k.revoked_date ? `revoked ${k.revoked_date}` : 'active'].join('\t'));
         }
         if (keys.length === 0) console.log('no keys');
         return 0;
@@ -80,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
       if (sub === 'revoke') {
         if (!arg) throw new UsageError('keys revoke needs an ID (see keys list)');
         const key = await write(db, (ctx) => revokeApiKey(ctx, arg));
-        console.log(`revoked ${key.id} (${key.prefix}…)`);
+        console.log(`revoked ${key.id} (${key.public_id})`);
         return 0;
       }
     }

@@ -1,6 +1,7 @@
 // A key for the UI of one running app (the desktop window, or the browser tab `npm start` opens), made
 // through the server's API-key domain. It is named after its owner and process, revoked when that
 // process shuts down cleanly, and one left behind by a process that died is revoked by the next start.
+// It is an admin key: the UI imports master data and manages API keys and devices.
 import type { Kysely } from 'kysely';
 import { createApiKey, listApiKeys, revokeApiKey } from '../server/domain/api-keys.js';
 import type { Database } from '../server/storage/schema.js';
@@ -54,7 +55,7 @@ export async function issueSessionKey(
   pid: number = process.pid,
 ): Promise<SessionKey> {
   await revokeOrphanedSessionKeys(db, owner);
-  const created = await write(db, (ctx) => createApiKey(ctx, { name: sessionKeyName(owner, pid) }));
+  const created = await write(db, (ctx) => createApiKey(ctx, { name: sessionKeyName(owner, pid), role: 'admin' }));
   let revoked: Promise<void> | undefined;
   return {
     id: created.id,

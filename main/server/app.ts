@@ -11,6 +11,7 @@ import { detail, drfErrorHandler, NOT_FOUND } from './http/errors.js';
 import { collectMethods } from './http/method-not-allowed.js';
 import { createPageCache } from './http/page-cache.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerRoles } from './http/roles.js';
 import { registerWebUi, sendSpaFallback } from './http/web-ui.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import health from './routes/health.js';
@@ -69,6 +70,7 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
 
   await registerBodyParsers(app);
   registerAuth(app, db);
+  registerRoles(app);
   await registerRateLimit(app);
   await registerOpenApi(app, APP_VERSION);
 

@@ -44,7 +44,7 @@ describe.skipIf(!available)('on PostgreSQL', () => {
     pg('initdb', ['-D', path.join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
     pg('pg_ctl', ['-D', path.join(dir, 'data'), '-w', '-l', path.join(dir, 'log'), '-o', `-c listen_addresses='' -k ${dir} -p 5439 -F`, 'start']);
     database = await openDatabaseTarget({ kind: 'postgres', connectionString: `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(dir)}&port=5439` });
-    token = (await write(database.db, (ctx) => createApiKey(ctx, { name: 'pg test' }))).key;
+    token = (await write(database.db, (ctx) => createApiKey(ctx, { name: 'pg test', role: 'admin' }))).key;
     app = await buildApp({ db: database.db, config: { host: '127.0.0.1', port: 0, dataDir: dir, webRoot: null, logger: false } });
     url = await app.listen({ host: '127.0.0.1', port: 0 });
   }, 120_000);

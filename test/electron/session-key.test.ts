@@ -22,9 +22,9 @@ afterEach(async () => {
 });
 
 describe('UI session keys', () => {
-  it('are valid API keys, named after their owner and process, until revoked', async () => {
+  it('are valid admin API keys (the UI imports and manages keys), named after their owner and process, until revoked', async () => {
     const key = await issueSessionKey(database.db, 'npm start web UI', 4242);
-    expect(await verifyApiKey(database.db, key.token)).toEqual({ id: key.id, name: 'npm start web UI session (pid 4242)' });
+    expect(await verifyApiKey(database.db, key.token)).toEqual({ id: key.id, name: 'npm start web UI session (pid 4242)', role: 'admin', root_key_id: key.id });
     await key.revoke();
     await key.revoke(); // idempotent: quitting twice is harmless
     expect(await verifyApiKey(database.db, key.token)).toBeUndefined();
@@ -32,7 +32,7 @@ describe('UI session keys', () => {
 
   it('do not pile up: keys of dead processes are revoked, live ones and other keys kept', async () => {
     const db = database.db;
-    const named = (name: string) => write(db, (ctx) => createApiKey(ctx, { name }));
+    const named = (name: string) => write(db, (ctx) => createApiKey(ctx, { name, role: 'integration' }));
     const dead = await named(sessionKeyName('npm start web UI', 111));
     const alive = await named(sessionKeyName('npm start web UI', 222));
     const desktop = await named(sessionKeyName('desktop app', 111));

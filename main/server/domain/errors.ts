@@ -32,3 +32,11 @@ export class RejectedError extends Error {
     this.name = 'RejectedError';
   }
 }
+
+/** The caller may not do this (an API key's role is too low for what it asks). */
+export class ForbiddenError extends Error {
+  constructor(message = 'You do not have permission to perform this action.') {
+    super(message);
+    this.name = 'ForbiddenError';
+  }
+}

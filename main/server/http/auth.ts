@@ -4,7 +4,7 @@
 // the interface's silence about their header is not permission.
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
-import { verifyApiKey } from '../domain/api-keys.js';
+import { verifyApiKey, type VerifiedApiKey } from '../domain/api-keys.js';
 import type { Database } from '../storage/schema.js';
 import { HttpError, detail } from './errors.js';
 
@@ -18,8 +18,8 @@ declare module 'fastify' {
     routeAuth(): Array<{ method: string; url: string; auth: boolean }>;
   }
   interface FastifyRequest {
-    /** The API key that authenticated the request (null on public routes). */
-    apiKey: { id: string; name: string | null } | null;
+    /** The API key that authenticated the request (null on public routes); http/roles.ts checks its role. */
+    apiKey: VerifiedApiKey | null;
   }
 }
 

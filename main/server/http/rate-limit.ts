@@ -7,12 +7,16 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
   await app.register(rateLimit, { global: false });
 }
 
-/** Per API key (the global auth hook runs before route-level hooks), falling back to the client address. */
+/**
+ * Per API key, counted on the root of the chain of keys that created it (domain/api-keys.ts): keys
+ * minted by one admin key share its budget, so minting keys does not raise the limit. The global auth
+ * hook runs before route-level hooks; without a key, the client address.
+ */
 function perKey(request: FastifyRequest): string {
-  return request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`;
+  return request.apiKey ? `key:${request.apiKey.root_key_id}` : `ip:${request.ip}`;
 }
 
-/** The interface's limit for POST /api/v1.5/recognize/: 100 requests a minute per key. */
+/** The interface's limit for POST /api/v1.5/recognize/: 100 requests a minute per key (per root key, above). */
 export const RECOGNIZE_RATE_LIMIT = {
   max: 100,
   timeWindow: 60_000,

@@ -2,19 +2,28 @@
 import { Type } from 'typebox';
 import { Nullable } from './common.js';
 
+const ROLE_TEXT = 'admin: everything (keys, devices, import, the APIs); integration: the APIs, reads and writes; read-only: GET/HEAD/OPTIONS of the APIs';
+const ApiKeyRole = (description = ROLE_TEXT) =>
+  Type.Union([Type.Literal('admin'), Type.Literal('integration'), Type.Literal('read-only')], { description });
+
 export const ApiKeyItem = Type.Object({
   id: Type.String(),
+  public_id: Type.String({ description: 'The key\'s public part (`sa_...` before its dot), to tell keys apart; no part of the secret. Keys of another form get a random `key_...`' }),
   name: Nullable(Type.String()),
-  prefix: Type.String({ description: 'First characters of the key, to tell keys apart' }),
+  role: ApiKeyRole(),
+  created_by: Nullable(Type.String({ description: 'The id of the key that created this one through the API; null for the CLI, `serve --api-key`, the app' })),
   created_date: Type.String({ format: 'date-time' }),
   last_used_date: Nullable(Type.String({ format: 'date-time' })),
   revoked_date: Nullable(Type.String({ format: 'date-time' })),
 });
 export const ApiKeyCreated = Type.Object({
   ...ApiKeyItem.properties,
-  key: Type.String({ description: 'The key itself: shown this once, only its SHA-256 is stored' }),
+  key: Type.String({ description: 'The key itself (`sa_<public id>.<secret>`): shown this once, only its SHA-256 is stored' }),
 });
-export const ApiKeyCreate = Type.Object({ name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))) });
+export const ApiKeyCreate = Type.Object({
+  name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  role: Type.Optional(ApiKeyRole(`${ROLE_TEXT}. Default integration; not above the role of the key that asks`)),
+});
 
 export const Info = Type.Object({
   app_version: Type.String(),

@@ -65,6 +65,8 @@ export const Ok = Type.Object({ result: Type.Literal('OK') });
 export const errorResponses = {
   400: FieldErrors,
   401: Detail,
+  // An API key whose role does not allow the call (http/roles.ts).
+  403: Detail,
   404: Detail,
   405: Detail,
   413: Detail,

@@ -133,9 +133,15 @@ export interface ImportTable extends Keyed {
 
 export interface ApiKeyTable extends Keyed {
   name: string | null;
-  prefix: string;
-  /** SHA-256 hex of the key; the key itself is never stored. */
+  /** Listed in clear: the `sa_...` part of a key before its dot, or a random `key_...` for keys of another form. */
+  public_id: string;
+  /** SHA-256 hex of the whole key; the key itself is never stored. */
   hash: string;
+  role: 'admin' | 'integration' | 'read-only';
+  /** The key that created this one through the API; null for keys made by the CLI, `serve --api-key`, the app. */
+  created_by: string | null;
+  /** The first key of the `created_by` chain (this key's id when it has no creator): the rate-limit bucket. */
+  root_key_id: string;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;

@@ -168,8 +168,8 @@ export function listKeys(api: ApiClient) {
   return api.all<ApiKeyRecord>(`${APP}/keys/`);
 }
 
-export function createKey(api: ApiClient, name: string) {
-  return api.post<ApiKeyRecord>(`${APP}/keys/`, { name });
+export function createKey(api: ApiClient, name: string, role: ApiKeyRecord['role']) {
+  return api.post<ApiKeyRecord>(`${APP}/keys/`, { name, role });
 }
 
 export function revokeKey(api: ApiClient, id: string) {

@@ -1,11 +1,12 @@
 // POST /api/app/v1/import/: the master-data import (the same code as `npm run cli -- import FILE`).
 // Takes the JSON document as the body, a CSV body (text/csv) with ?entity=, or a multipart upload
-// with the file in `file` (and `entity` for a CSV).
+// with the file in `file` (and `entity` for a CSV). Admin keys only.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { RejectedError } from '../../domain/errors.js';
 import { parseCsvImport, parseJsonImport } from '../../domain/import-files.js';
 import { importMasterData } from '../../domain/import.js';
+import { requireRole } from '../../http/roles.js';
 import { errorResponses } from '../../schemas/common.js';
 import { ImportDocument, ImportSummary } from '../../schemas/import.js';
 
@@ -39,6 +40,7 @@ const importRoute: FastifyPluginAsync = async (app) => {
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_request, body, done) => done(null, body));
   app.post('/import/', {
     bodyLimit: IMPORT_BODY_LIMIT,
+    preHandler: requireRole('admin'),
     schema: {
       tags: ['app: import'],
       summary: 'Import master data in one transaction (all or nothing; failed rows are reported)',

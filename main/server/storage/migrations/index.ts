@@ -8,6 +8,7 @@ import { displayChoice } from './0013-display-choice.js';
 import { syncTables } from './0014-sync.js';
 import { syncUploads } from './0015-sync-uploads.js';
 import { finiteNumbers } from './0016-finite-numbers.js';
+import { apiKeyRoles } from './0017-api-key-roles.js';
 import { syncPhotos } from './0019-sync-photos.js';
 
 export const migrations: Record<string, Migration> = {
@@ -18,5 +19,6 @@ export const migrations: Record<string, Migration> = {
   '0014-sync': syncTables,
   '0015-sync-uploads': syncUploads,
   '0016-finite-numbers': finiteNumbers,
+  '0017-api-key-roles': apiKeyRoles,
   '0019-sync-photos': syncPhotos,
 };

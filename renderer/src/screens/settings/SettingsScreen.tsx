@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { createKey, getInfo, listKeys, revokeKey } from '../../api/endpoints';
 import { describeError } from '../../api/errors';
 import type { ApiKeyRecord, AppInfo } from '../../api/types';
-import { TextField } from '../../components/Field';
+import { SelectField, TextField } from '../../components/Field';
 import { FormError } from '../../components/FormError';
 import { Empty, ErrorMessage, Loading } from '../../components/StateMessage';
 import { useSubmission } from '../../components/useSubmission';
@@ -62,12 +62,22 @@ function AppInfoPanel() {
   );
 }
 
+type KeyRole = ApiKeyRecord['role'];
+
+/** What each role may do (docs/api.md, "Keys and roles"). */
+const ROLE_OPTIONS: Array<{ value: KeyRole; label: string }> = [
+  { value: 'integration', label: 'Integration: the APIs, reads and writes' },
+  { value: 'read-only', label: 'Read-only: the APIs, reads only' },
+  { value: 'admin', label: 'Admin: also keys, devices and import' },
+];
+
 function ApiKeysPanel() {
   const api = useSession((s) => s.api);
   const token = useSession((s) => s.credentials.token);
   const [keys, setKeys] = useState<ApiKeyRecord[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
+  const [role, setRole] = useState<KeyRole>('integration');
   const [created, setCreated] = useState<ApiKeyRecord | null>(null);
   const [copied, setCopied] = useState(false);
   const { busy, error: createError, fieldErrors, submit } = useSubmission();
@@ -88,7 +98,7 @@ function ApiKeysPanel() {
         onSubmit={async (e) => {
           e.preventDefault();
           setCopied(false);
-          const key = await submit(() => createKey(api, name));
+          const key = await submit(() => createKey(api, name, role));
           if (key) {
             setCreated(key);
             setName('');
@@ -96,8 +106,16 @@ function ApiKeysPanel() {
           }
         }}
       >
-        <FormError error={createError} fieldErrors={fieldErrors} shownFields={['name']} />
+        <FormError error={createError} fieldErrors={fieldErrors} shownFields={['name', 'role']} />
         <TextField label="Key name" value={name} onChange={(e) => setName(e.target.value)} errors={fieldErrors.name} />
+        <SelectField
+          label="Role"
+          value={role}
+          options={ROLE_OPTIONS}
+          placeholder="Integration (default)"
+          onChange={(e) => setRole((e.target.value || 'integration') as KeyRole)}
+          errors={fieldErrors.role}
+        />
         <button type="submit" className="primary" disabled={busy}>
           Create key
         </button>
@@ -135,7 +153,8 @@ function ApiKeysPanel() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
-                <th scope="col">Key starts with</th>
+                <th scope="col">Key id</th>
+                <th scope="col">Role</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
                 <th scope="col">
@@ -149,11 +168,12 @@ function ApiKeysPanel() {
                   <td>
                     {k.name || '(unnamed)'}
                     {/* Revoking the key this page uses would lock the page out: say which one it is. */}
-                    {k.prefix && token?.startsWith(k.prefix) && !k.revoked_date && <span className="muted"> (used by this window)</span>}
+                    {token?.startsWith(`${k.public_id}.`) && !k.revoked_date && <span className="muted"> (used by this window)</span>}
                   </td>
                   <td>
-                    <code>{k.prefix ?? '—'}</code>
+                    <code>{k.public_id}</code>
                   </td>
+                  <td>{k.role}</td>
                   <td>{k.created_date ? new Date(k.created_date).toLocaleString() : '—'}</td>
                   <td>{k.last_used_date ? new Date(k.last_used_date).toLocaleString() : 'never'}</td>
                   <td>
@@ -163,7 +183,7 @@ function ApiKeysPanel() {
                     <button
                       type="button"
                       className="danger"
-                      aria-label={`Revoke key ${k.name || k.prefix || k.id}`}
+                      aria-label={`Revoke key ${k.name || k.public_id}`}
                       onClick={async () => {
                         setError(null);
                         try {
