@@ -8,6 +8,7 @@ import { displayChoice } from './0013-display-choice.js';
 import { syncTables } from './0014-sync.js';
 import { syncUploads } from './0015-sync-uploads.js';
 import { finiteNumbers } from './0016-finite-numbers.js';
+import { review } from './0018-review.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0014-sync': syncTables,
   '0015-sync-uploads': syncUploads,
   '0016-finite-numbers': finiteNumbers,
+  '0018-review': review,
 };
