@@ -5,6 +5,7 @@
 //   npm run cli -- keys revoke ID
 //   npm run cli -- devices create --name N --role auditor|supervisor   (on the central: prints the device key once)
 //   npm run cli -- devices list | devices revoke ID
+//   npm run cli -- export-training --out DIR [--since DATE]   reviewed scenes as COCO + SKU crops (docs/recognition.md, "Review")
 // Each takes --data-dir DIR, or --database postgres://... for a central on PostgreSQL (default: $SHELF_AUDIT_DATA_DIR, else the per-user data directory).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -18,6 +19,7 @@ import type { Database } from '../server/storage/schema.js';
 import type { Kysely } from 'kysely';
 import { createDevice, listDevices, revokeDevice } from '../server/domain/devices.js';
 import { write } from '../server/storage/transaction.js';
+import { exportTraining } from '../server/recognition/training-export.js';
 
 const USAGE = `usage:
   cli import FILE [--entity ENTITY] [--data-dir DIR]
@@ -26,7 +28,8 @@ const USAGE = `usage:
   cli keys revoke ID [--data-dir DIR]
   cli devices create --name NAME --role auditor|supervisor [--data-dir DIR | --database URL]
   cli devices list [--data-dir DIR | --database URL]
-  cli devices revoke ID [--data-dir DIR | --database URL]`;
+  cli devices revoke ID [--data-dir DIR | --database URL]
+  cli export-training --out DIR [--since DATE] [--data-dir DIR] [--database URL]`;
 
 class UsageError extends Error {}
 
@@ -40,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       role: { type: 'string' },
       database: { type: 'string' },
+      out: { type: 'string' },
+      since: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -88,6 +93,19 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     if (command === 'devices') return await devicesCommand(db, sub, arg, values);
+    if (command === 'export-training') {
+      if (!values.out) throw new UsageError('export-training needs --out DIR');
+      let since: string | undefined;
+      if (values.since !== undefined) {
+        const t = Date.parse(values.since);
+        if (Number.isNaN(t)) throw new UsageError(`--since: not a date: ${values.since} (use YYYY-MM-DD or an ISO date-time)`);
+        since = new Date(t).toISOString();
+      }
+      // Photos are files under the data directory, also for a central on PostgreSQL.
+      const summary = await exportTraining(db, values['data-dir'] ?? defaultDataDir(), values.out, { since });
+      console.log(JSON.stringify(summary));
+      return 0;
+    }
     throw new UsageError(`unknown command: ${positionals.join(' ')}`);
   } finally {
     await database.close();

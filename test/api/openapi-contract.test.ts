@@ -9,6 +9,7 @@ import formats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceFiles } from '../recognition/fixtures.js';
+import { waitForReports } from '../recognition/helpers.js';
 import { startTestServer, type ApiResponse, type TestServer } from './harness.js';
 
 type Schema = Record<string, any>;
@@ -50,6 +51,11 @@ beforeAll(async () => {
   const recognized = ok(await t.post('/api/v1.5/recognize/', { images: [upload.id], visit: 'v1', report_types: ['FACING_COUNT'], metadata: { agent_id: 'agent-1' } }), 'recognize');
   ids.scene = recognized.scene;
   ids.report = recognized.reports.FACING_COUNT;
+  // A scene of its own for the review routes, recognised before they are called (force_update, called
+  // on the first scene, drops that one's analysis again).
+  const forReview = ok(await t.post('/api/v1.5/recognize/', { images: [upload.id], report_types: ['FACING_COUNT'] }), 'recognize for review');
+  ids.reviewScene = forReview.scene;
+  await waitForReports(t, [forReview.reports.FACING_COUNT]);
   ids.key = ok(await t.post('/api/app/v1/keys/', { name: 'to revoke' }), 'key').id;
   doc = (await t.get('/api/schema/')).body;
 }, 120_000);
@@ -60,6 +66,7 @@ function fill(path: string): string {
   const v15: Record<string, string> = {
     brands: 'b1', categories: 'c1', manufacturers: 'm1', sku: 's1', displays: 'd1', planograms: 'p1', planogram_records: 'pr1',
     mhl: 'mh1', mhl_record: 'mr1', visits: 'v1', uploads: ids.upload, reports: ids.report, keys: ids.key, agents: 'agent-1',
+    scenes: ids.reviewScene,
   };
   const numeric = /^\/api\/data\/v1\.[01]\//.test(path);
   return path.replace(/\{(\w+)\}/g, (_, name: string, offset: number) => {
@@ -90,6 +97,7 @@ const bodies: Record<string, unknown> = {
   'POST /api/app/v1/keys/': { name: 'contract' },
   'POST /api/v1.5/recognize/': { images: ['<upload>'], report_types: ['FACING_COUNT'] },
   'POST /api/v1.5/reports/force_update/': { reports: ['<report>'] },
+  'PUT /api/v1.5/scenes/{id}/annotations/': { images: [{ image: '<upload>', version: 0, boxes: [] }] },
   'POST /api/v1.5/recognition_error/': { sku_gid: 's1', scene: '<scene>', message: 'not a cola' },
   'POST /api/v1.5/oos_reason/': { sku_gid: 's1', scene: '<scene>', reason: 'Delisted' },
 };

@@ -432,4 +432,48 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
     expect(told.message).toMatch(/revoked/);
     expect(told.pending_records).toBe(before + 1);
   }), 120_000);
+
+  // Last: the supervisor's review adds reports and rows of its own, which expectExact(a, b) above
+  // would count as strangers.
+  it("a review saved offline on the supervisor's laptop reaches the central and the visit's owner", onFailure(async () => {
+    const s = laptops.s;
+    const a = laptops.a;
+    const fields = (json: string) => Object.fromEntries(JSON.parse(json) as Array<[string, unknown]>);
+    const form = new FormData();
+    form.append('datafile', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), 'p.jpg');
+    const up = await (await fetch(`${a.server!.url}/api/v1.5/uploads/`, { method: 'POST', headers: { authorization: `Token ${ADMIN_KEY}` }, body: form })).json();
+    const r = await api(a.server!.url, 'POST', '/api/v1.5/recognize/', { images: [up.id], report_types: ['FACING_COUNT'] });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    await reportsSettled(a);
+    await drained(a);
+    await until('the supervisor to have the recognised scene', async () => {
+      await api(s.server!.url, 'POST', '/api/app/v1/sync/run/');
+      const row = sqliteRows(s.dir, 'scenes').get(r.body.scene);
+      return row !== undefined && fields(row).analysis !== null;
+    });
+
+    await stopServe(central);
+    const saved = await api(s.server!.url, 'PUT', `/api/v1.5/scenes/${r.body.scene}/annotations/`, {
+      images: [{ image: up.id, version: 0, boxes: [{ x: 80, y: 60, w: 40, h: 50, sku_id: 'sku-cocacola-can' }] }],
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect((await status(s)).pending_records).toBeGreaterThan(0);
+    await startCentral();
+    await drained(s);
+
+    const onCentral = [...(await pgRows(cluster.url, 'scene_annotations')).values()].map(fields).filter((x) => x.scene_id === r.body.scene);
+    expect(onCentral).toHaveLength(1);
+    expect(onCentral[0]).toMatchObject({ image_id: up.id, version: 1 });
+    expect(JSON.parse(String(onCentral[0].boxes))).toEqual([expect.objectContaining({ sku_id: 'sku-cocacola-can', source: 'reviewer' })]);
+    const audit = [...(await pgRows(cluster.url, 'annotation_corrections')).values()].map(fields).filter((x) => x.scene_id === r.body.scene);
+    expect(audit).toHaveLength(1);
+    expect(fields((await pgRows(cluster.url, 'visits')).get(r.body.visit)!).moderation).toBe('reviewed');
+    // The central reads the scene with the review laid over it.
+    const read = await api(centralUrl, 'GET', `/api/v1.5/scenes/${r.body.scene}/annotations/`);
+    expect(read.body).toMatchObject({ reviewed: true, images: [{ version: 1, boxes: [{ sku_id: 'sku-cocacola-can' }] }] });
+    await until("the visit's owner to see it reviewed", async () => {
+      await api(a.server!.url, 'POST', '/api/app/v1/sync/run/');
+      return fields(sqliteRows(a.dir, 'visits').get(r.body.visit)!).moderation === 'reviewed';
+    });
+  }), 240_000);
 });

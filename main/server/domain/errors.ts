@@ -40,3 +40,14 @@ export class ForbiddenError extends Error {
     this.name = 'ForbiddenError';
   }
 }
+
+/**
+ * The request is valid but the record moved on since the client read it (a stale version): the
+ * client must read it again. Answered 409 with the report as the body.
+ */
+export class ConflictError extends Error {
+  constructor(readonly report: { detail: string } & Record<string, unknown>) {
+    super(report.detail);
+    this.name = 'ConflictError';
+  }
+}

@@ -65,6 +65,19 @@ export async function touchVisit(ctx: WriteContext, id: string): Promise<void> {
   ctx.changed(visits.entity, id);
 }
 
+/** A visit's review state (issue 23), kept in the interface's `moderation` field. */
+export type Moderation = 'unreviewed' | 'in_review' | 'reviewed';
+
+/**
+ * Sets the review state that recognition and review compute from the visit's scenes (recognition/
+ * review.ts `refreshModeration`); a change of state is an update like any other: is_new again.
+ */
+export async function setVisitModeration(ctx: WriteContext, id: string, state: Moderation): Promise<void> {
+  const result = await ctx.trx.updateTable('visits').set({ moderation: state, is_new: 1, updated_at: now() }).where('id', '=', id).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('visit');
+  ctx.changed(visits.entity, id);
+}
+
 /** Data API `ack`: the client has the visit; it leaves the is_new list until its next update. */
 export async function ackVisit(ctx: WriteContext, dataId: number): Promise<void> {
   const row = await ctx.trx.updateTable('visits').set({ is_new: 0 }).where('data_id', '=', dataId).returning('id').executeTakeFirst();

@@ -2,7 +2,7 @@
 // unparsable or oversized bodies, wrong media types, throttling. Nothing a client sends may produce a
 // 500, an HTML page or a stack trace.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenError, NotFoundError, RejectedError, ValidationError } from '../domain/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, RejectedError, ValidationError } from '../domain/errors.js';
 import { drfFieldErrors, type SchemaError } from './validation.js';
 
 /** An HTTP-level failure with a ready DRF body (auth, throttling, method not allowed). */
@@ -36,6 +36,7 @@ export function drfErrorHandler(error: FastifyError | Error, request: FastifyReq
   if (error instanceof NotFoundError) return reply.code(404).send(NOT_FOUND);
   if (error instanceof ForbiddenError) return reply.code(403).send(detail(error.message));
   if (error instanceof RejectedError) return reply.code(400).send(error.report);
+  if (error instanceof ConflictError) return reply.code(409).send(error.report);
 
   const e = error as FastifyError & { validation?: SchemaError[]; validationContext?: string };
   if (e.validation) {

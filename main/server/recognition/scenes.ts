@@ -14,6 +14,7 @@ import { write, type Trx, type WriteContext } from '../storage/transaction.js';
 import { enqueueJob } from './jobs/queue.js';
 import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES, reportTypeOf } from './report-types.js';
 import { rec, recTrx, type ReportTable } from './storage/tables.js';
+import { refreshModeration } from './review.js';
 import { missingUploads } from './uploads.js';
 import type { RecognizeBody, RecognizeCreated, ReportItem } from '../schemas/recognition.js';
 
@@ -116,6 +117,8 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
       reports[report_type] = id;
     }
     await enqueueJob(ctx, scene.id, Object.values(reports));
+    // A new scene is unreviewed: the visit is so too, or back in review if it had been reviewed.
+    await refreshModeration(ctx, visitId);
     return { id: scene.request_id, images, display: input.display ?? null, scene: scene.id, visit: visitId, reports };
   });
 }

@@ -7,6 +7,7 @@ import type { DataVisitScene } from '../schemas/data-api.js';
 import type { Database } from '../storage/schema.js';
 import type { SceneAnalysis } from './analysis.js';
 import { buildFacingCount } from './reports/facing-count.js';
+import { reviewedAnalysis } from './review.js';
 import { rec } from './storage/tables.js';
 import { uploadUrlPath } from './uploads.js';
 
@@ -18,7 +19,7 @@ export async function visitScenes(db: Kysely<Database>, visitId: string, baseUrl
     const ids = JSON.parse(s.images) as string[];
     const uploads = ids.length ? await r.selectFrom('uploads').select(['id', 'token']).where('id', 'in', ids).execute() : [];
     const byId = new Map(uploads.map((u) => [u.id, u]));
-    const analysis = s.analysis ? (JSON.parse(s.analysis) as SceneAnalysis) : null;
+    const analysis = s.analysis ? await reviewedAnalysis(db, s.id, JSON.parse(s.analysis) as SceneAnalysis) : null;
     out.push({
       id: s.id,
       agent_id: s.agent_id,

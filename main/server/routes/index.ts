@@ -28,6 +28,7 @@ import v15SkuImages from './v1_5/sku-images.js';
 import v15Recognize from './v1_5/recognize.js';
 import v15Reports from './v1_5/reports.js';
 import v15SceneMessages from './v1_5/scene-messages.js';
+import v15Annotations from './v1_5/annotations.js';
 import appWebhookDeliveries from './app/webhook-deliveries.js';
 
 export const V15_PREFIX = '/api/v1.5';
@@ -62,7 +63,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   for (const plugin of [appImport, appKeys, appInfo, appAgents]) await app.register(plugin, { prefix: APP_PREFIX });
 
   // --- recognition routes (owned by the recognition engineer) ---
-  for (const plugin of [v15Uploads, v15SkuImages, v15Recognize, v15Reports, v15SceneMessages]) {
+  for (const plugin of [v15Uploads, v15SkuImages, v15Recognize, v15Reports, v15SceneMessages, v15Annotations]) {
     await app.register(plugin, { prefix: V15_PREFIX });
   }
   await app.register(appWebhookDeliveries, { prefix: APP_PREFIX });

@@ -18,6 +18,7 @@ import { buildMhlCompliance } from '../reports/mhl-compliance.js';
 import { buildPlanogramCompliance } from '../reports/planogram-compliance.js';
 import { buildRealogram } from '../reports/realogram.js';
 import { buildShareOfSpace } from '../reports/share-of-space.js';
+import { reviewedAnalysis } from '../review.js';
 import { presentReport } from '../scenes.js';
 import { rec, recTrx, type SceneTable } from '../storage/tables.js';
 import { getUpload, storeUpload, uploadFilePath, uploadUrlPath } from '../uploads.js';
@@ -53,7 +54,12 @@ async function sceneImages(ctx: JobContext, scene: Scene) {
   return out;
 }
 
+/** The analysis reports are built from: the model's, with a supervisor's corrections laid over it. */
 async function analysisOf(ctx: JobContext, scene: Scene): Promise<SceneAnalysis> {
+  return reviewedAnalysis(ctx.db, scene.id, await modelAnalysis(ctx, scene));
+}
+
+async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalysis> {
   if (scene.analysis) return JSON.parse(scene.analysis) as SceneAnalysis;
   const identifier = await loadIdentifier(ctx.db, ctx.dataDir);
   const analysis = await analyzeScene(await sceneImages(ctx, scene), { detector: await ctx.detector(), identifier, pool: ctx.pool, checkpoint: ctx.checkpoint });

@@ -101,6 +101,29 @@ export interface OosReasonTable extends MessageTable {
   reason: string | null;
 }
 
+/** The reviewed boxes of one photo of a scene (migration 0018-review). */
+export interface SceneAnnotationTable extends Keyed, Stamped {
+  scene_id: string;
+  image_id: string;
+  /** Starts at 1 with the first saved review; each save adds 1 (optimistic concurrency). */
+  version: number;
+  /** JSON array of StoredBox (recognition/review.ts). */
+  boxes: string;
+  /** API key id of the last reviewer. */
+  reviewer: string | null;
+}
+
+/** Audit of one saved correction: who, when (created_at), the boxes before and after. */
+export interface AnnotationCorrectionTable extends Keyed, Stamped {
+  scene_id: string;
+  image_id: string;
+  /** The version this correction produced. */
+  version: number;
+  reviewer: string | null;
+  before: string;
+  after: string;
+}
+
 export interface SettingTable {
   name: string;
   value: string;
@@ -116,6 +139,8 @@ export type RecognitionTables = {
   recognition_errors: MessageTable;
   oos_reasons: OosReasonTable;
   recognition_settings: SettingTable;
+  scene_annotations: SceneAnnotationTable;
+  annotation_corrections: AnnotationCorrectionTable;
 };
 
 export type RecognitionDatabase = Database & RecognitionTables;

@@ -9,6 +9,7 @@ import { syncTables } from './0014-sync.js';
 import { syncUploads } from './0015-sync-uploads.js';
 import { finiteNumbers } from './0016-finite-numbers.js';
 import { apiKeyRoles } from './0017-api-key-roles.js';
+import { review } from './0018-review.js';
 import { syncPhotos } from './0019-sync-photos.js';
 
 export const migrations: Record<string, Migration> = {
@@ -20,5 +21,6 @@ export const migrations: Record<string, Migration> = {
   '0015-sync-uploads': syncUploads,
   '0016-finite-numbers': finiteNumbers,
   '0017-api-key-roles': apiKeyRoles,
+  '0018-review': review,
   '0019-sync-photos': syncPhotos,
 };

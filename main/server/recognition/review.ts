@@ -1,0 +1,391 @@
+// Supervisors' review of recognition results (issue 23, docs/recognition.md "Review"). A scene's
+// photos are reviewed one by one: the reviewer reads the boxes (the model's, or the last saved
+// review's) with the photo's version and sends the corrected list back with that version. A save
+// whose version is no longer current changes nothing (409), so two reviewers never overwrite each
+// other silently. Each save keeps an audit row, recomputes every report type of the scene as new
+// reports (previous_report = the replaced one, re-delivered to the webhook by the job) and moves the
+// visit's moderation state.
+//
+// The model's analysis stays on the scene as the detector and identifier left it; the reviewed boxes
+// live in their own rows and are laid over it wherever the analysis is read (jobs, visit scenes,
+// export). That keeps a review made on a supervisor's laptop a record of its own that syncs, instead of
+// a change to the auditor's scene that the central would refuse.
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { ConflictError, NotFoundError, ValidationError, messages } from '../domain/errors.js';
+import { setVisitModeration, type Moderation } from '../domain/visits.js';
+import { newId, now } from '../storage/ids.js';
+import type { Database } from '../storage/schema.js';
+import { write, type WriteContext } from '../storage/transaction.js';
+import type { ImageAnalysis, SceneAnalysis } from './analysis.js';
+import { enqueueJob } from './jobs/queue.js';
+import { groupIntoShelves } from './shelves.js';
+import { rec, recTrx, type SceneAnnotationTable } from './storage/tables.js';
+
+/** A box as stored and answered: REALOGRAM convention (x, y the centre), displayed pixels. */
+export interface StoredBox {
+  id: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  sku_id: string | null;
+  score: number;
+  sku_score: number;
+  source: 'model' | 'reviewer';
+  unknown_on_purpose: boolean;
+}
+
+export interface BoxInput {
+  id?: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  sku_id: string | null;
+  unknown_on_purpose?: boolean;
+}
+
+export interface ImageCorrection {
+  image: string;
+  version: number;
+  boxes: BoxInput[];
+}
+
+export interface ImageAnnotations {
+  image: string;
+  width: number;
+  height: number;
+  version: number;
+  reviewer: string | null;
+  reviewed_date: string | null;
+  boxes: StoredBox[];
+}
+
+export interface SceneAnnotations {
+  scene: string;
+  visit: string;
+  reviewed: boolean;
+  images: ImageAnnotations[];
+}
+
+type Db = Kysely<Database>;
+type AnnotationRow = Pick<SceneAnnotationTable, 'id' | 'scene_id' | 'image_id' | 'version' | 'boxes' | 'reviewer' | 'updated_at'>;
+
+// A box may reach half a pixel past the edge: model boxes are clipped to the photo and come back
+// through centre/size arithmetic.
+const EDGE_TOLERANCE = 0.5;
+
+/** The model's boxes of one photo, with ids stable for as long as the analysis is. */
+export function modelBoxes(img: ImageAnalysis): StoredBox[] {
+  return img.products.map((p, i) => ({
+    id: `m${i}`,
+    x: (p.x1 + p.x2) / 2,
+    y: (p.y1 + p.y2) / 2,
+    w: p.x2 - p.x1,
+    h: p.y2 - p.y1,
+    sku_id: p.sku_id,
+    score: p.score,
+    sku_score: p.sku_score,
+    source: 'model',
+    unknown_on_purpose: false,
+  }));
+}
+
+/** One photo's analysis rebuilt from reviewed boxes: shelves and positions found again. */
+function reviewedImage(img: ImageAnalysis, rackIndex: number, boxes: readonly StoredBox[]): ImageAnalysis {
+  const items = boxes.map((b) => ({ x1: b.x - b.w / 2, y1: b.y - b.h / 2, x2: b.x + b.w / 2, y2: b.y + b.h / 2, score: b.score, sku_id: b.sku_id, sku_score: b.sku_score }));
+  const layout = groupIntoShelves(items);
+  return {
+    ...img,
+    products: layout.placed.map((p) => ({ ...p.item, rack_index: rackIndex, shelf_index: p.shelf, position: p.position })),
+    shelves: layout.shelves,
+  };
+}
+
+/** The scene's analysis with every reviewed photo's boxes in place of the model's. */
+export function withReview(analysis: SceneAnalysis, rows: readonly Pick<AnnotationRow, 'image_id' | 'boxes'>[]): SceneAnalysis {
+  if (rows.length === 0) return analysis;
+  const byImage = new Map(rows.map((r) => [r.image_id, JSON.parse(r.boxes) as StoredBox[]]));
+  return {
+    ...analysis,
+    images: analysis.images.map((img, i) => {
+      const boxes = byImage.get(img.image);
+      return boxes ? reviewedImage(img, i, boxes) : img;
+    }),
+  };
+}
+
+async function annotationRows(db: Db, sceneId: string): Promise<AnnotationRow[]> {
+  return rec(db).selectFrom('scene_annotations').select(['id', 'scene_id', 'image_id', 'version', 'boxes', 'reviewer', 'updated_at']).where('scene_id', '=', sceneId).execute();
+}
+
+/** The analysis to build reports and views from: the model's, corrected by the review. */
+export async function reviewedAnalysis(db: Db, sceneId: string, analysis: SceneAnalysis): Promise<SceneAnalysis> {
+  return withReview(analysis, await annotationRows(db, sceneId));
+}
+
+/** The row id of a photo's review: the same on every device, so two offline reviews of one photo meet as one record. */
+function annotationId(sceneId: string, imageId: string): string {
+  return 'ann-' + createHash('sha256').update(`${sceneId}\n${imageId}`).digest('hex').slice(0, 40);
+}
+
+const NOT_RECOGNISED = 'The scene has not been recognised yet: review it once its reports are ready.';
+
+interface SceneRow {
+  id: string;
+  visit_id: string;
+  images: string;
+  analysis: string | null;
+}
+
+function present(scene: SceneRow, analysis: SceneAnalysis, rows: readonly AnnotationRow[]): SceneAnnotations {
+  const byImage = new Map(rows.map((r) => [r.image_id, r]));
+  const ids = JSON.parse(scene.images) as string[];
+  const images = ids.map((id) => {
+    const img = analysis.images.find((i) => i.image === id);
+    const row = byImage.get(id);
+    return {
+      image: id,
+      width: img?.width ?? 0,
+      height: img?.height ?? 0,
+      version: row?.version ?? 0,
+      reviewer: row?.reviewer ?? null,
+      reviewed_date: row?.updated_at ?? null,
+      boxes: row ? (JSON.parse(row.boxes) as StoredBox[]) : img ? modelBoxes(img) : [],
+    };
+  });
+  return { scene: scene.id, visit: scene.visit_id, reviewed: images.every((i) => i.version > 0), images };
+}
+
+async function sceneRow(db: Db, sceneId: string): Promise<SceneRow & { analysis: string }> {
+  const scene = await rec(db).selectFrom('scenes').select(['id', 'visit_id', 'images', 'analysis']).where('id', '=', sceneId).executeTakeFirst();
+  if (!scene) throw new NotFoundError('scene');
+  if (scene.analysis === null) throw new ConflictError({ detail: NOT_RECOGNISED });
+  return scene as SceneRow & { analysis: string };
+}
+
+export async function readAnnotations(db: Db, sceneId: string): Promise<SceneAnnotations> {
+  const scene = await sceneRow(db, sceneId);
+  return present(scene, JSON.parse(scene.analysis) as SceneAnalysis, await annotationRows(db, sceneId));
+}
+
+const same = (a: number, b: number) => Math.abs(a - b) < 1e-6;
+
+/** The stored form of a corrected list: boxes left as they were keep their source and scores. */
+function correctedBoxes(input: readonly BoxInput[], current: readonly StoredBox[]): StoredBox[] {
+  const byId = new Map(current.map((b) => [b.id, b]));
+  return input.map((b) => {
+    const unknownOnPurpose = b.sku_id === null && b.unknown_on_purpose === true;
+    const was = b.id === undefined ? undefined : byId.get(b.id);
+    if (was && same(was.x, b.x) && same(was.y, b.y) && same(was.w, b.w) && same(was.h, b.h) && was.sku_id === b.sku_id && was.unknown_on_purpose === unknownOnPurpose) {
+      return was;
+    }
+    const geometryKept = was !== undefined && same(was.x, b.x) && same(was.y, b.y) && same(was.w, b.w) && same(was.h, b.h);
+    return {
+      id: b.id ?? newId(),
+      x: b.x,
+      y: b.y,
+      w: b.w,
+      h: b.h,
+      sku_id: b.sku_id,
+      // A box the reviewer only relabelled keeps the detector's confidence; one drawn or moved is theirs.
+      score: geometryKept ? was.score : 1,
+      sku_score: b.sku_id === null ? 0 : 1,
+      source: 'reviewer',
+      unknown_on_purpose: unknownOnPurpose,
+    };
+  });
+}
+
+/** Every rule a correction must pass, checked before anything is written; field paths name the culprit. */
+async function validate(db: Db, scene: SceneRow, analysis: SceneAnalysis, corrections: readonly ImageCorrection[]): Promise<void> {
+  const errors: Record<string, string[]> = {};
+  const sceneImages = new Set(JSON.parse(scene.images) as string[]);
+  const seen = new Set<string>();
+  const skuIds = new Map<string, string>();
+  corrections.forEach((c, i) => {
+    const at = `images[${i}]`;
+    if (!sceneImages.has(c.image)) return void (errors[`${at}.image`] = [`${messages.doesNotExist(c.image)} The scene has no such photo.`]);
+    if (seen.has(c.image)) return void (errors[`${at}.image`] = [`Photo "${c.image}" is listed twice.`]);
+    seen.add(c.image);
+    const img = analysis.images.find((a) => a.image === c.image);
+    const width = img?.width ?? 0;
+    const height = img?.height ?? 0;
+    const ids = new Set<string>();
+    c.boxes.forEach((b, j) => {
+      const box = `${at}.boxes[${j}]`;
+      if (b.id !== undefined) {
+        if (ids.has(b.id)) errors[`${box}.id`] = [`Box id "${b.id}" is used twice in this photo.`];
+        ids.add(b.id);
+      }
+      if (!(b.w > 0) || !(b.h > 0)) {
+        errors[box] = [`A box needs a positive width and height (got w=${b.w}, h=${b.h}).`];
+      } else if (b.x - b.w / 2 < -EDGE_TOLERANCE || b.y - b.h / 2 < -EDGE_TOLERANCE || b.x + b.w / 2 > width + EDGE_TOLERANCE || b.y + b.h / 2 > height + EDGE_TOLERANCE) {
+        errors[box] = [`The box (centre ${b.x}, ${b.y}, size ${b.w} x ${b.h}) lies outside the ${width} x ${height} photo.`];
+      }
+      if (b.sku_id !== null) skuIds.set(b.sku_id, `${box}.sku_id`);
+    });
+  });
+  const wanted = [...skuIds.keys()];
+  const known = new Set<string>();
+  for (let i = 0; i < wanted.length; i += 500) {
+    const rows = await db.selectFrom('skus').select('id').where('id', 'in', wanted.slice(i, i + 500)).execute();
+    for (const r of rows) known.add(r.id);
+  }
+  for (const [sku, field] of skuIds) if (!known.has(sku)) errors[field] = [messages.doesNotExist(sku)];
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+}
+
+/**
+ * A photo's version no longer being the one read is a conflict. Checked again by the guarded write
+ * itself, so two saves racing through this check still cannot both win.
+ */
+function stale(image: string, sent: number, current: number): ConflictError {
+  return new ConflictError({
+    detail: `Photo "${image}" was saved by another reviewer since you read it (you sent version ${sent}, it is now version ${current}). Nothing was changed: read the annotations again and reapply your corrections.`,
+    image,
+    version: current,
+  });
+}
+
+/** New reports of every type the scene has, following the ones they replace, and their job. */
+async function recomputeReports(ctx: WriteContext, sceneId: string, visitId: string, at: string): Promise<Record<string, string>> {
+  const trx = recTrx(ctx.trx);
+  const existing = await trx.selectFrom('reports').select(['id', 'report_type']).where('scene_id', '=', sceneId).orderBy('data_id').execute();
+  const latest = new Map<string, string>();
+  for (const r of existing) latest.set(r.report_type, r.id);
+  const out: Record<string, string> = {};
+  for (const [report_type, previous] of latest) {
+    const id = newId();
+    await trx
+      .insertInto('reports')
+      .values({ id, scene_id: sceneId, visit_id: visitId, report_type, status: 'NOT_READY', json: null, error: null, previous_report: previous, created_at: at, updated_at: at })
+      .execute();
+    ctx.changed('report', id);
+    out[report_type] = id;
+  }
+  if (Object.keys(out).length > 0) await enqueueJob(ctx, sceneId, Object.values(out));
+  return out;
+}
+
+/** Replaces the boxes of the photos sent, all or nothing; answers the scene's annotations and the new reports. */
+export async function saveAnnotations(
+  db: Db,
+  sceneId: string,
+  corrections: readonly ImageCorrection[],
+  reviewer: string | null,
+): Promise<SceneAnnotations & { reports: Record<string, string> }> {
+  const scene = await sceneRow(db, sceneId);
+  const analysis = JSON.parse(scene.analysis) as SceneAnalysis;
+  await validate(db, scene, analysis, corrections);
+  return write(db, async (ctx) => {
+    const trx = recTrx(ctx.trx);
+    const at = now();
+    const rows = await trx.selectFrom('scene_annotations').select(['id', 'scene_id', 'image_id', 'version', 'boxes', 'reviewer', 'updated_at']).where('scene_id', '=', sceneId).execute();
+    const byImage = new Map(rows.map((r) => [r.image_id, r]));
+    for (const c of corrections) {
+      const row = byImage.get(c.image);
+      if ((row?.version ?? 0) !== c.version) throw stale(c.image, c.version, row?.version ?? 0);
+    }
+    for (const c of corrections) {
+      const row = byImage.get(c.image);
+      const img = analysis.images.find((a) => a.image === c.image)!;
+      const before = row ? (JSON.parse(row.boxes) as StoredBox[]) : modelBoxes(img);
+      const after = correctedBoxes(c.boxes, before);
+      const version = c.version + 1;
+      const boxes = JSON.stringify(after);
+      let id: string;
+      if (row) {
+        id = row.id;
+        const result = await trx
+          .updateTable('scene_annotations')
+          .set({ version, boxes, reviewer, updated_at: at })
+          .where('id', '=', row.id)
+          .where('version', '=', c.version)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) throw stale(c.image, c.version, c.version + 1);
+      } else {
+        id = annotationId(sceneId, c.image);
+        const result = await trx
+          .insertInto('scene_annotations')
+          .values({ id, scene_id: sceneId, image_id: c.image, version, boxes, reviewer, created_at: at, updated_at: at })
+          .onConflict((oc) => oc.doNothing())
+          .executeTakeFirst();
+        if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) throw stale(c.image, c.version, 1);
+      }
+      ctx.changed('scene_annotation', id);
+      const correction = newId();
+      await trx
+        .insertInto('annotation_corrections')
+        .values({ id: correction, scene_id: sceneId, image_id: c.image, version, reviewer, before: JSON.stringify(before), after: boxes, created_at: at, updated_at: at })
+        .execute();
+      ctx.changed('annotation_correction', correction);
+    }
+    const reports = await recomputeReports(ctx, sceneId, scene.visit_id, at);
+    await refreshModeration(ctx, scene.visit_id);
+    const saved = await trx.selectFrom('scene_annotations').select(['id', 'scene_id', 'image_id', 'version', 'boxes', 'reviewer', 'updated_at']).where('scene_id', '=', sceneId).execute();
+    return { ...present(scene, analysis, saved), reports };
+  });
+}
+
+/**
+ * The visit's review state from its scenes: `reviewed` when every photo of every scene has been saved
+ * by a reviewer, `in_review` when some have, `unreviewed` otherwise (also a visit without scenes).
+ */
+export async function refreshModeration(ctx: WriteContext, visitId: string): Promise<Moderation> {
+  const trx = recTrx(ctx.trx);
+  const scenes = await trx.selectFrom('scenes').select(['id', 'images']).where('visit_id', '=', visitId).execute();
+  let photos = 0;
+  for (const s of scenes) photos += (JSON.parse(s.images) as string[]).length;
+  const reviewed =
+    scenes.length === 0
+      ? 0
+      : Number(
+          (
+            await trx
+              .selectFrom('scene_annotations')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('scene_id', 'in', scenes.map((s) => s.id))
+              .where('version', '>', 0)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+  const state: Moderation = reviewed === 0 ? 'unreviewed' : reviewed >= photos ? 'reviewed' : 'in_review';
+  await setVisitModeration(ctx, visitId, state);
+  return state;
+}
+
+export interface CorrectionRecord {
+  id: string;
+  scene: string;
+  image: string;
+  version: number;
+  reviewer: string | null;
+  created_date: string;
+  before: StoredBox[];
+  after: StoredBox[];
+}
+
+/** The audit of a scene's corrections, oldest first. */
+export async function listCorrections(db: Db, sceneId: string, page: { limit: number; offset: number }): Promise<{ count: number; results: CorrectionRecord[] }> {
+  const r = rec(db);
+  const scene = await r.selectFrom('scenes').select('id').where('id', '=', sceneId).executeTakeFirst();
+  if (!scene) throw new NotFoundError('scene');
+  const q = r.selectFrom('annotation_corrections').where('scene_id', '=', sceneId);
+  const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
+  const rows = await q.selectAll().orderBy('data_id').limit(page.limit).offset(page.offset).execute();
+  return {
+    count: Number(n),
+    results: rows.map((row) => ({
+      id: row.id,
+      scene: row.scene_id,
+      image: row.image_id,
+      version: row.version,
+      reviewer: row.reviewer,
+      created_date: row.created_at,
+      before: JSON.parse(row.before) as StoredBox[],
+      after: JSON.parse(row.after) as StoredBox[],
+    })),
+  };
+}
