@@ -14,12 +14,13 @@ export interface RunningServer {
   dataDir: string;
 }
 
-async function startServer(env: Record<string, string>): Promise<{ server: RunningServer; stop(): Promise<void> }> {
+/** A headless server from the build on a fresh data directory; `args` adds to the command line (`--role central`). */
+export async function startServer(env: Record<string, string>, args: string[] = []): Promise<{ server: RunningServer; stop(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shelf-audit-e2e-'));
   const key = `e2e-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   const child: ChildProcess = spawn(
     process.execPath,
-    ['dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', key],
+    ['dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...args],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
   );
   let stderr = '';

@@ -16,6 +16,9 @@ import type {
   Report,
   Sku,
   SkuImage,
+  SyncSettings,
+  SyncSettingsBody,
+  SyncStatus,
   Upload,
   Visit,
 } from './types';
@@ -178,4 +181,21 @@ export function revokeKey(api: ApiClient, id: string) {
 
 export function getInfo(api: ApiClient) {
   return api.get<AppInfo>(`${APP}/info/`);
+}
+
+export function getSyncStatus(api: ApiClient, signal?: AbortSignal) {
+  return api.get<SyncStatus>(`${APP}/sync/status/`, undefined, signal);
+}
+
+/** One sync round now; answers the status once it ends. */
+export function runSync(api: ApiClient) {
+  return api.post<SyncStatus>(`${APP}/sync/run/`);
+}
+
+export function getSyncSettings(api: ApiClient) {
+  return api.get<SyncSettings>(`${APP}/sync/settings/`);
+}
+
+export function saveSyncSettings(api: ApiClient, body: SyncSettingsBody) {
+  return api.put<SyncSettings>(`${APP}/sync/settings/`, body);
 }

@@ -16,6 +16,7 @@ import type {
   UploadCreated,
 } from '../../../main/server/schemas/recognition.js';
 import type { SkuItem } from '../../../main/server/schemas/skus.js';
+import type { SyncSettings as SyncSettingsSchema, SyncSettingsBody as SyncSettingsBodySchema, SyncStatus as SyncStatusSchema } from '../../../main/server/schemas/sync.js';
 import type { VisitItem } from '../../../main/server/schemas/visits.js';
 import type { ReportType } from '../../../main/server/recognition/report-types.js';
 
@@ -88,3 +89,8 @@ export type ComplianceAction = PlanogramAction;
 export type Annotation = RealogramAnnotation;
 export type Panorama = PanoramaBody;
 export type Realogram = RealogramImage[];
+
+/** The laptop's sync state as `GET /api/app/v1/sync/status/` answers it (docs/sync.md). */
+export type SyncStatus = Static<typeof SyncStatusSchema>;
+export type SyncSettings = Static<typeof SyncSettingsSchema>;
+export type SyncSettingsBody = Static<typeof SyncSettingsBodySchema>;

@@ -4,11 +4,23 @@ import { liveQuery } from 'dexie';
 import { useEffect, useState } from 'react';
 import { db } from '../db/database';
 import { useSession } from '../stores/session';
+import { pollInterval, syncSummary, useSync } from '../stores/sync';
 
 export function StatusBar() {
   const connection = useSession((s) => s.connection);
   const browserOnline = useSession((s) => s.browserOnline);
+  const api = useSession((s) => s.api);
+  const sync = useSync((s) => s.status);
+  const running = useSync((s) => s.running);
+  const refresh = useSync((s) => s.refresh);
+  const syncNow = useSync((s) => s.syncNow);
   const [waiting, setWaiting] = useState(0);
+  const every = pollInterval(sync);
+  useEffect(() => {
+    void refresh(api);
+    const timer = setInterval(() => void refresh(api), every);
+    return () => clearInterval(timer);
+  }, [api, refresh, every]);
   useEffect(() => {
     // Dexie re-runs the query whenever the photos table changes, in this tab or another.
     const subscription = liveQuery(() => db.pendingPhotos.filter((p) => !p.uploadId).count()).subscribe({
@@ -33,7 +45,17 @@ export function StatusBar() {
       </span>
       <span>{browserOnline ? 'Online' : 'Offline: working locally'}</span>
       <span>{waiting > 0 ? `${waiting} photo${waiting === 1 ? '' : 's'} not uploaded` : 'All photos uploaded'}</span>
-      <span>Sync: not set up</span>
+      <span className="sync-summary" title={sync?.message}>
+        {syncSummary(sync)}
+      </span>
+      {sync?.progress != null && (
+        <progress className="sync-progress" max={1} value={sync.progress} aria-label="Photos going up" />
+      )}
+      {sync && sync.state !== 'not_configured' && sync.state !== 'central' && (
+        <button type="button" className="link-button" disabled={running || sync.state === 'syncing'} onClick={() => void syncNow(api)}>
+          Sync now
+        </button>
+      )}
     </footer>
   );
 }

@@ -1,20 +1,22 @@
-// Settings: API keys for local integrations (the key is shown once, at creation), the data folder
-// and the model this installation runs.
+// Settings: the data folder and the models this installation runs, sync with the central, and API
+// keys for local integrations (the key is shown once, at creation).
 import { useCallback, useEffect, useState } from 'react';
-import { createKey, getInfo, listKeys, revokeKey } from '../../api/endpoints';
+import { createKey, getInfo, getSyncSettings, listKeys, revokeKey, saveSyncSettings } from '../../api/endpoints';
 import { describeError } from '../../api/errors';
-import type { ApiKeyRecord, AppInfo } from '../../api/types';
+import type { ApiKeyRecord, AppInfo, SyncSettings, SyncStatus } from '../../api/types';
 import { SelectField, TextField } from '../../components/Field';
 import { FormError } from '../../components/FormError';
 import { Empty, ErrorMessage, Loading } from '../../components/StateMessage';
 import { useSubmission } from '../../components/useSubmission';
 import { useSession } from '../../stores/session';
+import { formatBytes, useSync } from '../../stores/sync';
 
 export function SettingsScreen() {
   return (
     <section aria-labelledby="settings-title" className="settings">
       <h2 id="settings-title">Settings</h2>
       <AppInfoPanel />
+      <SyncPanel />
       <ApiKeysPanel />
     </section>
   );
@@ -205,5 +207,141 @@ function ApiKeysPanel() {
         )
       )}
     </section>
+  );
+}
+
+/** Where this laptop syncs, what waits, what the central refused, and "sync now" (docs/sync.md). */
+function SyncPanel() {
+  const api = useSession((s) => s.api);
+  const status = useSync((s) => s.status);
+  const running = useSync((s) => s.running);
+  const syncError = useSync((s) => s.error);
+  const refresh = useSync((s) => s.refresh);
+  const syncNow = useSync((s) => s.syncNow);
+  const [settings, setSettings] = useState<SyncSettings | null>(null);
+  const [centralUrl, setCentralUrl] = useState('');
+  const [deviceKey, setDeviceKey] = useState('');
+  const [saved, setSaved] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const { busy, error: saveError, fieldErrors, submit } = useSubmission();
+  const load = useCallback(() => {
+    setError(null);
+    getSyncSettings(api).then(
+      (s) => {
+        setSettings(s);
+        setCentralUrl(s.central_url ?? '');
+      },
+      (e) => setError(describeError(e)),
+    );
+    void refresh(api);
+  }, [api, refresh]);
+  useEffect(load, [load]);
+
+  if (status?.state === 'central') {
+    return (
+      <section aria-labelledby="sync-title">
+        <h3 id="sync-title">Sync</h3>
+        <p>This is the central instance: laptops sync into it. Enrol them with a device key (`npm run cli -- devices create`).</p>
+        <Rejections status={status} />
+      </section>
+    );
+  }
+  const problem = status && ['offline', 'revoked', 'clock_skew', 'outdated', 'error'].includes(status.state);
+  return (
+    <section aria-labelledby="sync-title">
+      <h3 id="sync-title">Sync</h3>
+      <p className="muted">
+        Work done here goes up to the central when it answers, and the catalog, planograms and must-have lists come down
+        from it. Master data is the central's: with sync set up it is edited there, not on this laptop.
+      </p>
+      {error && <ErrorMessage message={error} onRetry={load} />}
+      <form
+        className="inline-form"
+        noValidate
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setSaved(false);
+          const body = { central_url: centralUrl.trim() || null, ...(deviceKey ? { device_key: deviceKey } : {}) };
+          const next = await submit(() => saveSyncSettings(api, body));
+          if (next) {
+            setSettings(next);
+            setDeviceKey('');
+            setSaved(true);
+            void refresh(api);
+          }
+        }}
+      >
+        <FormError error={saveError} fieldErrors={fieldErrors} shownFields={['central_url', 'device_key']} />
+        <TextField label="Central URL" type="url" placeholder="https://central.example.com" value={centralUrl} onChange={(e) => setCentralUrl(e.target.value)} errors={fieldErrors.central_url} />
+        <TextField
+          label="Device key"
+          type="password"
+          autoComplete="off"
+          placeholder={settings?.device_key_set ? 'Stored (type to replace)' : 'From the central: devices create'}
+          value={deviceKey}
+          onChange={(e) => setDeviceKey(e.target.value)}
+          errors={fieldErrors.device_key}
+        />
+        <button type="submit" className="primary" disabled={busy}>
+          Save
+        </button>
+        {saved && <span role="status">Saved.</span>}
+      </form>
+      {status && (
+        <>
+          <p className={`sync-message${problem ? ' sync-problem' : ''}`} role="status" aria-label="Sync state">
+            {status.message}
+          </p>
+          <dl className="sync-state" aria-label="Sync details">
+            <dt>Changes waiting</dt>
+            <dd>{status.pending_records}</dd>
+            <dt>Photos waiting</dt>
+            <dd>
+              {status.pending_photos} ({formatBytes(status.pending_photo_bytes)})
+            </dd>
+            <dt>Last success</dt>
+            <dd>{status.last_success ? new Date(status.last_success).toLocaleString() : 'never'}</dd>
+            <dt>Next attempt</dt>
+            <dd>{status.next_attempt ? new Date(status.next_attempt).toLocaleTimeString() : '—'}</dd>
+          </dl>
+          {status.progress !== null && <progress max={1} value={status.progress} aria-label="Photos going up" />}
+          {status.state !== 'not_configured' && (
+            <button type="button" disabled={running || status.state === 'syncing'} onClick={() => void syncNow(api)}>
+              {running ? 'Syncing…' : 'Sync now'}
+            </button>
+          )}
+          {syncError && <ErrorMessage message={syncError} />}
+          <Rejections status={status} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Changes the central refused for good: shown, never silently dropped (they do not block the queue). */
+function Rejections({ status }: { status: SyncStatus }) {
+  if (status.rejections.length === 0) return null;
+  return (
+    <table aria-label="Refused changes">
+      <caption>Changes the central refused</caption>
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Record</th>
+          <th scope="col">Why</th>
+        </tr>
+      </thead>
+      <tbody>
+        {status.rejections.map((r) => (
+          <tr key={`${r.device ?? ''}:${r.change_number}:${r.entity}:${r.record_id}`}>
+            <td>{new Date(r.created_date).toLocaleString()}</td>
+            <td>
+              {r.entity} <code>{r.record_id}</code>
+            </td>
+            <td>{r.reason}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
