@@ -1,6 +1,5 @@
 // Request bodies as DRF takes them: JSON, urlencoded and multipart alike on every write (list fields
 // repeat the key in form bodies), an empty body read as no fields, anything else 415.
-import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError, messages } from '../domain/errors.js';
@@ -52,7 +51,11 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
     if (jsonNestsDeeperThan(text)) return done(new HttpError(400, detail(`JSON parse error - nested deeper than ${MAX_JSON_DEPTH} levels.`)), undefined);
     parseJson(request, text, done);
   });
-  await app.register(formbody, { bodyLimit: BODY_LIMIT });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
+    const fields = parseUrlencoded(body as Buffer);
+    if (!fields) return done(new HttpError(400, detail('Form parse error - the body is not valid UTF-8.')), undefined);
+    done(null, fields);
+  });
   await app.register(multipart, {
     attachFieldsToBody: true,
     limits: { fileSize: FILE_SIZE_LIMIT, files: 20, fields: 200, fieldSize: BODY_LIMIT, parts: 250 },
@@ -87,6 +90,55 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   });
   app.addHook('preValidation', async (request) => rejectNulls(request));
   app.addHook('preHandler', refuseUnsafeValues);
+}
+
+/**
+ * A urlencoded body as key -> value, or a list of values for a repeated key; null when its bytes, or
+ * the bytes its percent-escapes stand for, are not UTF-8 (they would be stored as U+FFFD otherwise).
+ * A `%` not followed by two hex digits stays as it is, as Django reads it.
+ */
+export function parseUrlencoded(body: Buffer): Record<string, string | string[]> | null {
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    return null;
+  }
+  // No prototype: a `__proto__` key is a key like any other.
+  const fields: Record<string, string | string[]> = Object.create(null);
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const key = decodeFormComponent(eq === -1 ? pair : pair.slice(0, eq));
+    const value = decodeFormComponent(eq === -1 ? '' : pair.slice(eq + 1));
+    if (key === null || value === null) return null;
+    const prev = fields[key];
+    fields[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return fields;
+}
+
+function decodeFormComponent(text: string): string | null {
+  const plain = text.replace(/\+/g, ' ');
+  if (!plain.includes('%')) return plain;
+  const bytes: number[] = [];
+  for (let i = 0; i < plain.length; i++) {
+    const c = plain.charCodeAt(i);
+    if (c === 0x25 && /^[0-9a-fA-F]{2}$/.test(plain.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(plain.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else {
+      // Copy the character's own UTF-8 bytes (a pair of surrogates is one code point).
+      const cp = plain.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      bytes.push(...Buffer.from(String.fromCodePoint(cp), 'utf8'));
+    }
+  }
+  try {
+    return utf8.decode(Buffer.from(bytes));
+  } catch {
+    return null;
+  }
 }
 
 function allowsNull(schema: Record<string, any> | undefined): boolean {
