@@ -1,40 +1,16 @@
 // Request bodies as DRF takes them: JSON, urlencoded and multipart alike on every write (list fields
 // repeat the key in form bodies), an empty body read as no fields, anything else 415.
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError, messages } from '../domain/errors.js';
 import { HttpError, detail } from './errors.js';
 import { MAX_JSON_DEPTH, jsonNestsDeeperThan, refuseUnsafeValues } from './input-values.js';
+import { registerMultipart } from './multipart.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export interface UploadedFile {
-  field: string;
-  filename: string;
-  mimetype: string;
-  data: Buffer;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Files of a multipart body (the other fields are in `body`). Empty for other bodies. */
-    multipartFiles: UploadedFile[];
-  }
-}
-
 export const BODY_LIMIT = 1024 * 1024;
-export const FILE_SIZE_LIMIT = 25 * 1024 * 1024;
-
-interface MultipartPart {
-  type: 'file' | 'field';
-  fieldname: string;
-  value?: unknown;
-  filename?: string;
-  mimetype?: string;
-}
 
 export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
-  app.decorateRequest('multipartFiles', null as unknown as UploadedFile[]);
   // DRF has no text/plain parser: such bodies get 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -56,38 +32,8 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
     if (!fields) return done(new HttpError(400, detail('Form parse error - the body is not valid UTF-8.')), undefined);
     done(null, fields);
   });
-  await app.register(multipart, {
-    attachFieldsToBody: true,
-    limits: { fileSize: FILE_SIZE_LIMIT, files: 20, fields: 200, fieldSize: BODY_LIMIT, parts: 250 },
-    async onFile(part) {
-      (part as unknown as MultipartPart).value = await part.toBuffer();
-    },
-  });
-  // Multipart fields arrive as part objects: flatten them to the key -> value(s) shape of the other
-  // parsers so one schema validates all three, and set the files aside.
-  app.addHook('preValidation', async (request) => {
-    request.multipartFiles = [];
-    if (!request.isMultipart() || !request.body || typeof request.body !== 'object') return;
-    const flat: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(request.body as Record<string, MultipartPart | MultipartPart[]>)) {
-      for (const part of Array.isArray(entry) ? entry : [entry]) {
-        if (part.type === 'file') {
-          request.multipartFiles.push({
-            field: key,
-            filename: part.filename ?? '',
-            mimetype: part.mimetype ?? 'application/octet-stream',
-            data: part.value as Buffer,
-          });
-        } else if (key in flat) {
-          const prev = flat[key];
-          flat[key] = Array.isArray(prev) ? [...prev, part.value] : [prev, part.value];
-        } else {
-          flat[key] = part.value;
-        }
-      }
-    }
-    request.body = flat;
-  });
+  // Multipart: streamed, files to disk (multipart.ts); its text fields become `body`.
+  await registerMultipart(app);
   app.addHook('preValidation', async (request) => rejectNulls(request));
   app.addHook('preHandler', refuseUnsafeValues);
 }

@@ -69,4 +69,5 @@ export const errorResponses = {
   405: Detail,
   413: Detail,
   415: Detail,
+  503: Detail,
 };
