@@ -306,6 +306,8 @@ const fileBytes = fc.oneof(
   fc.constant(Buffer.from('id,name\nfz,"unterminated')),
 );
 
+const OVERSIZED_JSON = Buffer.from(JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }));
+
 interface BodyVariant {
   type?: string;
   body?: Buffer;
@@ -345,6 +347,14 @@ function bodyFor(op: Schema, method: string): fc.Arbitrary<BodyVariant> {
       .tuple(fc.constantFrom('text/plain', 'application/xml', 'text/csv', 'multipart/form-data', 'multipart/mixed; boundary=x', 'application/json; charset=latin1', 'APPLICATION/JSON', 'application/x-www-form-urlencoded; charset=utf-16', 'image/png', '*/*', ';', 'application/json-patch+json'), fields)
       .map(([type, f]) => ({ type, body: Buffer.from(toJson(f)), label: `as ${type}` })),
   ];
+  // Over the limits: a JSON body past 1 MiB, more multipart fields or files than allowed.
+  variants.push(
+    fc.constantFrom('json', 'fields', 'files').map((kind) => {
+      if (kind === 'json') return { type: 'application/json', body: OVERSIZED_JSON, label: 'json over 1 MiB' };
+      const parts: Part[] = Array.from({ length: kind === 'fields' ? 201 : 21 }, (_, i) => (kind === 'fields' ? { name: `f${i}`, data: Buffer.from('x') } : { name: files[0] ?? 'file', filename: `${i}.png`, type: 'image/png', data: png }));
+      return { type: `multipart/form-data; boundary=${boundary}`, body: multipartBody(parts, boundary, 0), label: `multipart too many ${kind}` };
+    }),
+  );
   if (types.includes('text/csv')) variants.push(fc.constantFrom('id,name\nfz1,ok\n', 'name\n\u0000\n', 'a,"b\n', '').map((s) => ({ type: 'text/csv', body: Buffer.from(s), label: 'csv' })));
   // Bodies on GET and DELETE too: the interface's own examples send list paging as a GET form body.
   return method === 'GET' || method === 'DELETE' ? fc.oneof({ weight: 4, arbitrary: variants[0] }, { weight: 1, arbitrary: fc.oneof(...variants) }) : fc.oneof(...variants);
