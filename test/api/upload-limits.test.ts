@@ -164,7 +164,7 @@ describe('large bodies in flight', () => {
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const big = new Uint8Array(2 * 1024 * 1024);
-      const send = (p: string, body: Uint8Array) => fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body });
+      const send = (p: string, body: Uint8Array<ArrayBuffer>) => fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body });
       const holding = send('/slow', big);
       await new Promise((r) => setTimeout(r, 100));
       const refused = await send('/fast', big);
