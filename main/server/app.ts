@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import './context.js';
 import type { ServerConfig } from './config.js';
 import { registerAuth } from './http/auth.js';
+import { registerBodyAdmission } from './http/body-admission.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/body.js';
 import { detail, drfErrorHandler, NOT_FOUND } from './http/errors.js';
 import { collectMethods } from './http/method-not-allowed.js';
@@ -71,6 +72,7 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
   await registerBodyParsers(app);
   registerAuth(app, db);
   registerRoles(app);
+  registerBodyAdmission(app);
   await registerRateLimit(app);
   await registerOpenApi(app, APP_VERSION);
 

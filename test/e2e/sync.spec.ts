@@ -1,7 +1,7 @@
 // Sync as a user sees it: Settings points the laptop at a central with a device key, the status bar
 // follows the state (not set up, up to date, unreachable with work waiting), "Sync now" runs a round,
 // and master data from the central shows up on the laptop's screens.
-import { expect, startServer, test, type RunningServer } from './fixtures';
+import { expect, startServer, test, type RunningServer } from './fixtures.js';
 
 test.use({ serverEnv: { SHELF_AUDIT_SYNC_INTERVAL_MS: '500', SHELF_AUDIT_SYNC_BACKOFF_MS: '200', SHELF_AUDIT_SYNC_MAX_BACKOFF_MS: '1000' } });
 

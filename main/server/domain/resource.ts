@@ -145,7 +145,9 @@ function listWhere(def: ResourceDef, q: ListQuery) {
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
     const parts: Expression<SqlBool>[] = [];
     for (const [param, value] of Object.entries(q.filters ?? {})) {
-      const f = def.list?.filters?.[param];
+      // Own keys only: `?__proto__=x` names no filter (it would find Object.prototype).
+      const filters = def.list?.filters;
+      const f = filters && Object.hasOwn(filters, param) ? filters[param] : undefined;
       if (!f || value === undefined || value === '') continue;
       if ('column' in f) parts.push(eb(eb.ref(`${def.table}.${f.column}`), '=', value ? 1 : 0));
       else if (f.match === 'day') {

@@ -1,41 +1,16 @@
 // Request bodies as DRF takes them: JSON, urlencoded and multipart alike on every write (list fields
 // repeat the key in form bodies), an empty body read as no fields, anything else 415.
-import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError, messages } from '../domain/errors.js';
 import { HttpError, detail } from './errors.js';
 import { MAX_JSON_DEPTH, jsonNestsDeeperThan, refuseUnsafeValues } from './input-values.js';
+import { registerMultipart } from './multipart.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export interface UploadedFile {
-  field: string;
-  filename: string;
-  mimetype: string;
-  data: Buffer;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Files of a multipart body (the other fields are in `body`). Empty for other bodies. */
-    multipartFiles: UploadedFile[];
-  }
-}
-
 export const BODY_LIMIT = 1024 * 1024;
-export const FILE_SIZE_LIMIT = 25 * 1024 * 1024;
-
-interface MultipartPart {
-  type: 'file' | 'field';
-  fieldname: string;
-  value?: unknown;
-  filename?: string;
-  mimetype?: string;
-}
 
 export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
-  app.decorateRequest('multipartFiles', null as unknown as UploadedFile[]);
   // DRF has no text/plain parser: such bodies get 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -52,41 +27,64 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
     if (jsonNestsDeeperThan(text)) return done(new HttpError(400, detail(`JSON parse error - nested deeper than ${MAX_JSON_DEPTH} levels.`)), undefined);
     parseJson(request, text, done);
   });
-  await app.register(formbody, { bodyLimit: BODY_LIMIT });
-  await app.register(multipart, {
-    attachFieldsToBody: true,
-    limits: { fileSize: FILE_SIZE_LIMIT, files: 20, fields: 200, fieldSize: BODY_LIMIT, parts: 250 },
-    async onFile(part) {
-      (part as unknown as MultipartPart).value = await part.toBuffer();
-    },
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
+    const fields = parseUrlencoded(body as Buffer);
+    if (!fields) return done(new HttpError(400, detail('Form parse error - the body is not valid UTF-8.')), undefined);
+    done(null, fields);
   });
-  // Multipart fields arrive as part objects: flatten them to the key -> value(s) shape of the other
-  // parsers so one schema validates all three, and set the files aside.
-  app.addHook('preValidation', async (request) => {
-    request.multipartFiles = [];
-    if (!request.isMultipart() || !request.body || typeof request.body !== 'object') return;
-    const flat: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(request.body as Record<string, MultipartPart | MultipartPart[]>)) {
-      for (const part of Array.isArray(entry) ? entry : [entry]) {
-        if (part.type === 'file') {
-          request.multipartFiles.push({
-            field: key,
-            filename: part.filename ?? '',
-            mimetype: part.mimetype ?? 'application/octet-stream',
-            data: part.value as Buffer,
-          });
-        } else if (key in flat) {
-          const prev = flat[key];
-          flat[key] = Array.isArray(prev) ? [...prev, part.value] : [prev, part.value];
-        } else {
-          flat[key] = part.value;
-        }
-      }
-    }
-    request.body = flat;
-  });
+  // Multipart: streamed, files to disk (multipart.ts); its text fields become `body`.
+  await registerMultipart(app);
   app.addHook('preValidation', async (request) => rejectNulls(request));
   app.addHook('preHandler', refuseUnsafeValues);
+}
+
+/**
+ * A urlencoded body as key -> value, or a list of values for a repeated key; null when its bytes, or
+ * the bytes its percent-escapes stand for, are not UTF-8 (they would be stored as U+FFFD otherwise).
+ * A `%` not followed by two hex digits stays as it is, as Django reads it.
+ */
+export function parseUrlencoded(body: Buffer): Record<string, string | string[]> | null {
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    return null;
+  }
+  // No prototype: a `__proto__` key is a key like any other.
+  const fields: Record<string, string | string[]> = Object.create(null);
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const key = decodeFormComponent(eq === -1 ? pair : pair.slice(0, eq));
+    const value = decodeFormComponent(eq === -1 ? '' : pair.slice(eq + 1));
+    if (key === null || value === null) return null;
+    const prev = fields[key];
+    fields[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return fields;
+}
+
+function decodeFormComponent(text: string): string | null {
+  const plain = text.replace(/\+/g, ' ');
+  if (!plain.includes('%')) return plain;
+  const bytes: number[] = [];
+  for (let i = 0; i < plain.length; i++) {
+    const c = plain.charCodeAt(i);
+    if (c === 0x25 && /^[0-9a-fA-F]{2}$/.test(plain.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(plain.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else {
+      // Copy the character's own UTF-8 bytes (a pair of surrogates is one code point).
+      const cp = plain.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      bytes.push(...Buffer.from(String.fromCodePoint(cp), 'utf8'));
+    }
+  }
+  try {
+    return utf8.decode(Buffer.from(bytes));
+  } catch {
+    return null;
+  }
 }
 
 function allowsNull(schema: Record<string, any> | undefined): boolean {

@@ -15,6 +15,10 @@ import type { Database } from '../storage/schema.js';
 import { write } from '../storage/transaction.js';
 import { rec, recTrx, type UploadTable } from './storage/tables.js';
 
+// Uploads are inspected from their temp files, which are then moved or removed: libvips must not keep
+// them open (a removed file's space is not freed while open; Windows cannot move an open file).
+sharp.cache({ files: 0 });
+
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 export const MAX_UPLOAD_PIXELS = 50_000_000;
 const FORMATS: Record<string, { mime: string; ext: string }> = {
@@ -34,13 +38,18 @@ function invalid(field: string, text: string): ValidationError {
   return new ValidationError({ [field]: [text] });
 }
 
-/** Checks that `bytes` is a decodable JPEG, PNG or WebP within the limits; its displayed size. */
-export async function inspectImage(bytes: Buffer, field = 'datafile'): Promise<{ mime: string; ext: string; width: number; height: number }> {
-  if (bytes.length === 0) throw invalid(field, 'The submitted file is empty.');
-  if (bytes.length > MAX_UPLOAD_BYTES) throw invalid(field, `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
+/**
+ * Checks that an image (its bytes, or a file of `size` bytes: sharp reads it from disk, never whole
+ * into memory) is a decodable JPEG, PNG or WebP within the limits; its displayed size.
+ */
+export async function inspectImage(input: Buffer | { path: string; size: number }, field = 'datafile'): Promise<{ mime: string; ext: string; width: number; height: number }> {
+  const size = Buffer.isBuffer(input) ? input.length : input.size;
+  const source = Buffer.isBuffer(input) ? input : input.path;
+  if (size === 0) throw invalid(field, 'The submitted file is empty.');
+  if (size > MAX_UPLOAD_BYTES) throw invalid(field, `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    meta = await sharp(source, { limitInputPixels: false }).metadata();
   } catch {
     throw invalid(field, 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.');
   }
@@ -52,7 +61,7 @@ export async function inspectImage(bytes: Buffer, field = 'datafile'): Promise<{
   }
   // Decode a tiny version: catches files with a valid header but truncated or corrupt pixel data.
   try {
-    await sharp(bytes, { failOn: 'truncated' }).resize(8, 8, { fit: 'fill' }).raw().toBuffer();
+    await sharp(source, { failOn: 'truncated' }).resize(8, 8, { fit: 'fill' }).raw().toBuffer();
   } catch {
     throw invalid(field, 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.');
   }
@@ -81,14 +90,52 @@ async function writeDurably(target: string, bytes: Buffer): Promise<void> {
   await rename(tmp, target);
 }
 
+/** Moves a file already on disk (a multipart part's temp file) into place, durably. */
+async function moveDurably(from: string, target: string): Promise<void> {
+  const fh = await open(from, 'r+');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await mkdir(path.dirname(target), { recursive: true });
+  await rename(from, target);
+}
+
+interface UploadOptions {
+  sourceUrl?: string;
+  field?: string;
+}
+
 /** Stores an image (or finds the identical one stored before). */
-export async function storeUpload(db: Kysely<Database>, dataDir: string, bytes: Buffer, opts: { sourceUrl?: string; field?: string } = {}): Promise<StoredUpload> {
+export async function storeUpload(db: Kysely<Database>, dataDir: string, bytes: Buffer, opts: UploadOptions = {}): Promise<StoredUpload> {
   const info = await inspectImage(bytes, opts.field);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return storeInspected(db, dataDir, { ...info, sha256, size: bytes.length }, (target) => writeDurably(target, bytes), opts);
+}
+
+/**
+ * Stores an image received as a file (path, size and SHA-256 known from streaming it to disk), moving
+ * the file into the store rather than reading it into memory. The file is left in place when the image
+ * is refused or already stored: its owner (the request) removes it.
+ */
+export async function storeUploadFile(db: Kysely<Database>, dataDir: string, file: { path: string; size: number; sha256: string }, opts: UploadOptions = {}): Promise<StoredUpload> {
+  const info = await inspectImage(file, opts.field);
+  return storeInspected(db, dataDir, { ...info, sha256: file.sha256, size: file.size }, (target) => moveDurably(file.path, target), opts);
+}
+
+async function storeInspected(
+  db: Kysely<Database>,
+  dataDir: string,
+  info: { mime: string; ext: string; width: number; height: number; sha256: string; size: number },
+  place: (target: string) => Promise<void>,
+  opts: UploadOptions,
+): Promise<StoredUpload> {
+  const { sha256 } = info;
   const existing = await rec(db).selectFrom('uploads').selectAll().where('sha256', '=', sha256).executeTakeFirst();
   if (existing) return { row: existing, duplicate: true };
   const file = path.join(sha256.slice(0, 2), `${sha256}.${info.ext}`);
-  await writeDurably(path.join(uploadsDir(dataDir), file), bytes);
+  await place(path.join(uploadsDir(dataDir), file));
   return write(db, async (ctx) => {
     const trx = recTrx(ctx.trx);
     // A concurrent upload of the same bytes may have committed meanwhile.
@@ -100,7 +147,7 @@ export async function storeUpload(db: Kysely<Database>, dataDir: string, bytes: 
       sha256,
       file,
       mime: info.mime,
-      bytes: bytes.length,
+      bytes: info.size,
       width: info.width,
       height: info.height,
       token: randomBytes(24).toString('hex'),

@@ -71,4 +71,5 @@ export const errorResponses = {
   405: Detail,
   413: Detail,
   415: Detail,
+  503: Detail,
 };

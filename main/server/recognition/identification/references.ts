@@ -26,7 +26,7 @@ function present(r: Row): SkuImageRecord {
   return { id: r.id, sku: r.sku_id, upload: r.upload_id, crop: r.crop ? (JSON.parse(r.crop) as Rect) : null, created_date: r.created_at };
 }
 
-async function requireSku(db: Kysely<Database>, skuId: string): Promise<void> {
+export async function requireSku(db: Kysely<Database>, skuId: string): Promise<void> {
   const sku = await db.selectFrom('skus').select('id').where('id', '=', skuId).executeTakeFirst();
   if (!sku) throw new NotFoundError('sku');
 }

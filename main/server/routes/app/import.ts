@@ -2,6 +2,7 @@
 // Takes the JSON document as the body, a CSV body (text/csv) with ?entity=, or a multipart upload
 // with the file in `file` (and `entity` for a CSV). Admin keys only.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { readFile } from 'node:fs/promises';
 import { Type } from 'typebox';
 import { RejectedError } from '../../domain/errors.js';
 import { parseCsvImport, parseJsonImport } from '../../domain/import-files.js';
@@ -10,19 +11,26 @@ import { requireRole } from '../../http/roles.js';
 import { errorResponses } from '../../schemas/common.js';
 import { ImportDocument, ImportSummary } from '../../schemas/import.js';
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
 const EntityQuery = Type.Object({
   entity: Type.Optional(Type.String({ maxLength: 64, description: 'Entity of a CSV body (sku, brands, ...)' })),
 });
 
-function documentOf(request: FastifyRequest): unknown {
+async function documentOf(request: FastifyRequest): Promise<unknown> {
   const entity = (request.query as { entity?: string }).entity;
   const file = request.multipartFiles?.find((f) => f.field === 'file' || f.field === 'datafile');
   if (request.isMultipart()) {
     if (!file) throw new RejectedError({ detail: 'No file was submitted: send it in the "file" field.' });
     const fields = request.body as Record<string, unknown>;
-    const text = file.data.toString('utf8');
+    let text: string;
+    try {
+      text = utf8.decode(await readFile(file.path));
+    } catch {
+      throw new RejectedError({ detail: 'The import file is not valid UTF-8.' });
+    }
     const isCsv = file.filename.toLowerCase().endsWith('.csv') || file.mimetype === 'text/csv';
     const csvEntity = (typeof fields.entity === 'string' ? fields.entity : undefined) ?? entity;
     if (!isCsv) return parseJsonImport(text);
@@ -51,6 +59,6 @@ const importRoute: FastifyPluginAsync = async (app) => {
       body: Type.Union([ImportDocument, Type.String({ description: 'CSV of one entity (text/csv)' })]),
       response: { 200: ImportSummary, ...errorResponses },
     },
-  }, async (request) => importMasterData(app.db, documentOf(request), 'api'));
+  }, async (request) => importMasterData(app.db, await documentOf(request), 'api'));
 };
 export default importRoute;

@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { HttpError, detail } from '../../http/errors.js';
-import { fetchImage, getUpload, storeUpload, uploadFilePath, uploadUrlPath, type UploadRow } from '../../recognition/uploads.js';
+import { fetchImage, getUpload, storeUpload, storeUploadFile, uploadFilePath, uploadUrlPath, type UploadRow } from '../../recognition/uploads.js';
 import { IdParams, errorResponses } from '../../schemas/common.js';
 import { UploadByUrlBody, UploadContentParams, UploadCreated, UploadItem } from '../../schemas/recognition.js';
 
@@ -33,7 +33,7 @@ const uploads: FastifyPluginAsyncTypebox = async (app) => {
     const files = request.multipartFiles ?? [];
     const file = files.find((f) => f.field === 'datafile') ?? files.find((f) => f.field === 'file');
     if (!file) throw new ValidationError({ datafile: ['No file was submitted.'] });
-    const { row, duplicate } = await storeUpload(app.db, app.dataDir, file.data, { field: file.field });
+    const { row, duplicate } = await storeUploadFile(app.db, app.dataDir, file, { field: file.field });
     reply.code(201);
     return { ...present(request, row), duplicate };
   });
