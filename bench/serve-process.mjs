@@ -2,10 +2,14 @@
 // bench's process does not share its event loop), on a free port, with an API key.
 import { spawn } from 'node:child_process';
 
-/** Starts `serve` on dataDir; resolves with the child process and its base URL once it listens. */
-export async function spawnServe(dataDir, key) {
-  const server = spawn(process.execPath, ['dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', key], {
+/**
+ * Starts `serve` on dataDir; resolves with the child process and its base URL once it listens.
+ * `args` adds to the command line (`--role central --database ...`), `env` to the environment.
+ */
+export async function spawnServe(dataDir, key, args = [], env = {}) {
+  const server = spawn(process.execPath, ['dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   const url = await new Promise((resolve, reject) => {
     let out = '';

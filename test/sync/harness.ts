@@ -1,19 +1,16 @@
-// Real processes for the sync tests: a throw-away PostgreSQL cluster (as in test/api/postgres.test.ts),
+// Real processes for the sync tests: a throw-away PostgreSQL cluster (scripts/pg-cluster.mjs),
 // server processes from the build (`node dist/main/cli/serve.js`), a fault-injecting HTTP proxy, and
 // per-table digests read straight from each side's database.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 
 const root = path.resolve(import.meta.dirname, '../..');
-export const PG_BIN = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((d) => existsSync(path.join(d, 'initdb')));
-const isRoot = process.getuid?.() === 0;
+export { PG_BIN, PgCluster } from '../../scripts/pg-cluster.mjs';
 
 export const ADMIN_KEY = 'sync-admin-key';
 
@@ -38,32 +35,6 @@ export async function freePort(): Promise<number> {
     });
     s.on('error', reject);
   });
-}
-
-export class PgCluster {
-  readonly dir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-sync-pg-'));
-  port = 0;
-  private run(tool: string, args: string[]) {
-    return isRoot
-      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(PG_BIN!, tool), ...args], { stdio: 'pipe' })
-      : execFileSync(path.join(PG_BIN!, tool), args, { stdio: 'pipe' });
-  }
-  async start(): Promise<void> {
-    if (isRoot) chownSync(this.dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
-    this.port = await freePort();
-    this.run('initdb', ['-D', path.join(this.dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
-    this.run('pg_ctl', ['-D', path.join(this.dir, 'data'), '-w', '-l', path.join(this.dir, 'log'), '-o', `-c listen_addresses='' -k ${this.dir} -p ${this.port} -F`, 'start']);
-  }
-  get url(): string {
-    return `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(this.dir)}&port=${this.port}`;
-  }
-  stop(): void {
-    try {
-      this.run('pg_ctl', ['-D', path.join(this.dir, 'data'), '-m', 'immediate', 'stop']);
-    } finally {
-      rmSync(this.dir, { recursive: true, force: true });
-    }
-  }
 }
 
 export interface ServerProcess {

@@ -22,6 +22,8 @@ import type { PhotoTransfer } from './engine.js';
 
 /** Keys asked about per request (the central's limit, schemas/sync.ts). */
 const ASK_BATCH = 500;
+/** Photos going up at once. */
+const PARALLEL_UPLOADS = 3;
 
 interface Pending {
   file: string;
@@ -93,11 +95,24 @@ export class TusPhotoTransfer implements PhotoTransfer {
     const total = sending.reduce((s, t) => s + t.bytes, 0) + elsewhere.reduce((s, t) => s + t.bytes, 0);
     let done = 0;
     const report = (bytes: number) => onProgress(total > 0 ? Math.min(1, (done + bytes) / total) : 1);
-    for (const t of sending) {
-      await this.send(central, headers, t, report);
-      done += t.bytes;
-      report(0);
-    }
+    // A few at once: one photo's round trips and the central's checks overlap the next one's bytes.
+    const inFlight = new Map<string, number>();
+    const reportAll = () => report([...inFlight.values()].reduce((s, b) => s + b, 0));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(PARALLEL_UPLOADS, sending.length) }, async () => {
+        while (next < sending.length) {
+          const t = sending[next++];
+          await this.send(central, headers, t, (sent) => {
+            inFlight.set(t.file, sent);
+            reportAll();
+          });
+          inFlight.delete(t.file);
+          done += t.bytes;
+          reportAll();
+        }
+      }),
+    );
     for (const t of elsewhere) {
       await this.fetch(central, headers, t);
       done += t.bytes;

@@ -1,0 +1,215 @@
+// Sync push (issue 21): a laptop's day pushed over loopback to a central on PostgreSQL, against a
+// plain upload of the same photo bytes with curl; then the central's push throughput with many devices
+// at once, with 1 and 2 server processes over one database.
+//
+// 1. Laptop: VISITS visits with PHOTOS real shelf photos each (the SKU-110K evaluation photos,
+//    enlarged to ~3-4 MB and made distinct by a JPEG comment), uploaded through the laptop's API while
+//    it has no central. Then the central is set in its sync settings and the clock runs until the
+//    laptop reports nothing pending: records pushed, every photo sent by tus and verified.
+// 2. curl: the same files, one curl process, one keep-alive connection, to a sink that writes and
+//    fsyncs each body (as the central does) and deletes it.
+// 3. DEVICES simulated devices push batches of visit records at once (the central's push endpoint,
+//    device keys): records/s with 1 and with 2 central processes.
+//
+//   node bench/sync-push.bench.mjs [--visits 1000] [--photos 5] [--devices 50] [--batches 10]
+// Disk: about 2 x visits x photos x 3.5 MB while it runs (laptop and central copies), removed after.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import sharp from 'sharp';
+import { PgCluster, PG_BIN } from '../scripts/pg-cluster.mjs';
+import { spawnServe } from './serve-process.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : Number(process.env[`BENCH_SYNC_${name.toUpperCase()}`] ?? fallback);
+};
+const VISITS = arg('visits', 1000);
+const PHOTOS = arg('photos', 5);
+const DEVICES = arg('devices', 50);
+const BATCHES = arg('batches', 10);
+const BATCH = 100;
+const KEY = 'bench-sync-push-admin-key';
+const PHOTO_DIR = '../shared/data/shelf-photos';
+
+if (!PG_BIN) {
+  console.log('sync push bench: skipped (no PostgreSQL server binaries)');
+  process.exit(0);
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-bench-sync-'));
+const cluster = new PgCluster();
+const children = [];
+
+function peakMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)[1]) / 1024;
+}
+
+async function call(base, method, p, body, key = KEY, headers = {}) {
+  const res = await fetch(base + p, {
+    method,
+    headers: { authorization: `Token ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** The base photos: each real photo enlarged to ~3-4 MB. */
+async function basePhotos() {
+  const files = readdirSync(PHOTO_DIR).filter((f) => f.endsWith('.jpg')).sort();
+  const out = [];
+  for (const f of files) {
+    const input = path.join(PHOTO_DIR, f);
+    const { width } = await sharp(input).metadata();
+    out.push(await sharp(input).resize(Math.round(width * 1.6)).jpeg({ quality: 93 }).toBuffer());
+  }
+  return out;
+}
+
+/** A distinct photo: a JPEG comment right after SOI carrying its number. */
+function distinct(base, n) {
+  const text = Buffer.from(`bench photo ${n}`);
+  const seg = Buffer.alloc(4);
+  seg.writeUInt16BE(0xfffe, 0);
+  seg.writeUInt16BE(text.length + 2, 2);
+  return Buffer.concat([base.subarray(0, 2), seg, text, base.subarray(2)]);
+}
+
+async function pool(n, count, fn) {
+  let next = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (next < count) await fn(next++);
+  }));
+}
+
+async function laptopPush() {
+  const bases = await basePhotos();
+  const central = await spawnServe(path.join(tmp, 'central'), KEY, ['--role', 'central', '--database', cluster.url]);
+  const laptop = await spawnServe(path.join(tmp, 'laptop'), KEY, [], { SHELF_AUDIT_SYNC_INTERVAL_MS: '200' });
+  children.push(central.server, laptop.server);
+  const device = await call(central.url, 'POST', '/api/app/v1/devices/', { name: 'bench laptop', role: 'auditor' });
+
+  let bytes = 0;
+  const t0 = performance.now();
+  await pool(4, VISITS, async (v) => {
+    const visit = await call(laptop.url, 'POST', '/api/v1.5/visits/', { shop: `bench shop ${v}` });
+    for (let p = 0; p < PHOTOS; p++) {
+      const photo = distinct(bases[(v * PHOTOS + p) % bases.length], v * PHOTOS + p);
+      bytes += photo.length;
+      const form = new FormData();
+      form.append('datafile', new Blob([photo], { type: 'image/jpeg' }), 'p.jpg');
+      const res = await fetch(`${laptop.url}/api/v1.5/uploads/`, { method: 'POST', headers: { authorization: `Token ${KEY}` }, body: form });
+      if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    }
+    void visit;
+  });
+  const seeded = (performance.now() - t0) / 1000;
+  const before = await call(laptop.url, 'GET', '/api/app/v1/sync/status/');
+
+  const t1 = performance.now();
+  await call(laptop.url, 'PUT', '/api/app/v1/sync/settings/', { central_url: central.url, device_key: device.key });
+  for (;;) {
+    const s = await call(laptop.url, 'GET', '/api/app/v1/sync/status/');
+    if (s.state === 'idle' && s.pending_records === 0 && s.pending_photos === 0) break;
+    if (['revoked', 'outdated', 'clock_skew', 'error'].includes(s.state)) throw new Error(`sync: ${s.message}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const syncSeconds = (performance.now() - t1) / 1000;
+  const laptopPeak = peakMb(laptop.server.pid);
+  const centralPeak = peakMb(central.server.pid);
+
+  // The same bytes with curl, from the laptop's own files.
+  const laptopDb = new Database(path.join(tmp, 'laptop', 'shelf-audit.sqlite'), { readonly: true });
+  const files = laptopDb.prepare('SELECT file FROM uploads').all().map((r) => path.join(tmp, 'laptop', 'uploads', r.file));
+  // A real visit row: the shape the many-devices part pushes.
+  const { data_id: _dataId, ...visitRow } = laptopDb.prepare('SELECT * FROM visits LIMIT 1').get();
+  laptopDb.close();
+  const sinkDir = path.join(tmp, 'sink');
+  const sink = spawn(process.execPath, ['-e', `
+    const fs = require('node:fs'); const http = require('node:http'); let n = 0;
+    fs.mkdirSync(${JSON.stringify(sinkDir)}, { recursive: true });
+    http.createServer((req, res) => {
+      const file = ${JSON.stringify(sinkDir)} + '/' + (n++);
+      const out = fs.createWriteStream(file);
+      req.pipe(out);
+      out.on('finish', () => { const fd = fs.openSync(file, 'r'); fs.fsyncSync(fd); fs.closeSync(fd); fs.unlinkSync(file); res.end('ok'); });
+    }).listen(0, '127.0.0.1', function () { console.log(this.address().port); });
+  `], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(sink);
+  const port = await new Promise((resolve) => sink.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
+  const config = path.join(tmp, 'curl.conf');
+  writeFileSync(config, files.map((f, i) => `upload-file = "${f}"\nurl = "http://127.0.0.1:${port}/${i}"\noutput = "/dev/null"\n`).join(''));
+  const t2 = performance.now();
+  const curl = spawnSync('curl', ['-s', '-S', '-K', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const curlSeconds = (performance.now() - t2) / 1000;
+  if (curl.status !== 0) throw new Error(`curl exited ${curl.status}`);
+  sink.kill();
+
+  const records = before.pending_records;
+  const mb = bytes / 1024 / 1024;
+  console.log(`laptop: ${VISITS} visits x ${PHOTOS} photos = ${VISITS * PHOTOS} photos, ${mb.toFixed(0)} MB (mean ${(mb / (VISITS * PHOTOS)).toFixed(1)} MB); ${records} records queued (seeding took ${seeded.toFixed(1)} s)`);
+  console.log('| push to the central (PostgreSQL, loopback) | wall | records/s | MB/s |');
+  console.log('|---|---|---|---|');
+  console.log(`| sync: records + photos over tus, hash verified | ${syncSeconds.toFixed(1)} s | ${(records / syncSeconds).toFixed(0)} | ${(mb / syncSeconds).toFixed(1)} |`);
+  console.log(`| curl: the same bytes, plain PUT, fsynced | ${curlSeconds.toFixed(1)} s | | ${(mb / curlSeconds).toFixed(1)} |`);
+  console.log(`ratio sync / curl: ${(syncSeconds / curlSeconds).toFixed(2)}x (goal: at most 1.5x)`);
+  console.log(`peak RSS: laptop ${laptopPeak.toFixed(0)} MB, central ${centralPeak.toFixed(0)} MB`);
+  central.server.kill();
+  laptop.server.kill();
+  rmSync(path.join(tmp, 'laptop'), { recursive: true, force: true });
+  rmSync(path.join(tmp, 'central'), { recursive: true, force: true });
+  return visitRow;
+}
+
+/** DEVICES devices push BATCHES batches of BATCH visits each, all at once, to `processes` central processes. */
+async function manyDevices(processes, round, visitRow) {
+  const dataDir = path.join(tmp, `central-many-${processes}`);
+  const centrals = [];
+  for (let i = 0; i < processes; i++) {
+    const c = await spawnServe(dataDir, KEY, ['--role', 'central', '--database', cluster.url]);
+    children.push(c.server);
+    centrals.push(c);
+  }
+  const devices = [];
+  for (let d = 0; d < DEVICES; d++) devices.push(await call(centrals[0].url, 'POST', '/api/app/v1/devices/', { name: `bench device ${round}-${d}`, role: 'auditor' }));
+  const at = new Date().toISOString();
+  const t0 = performance.now();
+  await Promise.all(devices.map(async (device, d) => {
+    const base = centrals[d % centrals.length].url;
+    for (let b = 0; b < BATCHES; b++) {
+      const changes = [];
+      for (let i = 0; i < BATCH; i++) {
+        const n = b * BATCH + i + 1;
+        const id = createHash('sha1').update(`${round}-${d}-${n}`).digest('hex');
+        changes.push({ n, entity: 'visit', id, op: 'upsert', row: { ...visitRow, id, created_at: at, updated_at: at } });
+      }
+      await call(base, 'POST', '/api/app/v1/sync/push/', { client_time: new Date().toISOString(), last: (b + 1) * BATCH, changes }, device.key, { 'x-sync-protocol': '1' });
+    }
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  const peaks = centrals.map((c) => peakMb(c.server.pid).toFixed(0));
+  for (const c of centrals) c.server.kill();
+  return { seconds, records: DEVICES * BATCHES * BATCH, peaks };
+}
+
+try {
+  await cluster.start({ max_connections: 300 });
+  const visitRow = await laptopPush();
+  console.log(`\n| ${DEVICES} devices pushing at once, ${BATCHES} batches of ${BATCH} visits each | wall | records/s | central peak RSS |`);
+  console.log('|---|---|---|---|');
+  for (const processes of [1, 2]) {
+    const r = await manyDevices(processes, processes, visitRow);
+    console.log(`| ${processes} central process${processes > 1 ? 'es' : ''} | ${r.seconds.toFixed(1)} s | ${(r.records / r.seconds).toFixed(0)} | ${r.peaks.join(' + ')} MB |`);
+  }
+} finally {
+  for (const c of children) c.kill('SIGKILL');
+  cluster.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}

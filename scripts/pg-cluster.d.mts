@@ -1,0 +1,8 @@
+export const PG_BIN: string | undefined;
+export class PgCluster {
+  readonly dir: string;
+  port: number;
+  start(settings?: Record<string, string | number>): Promise<void>;
+  readonly url: string;
+  stop(): void;
+}

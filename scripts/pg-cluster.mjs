@@ -1,0 +1,55 @@
+// A throw-away PostgreSQL cluster for tests and benches, from Debian's server binaries: initdb into a
+// temp folder, listening on a unix socket only (nothing on the network), removed by stop(). As root the
+// server runs as the postgres user, which initdb requires.
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const PG_BIN = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((d) => existsSync(path.join(d, 'initdb')));
+const isRoot = process.getuid?.() === 0;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export class PgCluster {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-pg-'));
+  port = 0;
+
+  run(tool, args) {
+    if (!PG_BIN) throw new Error('PostgreSQL server binaries not found (apt-get install postgresql)');
+    return isRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(PG_BIN, tool), ...args], { stdio: 'pipe' })
+      : execFileSync(path.join(PG_BIN, tool), args, { stdio: 'pipe' });
+  }
+
+  /** `settings`: extra `-c name=value` server settings (max_connections for a bench). */
+  async start(settings = {}) {
+    if (isRoot) chownSync(this.dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+    this.port = await freePort();
+    this.run('initdb', ['-D', path.join(this.dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    const extra = Object.entries(settings).map(([k, v]) => ` -c ${k}=${v}`).join('');
+    this.run('pg_ctl', ['-D', path.join(this.dir, 'data'), '-w', '-l', path.join(this.dir, 'log'), '-o', `-c listen_addresses='' -k ${this.dir} -p ${this.port} -F${extra}`, 'start']);
+  }
+
+  get url() {
+    return `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(this.dir)}&port=${this.port}`;
+  }
+
+  stop() {
+    try {
+      this.run('pg_ctl', ['-D', path.join(this.dir, 'data'), '-m', 'immediate', 'stop']);
+    } finally {
+      rmSync(this.dir, { recursive: true, force: true });
+    }
+  }
+}
