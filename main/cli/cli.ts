@@ -6,6 +6,7 @@
 //   npm run cli -- devices create --name N --role auditor|supervisor   (on the central: prints the device key once)
 //   npm run cli -- devices list | devices revoke ID
 //   npm run cli -- export-training --out DIR [--since DATE]   reviewed scenes as COCO + SKU crops (docs/recognition.md, "Review")
+//   npm run cli -- models install FILE [--version V] | models list | models rollback   the detector in use (docs/sync.md, "Models")
 // Each takes --data-dir DIR, or --database postgres://... for a central on PostgreSQL (default: $SHELF_AUDIT_DATA_DIR, else the per-user data directory).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -20,6 +21,36 @@ import type { Kysely } from 'kysely';
 import { createDevice, listDevices, revokeDevice } from '../server/domain/devices.js';
 import { write } from '../server/storage/transaction.js';
 import { exportTraining } from '../server/recognition/training-export.js';
+import { ModelError, installModel, readModelChoice, rollbackModel } from '../server/recognition/model-store.js';
+
+async function modelsCommand(dataDir: string, sub: string | undefined, file: string | undefined, version: string | undefined): Promise<number> {
+  try {
+    if (sub === 'install' && file) {
+      const m = await installModel(dataDir, file, { version });
+      console.log(`installed ${m.version} (sha256 ${m.sha256}); recognition uses it from its next job`);
+      return 0;
+    }
+    if (sub === 'list') {
+      const { current, previous } = readModelChoice(dataDir);
+      console.log(`current: ${current ? `${current.version} sha256:${current.sha256} (installed ${current.installed_at})` : 'the shipped model'}`);
+      console.log(`previous: ${previous ? `${previous.version} sha256:${previous.sha256}` : current ? 'the shipped model' : 'none'}`);
+      return 0;
+    }
+    if (sub === 'rollback') {
+      const { current } = await rollbackModel(dataDir);
+      console.log(`rolled back; in use now: ${current ? current.version : 'the shipped model'}`);
+      return 0;
+    }
+  } catch (error) {
+    if (error instanceof ModelError) {
+      console.error(`models: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+  console.error(USAGE);
+  return 2;
+}
 
 const USAGE = `usage:
   cli import FILE [--entity ENTITY] [--data-dir DIR]
@@ -29,7 +60,10 @@ const USAGE = `usage:
   cli devices create --name NAME --role auditor|supervisor [--data-dir DIR | --database URL]
   cli devices list [--data-dir DIR | --database URL]
   cli devices revoke ID [--data-dir DIR | --database URL]
-  cli export-training --out DIR [--since DATE] [--data-dir DIR] [--database URL]`;
+  cli export-training --out DIR [--since DATE] [--data-dir DIR] [--database URL]
+  cli models install FILE [--version V] [--data-dir DIR]   (checked, then used from the next recognition job on)
+  cli models list [--data-dir DIR]
+  cli models rollback [--data-dir DIR]`;
 
 class UsageError extends Error {}
 
@@ -45,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
       database: { type: 'string' },
       out: { type: 'string' },
       since: { type: 'string' },
+      version: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -53,6 +88,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
+  // Models are files in the data folder (a central on PostgreSQL keeps them there too): no database.
+  if (command === 'models') return modelsCommand(values['data-dir'] ?? defaultDataDir(), sub, arg, values.version);
   const database = values.database
     ? await openDatabaseTarget({ kind: 'postgres', connectionString: values.database })
     : await openDatabase(values['data-dir'] ?? defaultDataDir());

@@ -3,6 +3,7 @@
 // a fault proxy and kill -9 lose and duplicate nothing; master data flows down; a supervisor reviews
 // and acknowledges an auditor's visit; refusals (revoked, clock, protocol, foreign ids) are plain.
 // Randomised with a seed printed on failure (SYNC_SEED=N replays a run).
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -371,6 +372,25 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
     const onCentral = (await api(centralUrl, 'GET', '/api/app/v1/sync/status/')).body;
     expect(onCentral.state).toBe('central');
     expect(onCentral.rejections).toEqual([expect.objectContaining({ record_id: id, device: laptops.b.deviceId })]);
+  }), 120_000);
+
+  it("a detector model installed on the central reaches the laptops, checksum verified, and is used from their next job", onFailure(async () => {
+    const cli = path.join(import.meta.dirname, '../../dist/main/cli/cli.js');
+    const detector = path.join(import.meta.dirname, '../../models/shelf-detector.onnx');
+    const installed = spawnSync(process.execPath, [cli, 'models', 'install', detector, '--version', 'central detector v2', '--data-dir', centralDir], { encoding: 'utf8' });
+    expect(installed.status, installed.stderr).toBe(0);
+    const offered = await fetch(`${centralUrl}/api/app/v1/sync/models/`, { headers: { authorization: `Token ${laptops.a.key}`, 'x-sync-protocol': '1' } });
+    expect((await offered.json()).detector).toMatchObject({ version: 'central detector v2', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    for (const l of [laptops.a, laptops.b]) {
+      const info = await until(`${l.name} to take the model`, async () => {
+        await api(l.server!.url, 'POST', '/api/app/v1/sync/run/');
+        const i = (await api(l.server!.url, 'GET', '/api/app/v1/info/')).body;
+        return /^shelf-detector-[0-9a-f]{16} sha256:/.test(i.model_version) && i;
+      });
+      expect(info.model_version).toMatch(/sha256:/);
+      const listed = spawnSync(process.execPath, [cli, 'models', 'list', '--data-dir', l.dir], { encoding: 'utf8' });
+      expect(listed.stdout).toMatch(/current: central detector v2/);
+    }
   }), 120_000);
 
   it('the photo endpoints refuse bytes that do not match their hash, bad keys, strangers and auditors', onFailure(async () => {

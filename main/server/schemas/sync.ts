@@ -146,3 +146,9 @@ export const PhotoKey = Type.String({ pattern: '^[0-9a-f]{2}/[0-9a-f]{64}\\.(jpg
 export const PhotosMissingRequest = Type.Object({ files: Type.Array(PhotoKey, { maxItems: 500 }) }, { additionalProperties: false });
 export const PhotosMissingResponse = Type.Object({ missing: Type.Array(Type.String(), { description: 'The keys the central does not hold yet: send those' }) });
 export const PhotoContentParams = Type.Object({ file: Type.String({ pattern: '^[0-9a-f]{64}\\.(jpg|png|webp)$', maxLength: 80 }) });
+
+/** A model the central offers (recognition/model-store.ts): laptops pull it when its checksum differs. */
+export const OfferedModel = Type.Object({ version: Type.String(), sha256: Type.String(), bytes: Type.Integer() });
+export const OfferedModels = Type.Object({ detector: Nullable(OfferedModel) });
+export const ModelContentParams = Type.Object({ sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+export type OfferedModelsBody = Static<typeof OfferedModels>;

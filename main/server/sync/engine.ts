@@ -24,6 +24,8 @@ export interface EngineOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   photos?: PhotoTransfer;
+  /** The central's detector model, pulled when it changes (sync/models.ts). */
+  models?: { pull(central: string, deviceKey: string): Promise<string | null> };
 }
 
 /** A refusal with a state of its own (what the user is told) rather than "offline". */
@@ -173,6 +175,7 @@ export class SyncEngine {
       await applyPull(this.db, pull);
       if (!pull.more) break;
     }
+    await this.options.models?.pull(central, key);
     await saveSettings(this.db, { last_success: now() });
     this.state = 'idle';
     this.message = MESSAGES.idle;

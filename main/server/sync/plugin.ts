@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpError, detail } from '../http/errors.js';
 import devices from '../routes/app/devices.js';
+import syncModels from '../routes/app/sync-models.js';
 import syncPhotos from '../routes/app/sync-photos.js';
 import syncRoutes from '../routes/app/sync.js';
 import { uploadsDir } from '../recognition/uploads.js';
@@ -16,6 +17,7 @@ import type { AuthenticatedDevice } from './central/device-auth.js';
 import { createPhotoReceiver } from './central/photos.js';
 import { listRejections, readSettings } from './device-store.js';
 import { SyncEngine, type EngineOptions } from './engine.js';
+import { ModelTransfer } from './models.js';
 import { TusPhotoTransfer } from './photos.js';
 
 declare module 'fastify' {
@@ -87,11 +89,12 @@ export async function registerSync(app: FastifyInstance, prefix: string, options
     // Photos as files under DATA_DIR/uploads: shared storage when several central processes serve.
     const blobs = new FileBlobStore(uploadsDir(app.dataDir));
     await app.register(syncPhotos, { prefix, receiver: await createPhotoReceiver(app.dataDir, blobs), blobs });
+    await app.register(syncModels, { prefix });
     app.decorate('syncEngine', centralStatus(app));
     app.addHook('onReady', async () => ensureRecognitionKpis(app));
     return;
   }
-  const engine = new SyncEngine(app.db, { photos: new TusPhotoTransfer(app.db, app.dataDir), ...options });
+  const engine = new SyncEngine(app.db, { photos: new TusPhotoTransfer(app.db, app.dataDir), models: new ModelTransfer(app.dataDir), ...options });
   app.decorate('syncEngine', engine);
   app.addHook('onReady', async () => engine.start());
   app.addHook('onClose', async () => engine.stop());

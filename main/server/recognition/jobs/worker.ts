@@ -8,6 +8,7 @@ import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
 import { createDetector, type Detector } from '../detector/index.js';
 import { IdentifyPool } from '../identification/pool.js';
+import { currentModelPath, rollbackModel } from '../model-store.js';
 import { deliverDue } from '../webhooks/deliveries.js';
 import { failReports, processSceneJob } from './process-scene.js';
 import { claimJob, finishJob, MAX_ATTEMPTS, newLeaseOwner, reclaimOrphanedJobs, releaseJob, renewLease, returnJob, type ClaimedJob } from './queue.js';
@@ -37,6 +38,10 @@ export class RecognitionWorker {
   private stopping = false;
   private loops: Promise<void>[] = [];
   private detector: Promise<Detector> | undefined;
+  /** The installed model file the detector was loaded from (null: the shipped one). */
+  private detectorPath: string | null = null;
+  /** Jobs running now: a replaced detector is closed once they end. */
+  private readonly detectorUsers = new Set<Promise<unknown>>();
   // Identification on worker threads (identification/pool.ts) only when asked for: on the shared
   // 2-core test machine it measured no faster than in-process and adds ~150 MB per thread.
   private readonly pool = IdentifyPool.available() && serverSettings().identifyThreads > 0
@@ -92,9 +97,28 @@ export class RecognitionWorker {
     });
   }
 
+  /**
+   * The detector for a job that starts now: the installed model (recognition/model-store.ts) if one
+   * is, else the shipped one. A newly installed model is taken up here, between jobs; one that does not
+   * load is rolled back (and refused from then on) and the previous model serves the job.
+   */
   private getDetector(): Promise<Detector> {
+    const wanted = currentModelPath(this.o.dataDir);
+    if (this.detector && this.detectorPath !== wanted) {
+      const old = this.detector;
+      this.detector = undefined;
+      // Jobs that already hold the old detector finish with it; it is closed once they have.
+      void Promise.all(this.detectorUsers).then(async () => (await old.catch(() => null))?.close());
+    }
     if (!this.detector) {
-      const loading = createDetector({ threads: this.o.detectorThreads });
+      this.detectorPath = wanted;
+      const loading = createDetector({ threads: this.o.detectorThreads, ...(wanted ? { modelPath: wanted } : {}) }).catch(async (error: unknown) => {
+        if (!wanted) throw error;
+        this.o.log?.(`the installed detector ${wanted} failed to load; rolling back to the previous model`, error);
+        await rollbackModel(this.o.dataDir, { refuse: true });
+        this.detector = undefined;
+        return this.getDetector();
+      });
       this.detector = loading;
       // A failed load (missing model file) is retried by the next job rather than cached.
       loading.catch(() => {
@@ -130,7 +154,13 @@ export class RecognitionWorker {
       }
     };
     try {
-      await processSceneJob({ db: this.o.db, dataDir: this.o.dataDir, detector: () => this.getDetector(), pool: this.pool, checkpoint, baseUrl: this.o.baseUrl }, job);
+      // The model is chosen when the job starts and kept for the whole job.
+      const detector = this.getDetector();
+      const processing = processSceneJob({ db: this.o.db, dataDir: this.o.dataDir, detector: () => detector, pool: this.pool, checkpoint, baseUrl: this.o.baseUrl }, job);
+      const settled = processing.catch(() => undefined);
+      this.detectorUsers.add(settled);
+      void settled.then(() => this.detectorUsers.delete(settled));
+      await processing;
       await write(this.o.db, (ctx) => finishJob(ctx, job.id));
     } catch (e) {
       try {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Info } from '../../schemas/app.js';
 import { errorResponses } from '../../schemas/common.js';
 import { modelVersion } from '../../recognition/detector/model-version.js';
+import { currentModelPath } from '../../recognition/model-store.js';
 import { embedderModelVersion } from '../../recognition/identification/embedding.js';
 import { isPostgres } from '../../storage/dialect.js';
 import { APP_VERSION } from '../../version.js';
@@ -12,7 +13,7 @@ const info: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags: ['app: info'], summary: 'App version, model version, data directory', response: { 200: Info, ...errorResponses } },
   }, async () => ({
     app_version: APP_VERSION,
-    model_version: modelVersion(),
+    model_version: modelVersion(currentModelPath(app.dataDir) ?? undefined),
     embedder_version: embedderModelVersion(),
     data_dir: app.dataDir,
     database: isPostgres(app.db) ? 'postgresql' : 'sqlite',

@@ -1,0 +1,107 @@
+// Installed detector models (recognition/model-store.ts): checked before use, the previous kept,
+// rollback; a broken install is refused; the worker takes a new model up between jobs and falls back
+// to the previous one when the installed file no longer loads; the CLI's models commands.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../api/harness.js';
+import { ModelError, currentModelPath, installModel, readModelChoice, rollbackModel, sha256OfFile } from '../../main/server/recognition/model-store.js';
+import { composeShelf, referenceFiles } from './fixtures.js';
+import { createSku, upload, waitForReports } from './helpers.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const DETECTOR = path.join(root, 'models/shelf-detector.onnx');
+const EMBEDDER = path.join(root, 'models/product-embedder.onnx');
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-models-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('model store', () => {
+  it('installs a checked model, keeps the previous one and rolls back', async () => {
+    const data = tempDir();
+    expect(currentModelPath(data)).toBeNull();
+    const first = await installModel(data, DETECTOR, { version: 'detector v2' });
+    expect(first.sha256).toBe(await sha256OfFile(DETECTOR));
+    expect(currentModelPath(data)).toMatch(/shelf-detector-[0-9a-f]{16}\.onnx$/);
+    expect(readFileSync(currentModelPath(data)!).equals(readFileSync(DETECTOR))).toBe(true);
+    // A second, different but valid model: the same weights with a trailing protobuf field that
+    // onnxruntime skips (field 127, empty), so another checksum.
+    const other = path.join(tempDir(), 'other.onnx');
+    writeFileSync(other, Buffer.concat([readFileSync(DETECTOR), Buffer.from([0xfa, 0x07, 0x00])]));
+    const second = await installModel(data, other, { version: 'detector v3' });
+    expect(readModelChoice(data)).toMatchObject({ current: { version: 'detector v3', sha256: second.sha256 }, previous: { version: 'detector v2' } });
+    await rollbackModel(data);
+    expect(readModelChoice(data)).toMatchObject({ current: { version: 'detector v2' }, previous: null });
+    await rollbackModel(data);
+    expect(currentModelPath(data)).toBeNull();
+    await expect(rollbackModel(data)).rejects.toThrow(ModelError);
+  });
+
+  it('refuses a file that is not a detector, or not a model, or not what its checksum says, and installs nothing', async () => {
+    const data = tempDir();
+    await expect(installModel(data, EMBEDDER)).rejects.toThrow(/not a shelf detector/);
+    const junk = path.join(tempDir(), 'junk.onnx');
+    writeFileSync(junk, 'not a model');
+    await expect(installModel(data, junk)).rejects.toThrow(/cannot load/);
+    await expect(installModel(data, DETECTOR, { expectedSha256: '0'.repeat(64) })).rejects.toThrow(/checksum mismatch/);
+    expect(currentModelPath(data)).toBeNull();
+    expect(readModelChoice(data).refused).toEqual(expect.arrayContaining([await sha256OfFile(EMBEDDER), await sha256OfFile(junk)]));
+  });
+
+  it('the CLI installs, lists and rolls back', () => {
+    const data = tempDir();
+    const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(root, 'dist/main/cli/cli.js'), 'models', ...args, '--data-dir', data], { encoding: 'utf8' });
+    const installed = cli('install', DETECTOR, '--version', 'from the CLI');
+    expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.stdout).toMatch(/installed from the CLI/);
+    expect(cli('list').stdout).toMatch(/current: from the CLI sha256:[0-9a-f]{64}/);
+    const refused = cli('install', EMBEDDER);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/not a shelf detector/);
+    expect(cli('rollback').stdout).toMatch(/the shipped model/);
+    expect(execFileSync(process.execPath, [path.join(root, 'dist/main/cli/cli.js'), 'models', 'list', '--data-dir', data], { encoding: 'utf8' })).toMatch(/current: the shipped model/);
+  });
+});
+
+describe('the recognition worker and installed models', () => {
+  let t: TestServer;
+  let photo: string;
+  beforeAll(async () => {
+    t = await startTestServer();
+    await createSku(t, 'fanta_pet', referenceFiles('fanta_pet'));
+    photo = (await upload(t, (await composeShelf([[['fanta_pet', 3]]])).jpeg)).id;
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  const facings = async () => {
+    const r = await t.post('/api/v1.5/recognize/', { images: [photo], report_types: ['FACING_COUNT'] });
+    expect(r.status, r.text).toBe(201);
+    const [report] = Object.values(await waitForReports(t, [r.body.reports.FACING_COUNT]));
+    return report;
+  };
+
+  it('uses an installed model from the next job, and falls back to the previous when it no longer loads', async () => {
+    expect((await facings()).status).toBe('READY');
+    await installModel(t.dataDir, DETECTOR, { version: 'installed' });
+    expect((await t.get('/api/app/v1/info/')).body.model_version).toMatch(/^shelf-detector-[0-9a-f]{16} sha256:/);
+    expect((await facings()).status).toBe('READY');
+    // A newer model is installed and its file goes bad: the next job rolls back to the one before
+    // (and refuses the bad one) and still finishes.
+    const sha = readModelChoice(t.dataDir).current!.sha256;
+    const other = path.join(tempDir(), 'other.onnx');
+    writeFileSync(other, Buffer.concat([readFileSync(DETECTOR), Buffer.from([0xfa, 0x07, 0x00])]));
+    const next = await installModel(t.dataDir, other, { version: 'next' });
+    writeFileSync(currentModelPath(t.dataDir)!, 'corrupted too');
+    const report = await facings();
+    expect(report.status, JSON.stringify(report)).toBe('READY');
+    const choice = readModelChoice(t.dataDir);
+    expect(choice.current?.sha256).toBe(sha);
+    expect(choice.refused).toContain(next.sha256);
+  }, 180_000);
+});
