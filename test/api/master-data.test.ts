@@ -259,6 +259,13 @@ describe('list filters, search and ordering (DRF conventions, issue 26)', () => 
     expect(await visitIds('is_new=false&shop=shop-1')).toEqual([]);
     expect(await visitIds('is_new=true&shop=shop-1')).toEqual(['fv1', 'fv2']);
     expect((await t.get('/api/v1.5/visits/?day=yesterday')).status).toBe(400);
+    // A day of a viewer in UTC+1 (the visits screen sends its local midnights), and a page's ids.
+    expect(await visitIds('started_date__gte=2026-11-20T23:00:00Z&started_date__lt=2026-11-21T23:00:00Z&shop=shop-1')).toEqual(['fv1', 'fv2']);
+    // 20 November in UTC+1 ends before fv1 starts (23:30 UTC is past midnight there), unlike ?day=2026-11-20.
+    expect(await visitIds('started_date__gte=2026-11-20T00:00:00%2B01:00&started_date__lt=2026-11-21T00:00:00%2B01:00&shop=shop-1')).toEqual([]);
+    expect(await visitIds('started_date__lt=2026-11-21T00:00:00Z&shop=shop-1')).toEqual(['fv1']);
+    expect(await visitIds('id__in=fv2,nope')).toEqual(['fv2']);
+    expect((await t.get('/api/v1.5/visits/?started_date__gte=soon')).status).toBe(400);
   });
 
   it('documents every filter, search and ordering parameter in the OpenAPI description', async () => {
@@ -269,6 +276,8 @@ describe('list filters, search and ordering (DRF conventions, issue 26)', () => 
     );
     expect(params('/api/v1.5/planograms/')).toEqual(['display', 'limit', 'offset', 'ordering', 'search']);
     expect(params('/api/v1.5/displays/')).toEqual(['limit', 'musthavelist', 'offset', 'ordering', 'planogram', 'search']);
-    expect(params('/api/v1.5/visits/')).toEqual(['agent', 'day', 'is_new', 'limit', 'offset', 'ordering', 'search', 'shop', 'task']);
+    expect(params('/api/v1.5/visits/')).toEqual([
+      'agent', 'day', 'id__in', 'is_new', 'limit', 'offset', 'ordering', 'search', 'shop', 'started_date__gte', 'started_date__lt', 'task',
+    ]);
   });
 });

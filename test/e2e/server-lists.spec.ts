@@ -1,7 +1,9 @@
 // Lists that work on the server (issue 26): the SKU screen downloads the page it shows, filters by
 // brand and searches names and customer ids through the API's query parameters; the planogram list
-// filters by display; the must-have product picker searches the catalog on the server.
+// filters by display; the must-have product picker searches the catalog on the server; the visit
+// screens page, search and look up by id, never downloading a whole list.
 import { expect, test } from './fixtures.js';
+import { writeFinishedReports } from './finishedReports.js';
 
 test('SKUs: one page downloaded, filtered by brand and searched on the server', async ({ app: page, api }) => {
   const skus = Array.from({ length: 130 }, (_, i) => ({
@@ -61,4 +63,76 @@ test('planograms filtered by display; the must-have picker searches the catalog'
   await dialog.getByRole('combobox', { name: 'Product', exact: true }).selectOption({ label: 'Rare mango juice' });
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('table', { name: 'Must-have products' })).toContainText('Rare mango juice');
+});
+
+test('visit screens: the list pages, displays are searched, a visit names its SKUs by id; no whole list downloaded', async ({ app: page, api, server }) => {
+  const pad = (i: number) => String(i).padStart(4, '0');
+  // More SKUs, displays and visits than one page of any list (the old screens walked them all, 500 at a time).
+  const imported = await api.post('/api/app/v1/import/', {
+    data: {
+      skus: Array.from({ length: 1200 }, (_, i) => ({ id: `sku-${i}`, name: `Product ${pad(i)}` })),
+      displays: Array.from({ length: 150 }, (_, i) => ({ id: `display-${i}`, name: `Display ${pad(i)}` })),
+    },
+  });
+  expect(imported.status()).toBe(200);
+  for (let i = 0; i < 130; i += 10) {
+    const batch = Array.from({ length: 10 }, (_, k) => i + k).map((n) =>
+      api.post('/api/v1.5/visits/', { data: { id: `visit-${pad(n)}`, shop: `shop-${n % 7}`, agent: `agent-${n % 3}`, started_date: new Date(Date.UTC(2026, 0, 1, n)).toISOString() } }),
+    );
+    for (const r of await Promise.all(batch)) expect(r.status()).toBe(201);
+  }
+  writeFinishedReports(server.dataDir, 'visit-0129', {
+    FACING_COUNT: [{ sku_id: 'sku-1150', count: 3 }, { sku_id: 'sku-7', count: 1 }, { sku_id: null, count: 2 }],
+  });
+
+  // Every list request of the screens, with the number of records it brought back.
+  const lists: Array<{ url: URL; results?: number }> = [];
+  page.on('response', async (response) => {
+    const url = new URL(response.url());
+    if (!url.pathname.startsWith('/api/') || !url.searchParams.has('limit')) return;
+    const entry: { url: URL; results?: number } = { url };
+    lists.push(entry);
+    const body = await response.json().catch(() => null);
+    entry.results = Array.isArray(body?.results) ? body.results.length : undefined;
+  });
+
+  const expectNoWholeList = () => {
+    for (const l of lists) {
+      // Lists narrowed to one parent (a visit's reports, the Data API's row of this visit) may ask for all of it.
+      const scoped = ['visit', 'cid'].some((p) => l.url.searchParams.has(p));
+      if (!scoped) expect(Number(l.url.searchParams.get('limit')), `${l.url.pathname}${l.url.search}`).toBeLessThanOrEqual(100);
+      expect(l.results ?? 0, `${l.url.pathname}${l.url.search}`).toBeLessThanOrEqual(100);
+    }
+  };
+
+  await page.reload();
+  const visits = page.getByRole('table', { name: 'Visits' });
+  await expect(page.getByText('130 items', { exact: true })).toBeVisible();
+  await expect(visits.getByRole('row')).toHaveCount(21);
+  await expect(visits.getByRole('row').nth(1)).toContainText('agent-0'); // visit 129, newest first
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(page.getByText('Page 2 of 7')).toBeVisible();
+  expectNoWholeList();
+
+  await page.getByRole('link', { name: 'New visit' }).click();
+  const display = page.getByRole('combobox', { name: 'Display' });
+  await expect(display.getByRole('option', { name: 'Display 0000' })).toBeAttached();
+  expectNoWholeList();
+  // "Display 0149" sorts after the first page of displays: only a server search finds it.
+  await page.getByRole('searchbox', { name: 'Find display' }).fill('0149');
+  await display.selectOption({ label: 'Display 0149' });
+  await expect(display).toHaveValue('display-149');
+
+  await page.goto('/#/visits/visit-0129');
+  const facings = page.getByRole('table', { name: 'Facing counts' });
+  // sku-1150 is far beyond the catalog's first page: its name came by id.
+  await expect(facings).toContainText('Product 1150');
+  await expect(facings).toContainText('Product 0007');
+  await expect(facings).toContainText('Unknown products');
+
+  const skuLists = lists.filter((l) => l.url.pathname === '/api/v1.5/sku/');
+  expect(skuLists.length).toBeGreaterThan(0);
+  expectNoWholeList();
+  // The SKUs asked for are the ones named (by id) or a search's first page, never the catalog.
+  for (const l of skuLists) expect(l.url.searchParams.get('id__in') ?? l.url.searchParams.get('search') ?? l.url.searchParams.get('ordering')).toBeTruthy();
 });

@@ -5,10 +5,6 @@
 import type { Kysely } from 'kysely';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-// drfFieldErrors is pure (schema errors -> DRF messages, no HTTP in it); it belongs in the domain and
-// moves there once http/validation.ts settles (issue 26). The only exception to the boundary.
-// eslint-disable-next-line no-restricted-imports
-import { drfFieldErrors, type SchemaError } from '../http/validation.js';
 import { ImportRowSchemas } from '../schemas/import.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
@@ -16,6 +12,7 @@ import { write, type WriteContext } from '../storage/transaction.js';
 import { brands, categories, manufacturers } from './catalogs.js';
 import { displays, mhlRecords, mhls, planogramRecords, planograms } from './displays.js';
 import { RejectedError, ValidationError } from './errors.js';
+import { drfFieldErrors, type SchemaError } from './field-errors.js';
 import { kpis } from './kpis.js';
 import { createRecord, updateRecord, type ResourceDef } from './resource.js';
 import { skus } from './skus.js';

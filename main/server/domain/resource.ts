@@ -40,9 +40,10 @@ export interface ResourceDef {
 /**
  * A list filter, `?name=value`: equality on an API field (a foreign key or main field), one of a
  * comma-separated list (`match: 'in'`, django-filter's `field__in`), the UTC day of a datetime field
- * (`match: 'day'`, value YYYY-MM-DD), or a 0/1 column the record does not show.
+ * (`match: 'day'`, value YYYY-MM-DD), an instant a datetime field is at or after (`match: 'from'`) or
+ * before (`match: 'before'`), or a 0/1 column the record does not show.
  */
-export type FilterDef = { field: string; match?: 'day' | 'in' } | { column: string; kind: 'bool' };
+export type FilterDef = { field: string; match?: 'day' | 'in' | 'from' | 'before' } | { column: string; kind: 'bool' };
 
 export interface ListSpec {
   /** Query parameter -> filter. */
@@ -155,6 +156,9 @@ function listWhere(def: ResourceDef, q: ListQuery) {
         const start = `${value as string}T00:00:00.000Z`;
         const end = new Date(Date.parse(start) + 86_400_000).toISOString();
         parts.push(eb.and([eb(fieldExpr(eb, def, f.field), '>=', start), eb(fieldExpr(eb, def, f.field), '<', end)]));
+      } else if (f.match === 'from' || f.match === 'before') {
+        // A day in the viewer's time zone is a range of UTC instants; stored values are ISO UTC text.
+        parts.push(eb(fieldExpr(eb, def, f.field), f.match === 'from' ? '>=' : '<', new Date(value as string).toISOString()));
       } else if (f.match === 'in') {
         const values = String(value).split(',').filter((v) => v !== '');
         parts.push(values.length > 0 ? eb(fieldExpr(eb, def, f.field), 'in', values) : eb.lit(false));

@@ -39,7 +39,11 @@ export const visits: ResourceDef = {
       shop: { field: 'shop' },
       task: { field: 'task' },
       day: { field: 'started_date', match: 'day' },
+      started_date__gte: { field: 'started_date', match: 'from' },
+      started_date__lt: { field: 'started_date', match: 'before' },
       is_new: { column: 'is_new', kind: 'bool' },
+      // The visits list asks which of the page's visits are new in one request.
+      id__in: { field: 'id', match: 'in' },
     },
     search: ['name', 'shop_name', 'shop', 'agent', 'current_agent_name', 'id'],
     ordering: ['id', 'name', 'started_date', 'shop', 'agent', 'shop_name'],

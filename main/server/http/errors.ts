@@ -3,7 +3,7 @@
 // 500, an HTML page or a stack trace.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, ForbiddenError, NotFoundError, RejectedError, ValidationError } from '../domain/errors.js';
-import { drfFieldErrors, type SchemaError } from './validation.js';
+import { drfFieldErrors, type SchemaError } from '../domain/field-errors.js';
 
 /** An HTTP-level failure with a ready DRF body (auth, throttling, method not allowed). */
 export class HttpError extends Error {

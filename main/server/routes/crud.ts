@@ -50,6 +50,8 @@ export function listQueryProperties(def: ResourceDef, item: TSchema): Record<str
         ? Type.Boolean({ description: `Only records whose ${param} is this` })
         : f.match === 'day'
           ? Type.String({ format: 'date', description: `Only records whose ${f.field} falls on this UTC day (YYYY-MM-DD)` })
+          : f.match === 'from' || f.match === 'before'
+            ? Type.String({ format: 'date-time', description: `Only records whose ${f.field} is ${f.match === 'from' ? 'at or after' : 'before'} this instant` })
           : f.match === 'in'
             ? Type.String({ maxLength: 20_000, description: `Only records whose ${f.field} is one of these, comma-separated` })
             : filterSchema(item, f.field, `Only records whose ${f.field} is this`);

@@ -162,8 +162,8 @@ export function acknowledgeVisit(api: ApiClient, id: number) {
   return api.post<unknown>(`${DATA}/visits/${id}/ack/`);
 }
 
-export function listKpis(api: ApiClient) {
-  return api.all<Kpi>(`${DATA}/kpi/`);
+export function getKpi(api: ApiClient, id: number | string) {
+  return api.get<Kpi>(`${DATA}/kpi/${encodeURIComponent(String(id))}/`);
 }
 
 // The app's own endpoints.

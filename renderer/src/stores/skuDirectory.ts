@@ -1,11 +1,12 @@
 // SKUs the screens name (planogram cells, must-have products), fetched by id on demand rather than the
 // whole catalog: `?id__in=` asks the server for the few a screen shows, in batches, once each. Pickers
 // search the catalog on the server (useSkuSearch).
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { ApiClient } from '../api/client';
 import { listPage } from '../api/endpoints';
 import type { Sku } from '../api/types';
+import { useServerSearch, type SearchResult } from './serverSearch';
 import { useSession } from './session';
 
 /** Ids per request: keeps the query string well under any server or proxy limit. */
@@ -50,34 +51,7 @@ export function useSkus(ids: readonly string[]): Map<string, Sku> {
   return new Map(Object.entries(byId));
 }
 
-const SEARCH_PAUSE_MS = 250;
-
 /** The first `limit` SKUs by name whose name, customer id, EAN or id contains `term`, searched on the server. */
-export function useSkuSearch(term: string, limit = 30): { items: Sku[]; loading: boolean } {
-  const api = useSession((s) => s.api);
-  const [state, setState] = useState<{ items: Sku[]; loading: boolean }>({ items: [], loading: true });
-  useEffect(() => {
-    const controller = new AbortController();
-    const search = term.trim();
-    setState((s) => ({ ...s, loading: true }));
-    const timer = setTimeout(
-      () => {
-        listPage(api, 'sku', { ordering: 'name', limit, ...(search ? { search } : {}) }, controller.signal).then(
-          (page) => {
-            skuDirectory.getState().put(page.results);
-            setState({ items: page.results, loading: false });
-          },
-          () => {
-            if (!controller.signal.aborted) setState((s) => ({ ...s, loading: false }));
-          },
-        );
-      },
-      search ? SEARCH_PAUSE_MS : 0,
-    );
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [api, term, limit]);
-  return state;
+export function useSkuSearch(term: string, limit = 30): SearchResult<Sku> {
+  return useServerSearch('sku', term, limit, (found) => skuDirectory.getState().put(found));
 }

@@ -10,7 +10,7 @@ import { ErrorMessage, Loading } from '../../components/StateMessage';
 import { useSubmission } from '../../components/useSubmission';
 import { hrefFor } from '../../navigation/routes';
 import { clearPlanogramDraft, loadPlanogramDraft, savePlanogramDraft } from '../../db/planogramDrafts';
-import { useCollection } from '../../stores/appStores';
+import { useRecord } from '../../stores/recordById';
 import { useSession } from '../../stores/session';
 import { useSkuSearch, useSkus } from '../../stores/skuDirectory';
 import {
@@ -42,7 +42,6 @@ export function PlanogramScreen({ id }: { id: string }) {
   const [paletteSku, setPaletteSku] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [restored, setRestored] = useState(false);
-  const displays = useCollection('displays');
   const { busy, error, submit } = useSubmission();
 
   const load = useCallback(() => {
@@ -70,6 +69,8 @@ export function PlanogramScreen({ id }: { id: string }) {
   const [paletteSearch, setPaletteSearch] = useState('');
   const palette = useSkuSearch(paletteSearch, 30);
   const skuById = useSkus((layout ?? []).flat(2).map((p) => p.sku));
+  // Its display's name, read by id once the planogram names it.
+  const display = useRecord('displays', planogram?.display);
   const dirty = useMemo(() => {
     if (!layout || !records) return false;
     const d = diffRecords(records, recordsFromLayout(layout, id));
@@ -110,7 +111,7 @@ export function PlanogramScreen({ id }: { id: string }) {
     return true;
   }
 
-  const displayName = planogram.display ? (displays.items.find((d) => d.id === planogram.display)?.name ?? planogram.display) : null;
+  const displayName = planogram.display ? (display?.name ?? planogram.display) : null;
 
   return (
     <section aria-labelledby="planogram-title" className="planogram-screen">

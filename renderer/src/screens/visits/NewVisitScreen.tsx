@@ -1,15 +1,17 @@
 // From "new visit" to recognition in a few steps: choose the display, add shelf photos (kept on this
-// computer until uploaded), start recognition and watch it go.
+// computer until uploaded), start recognition and watch it go. Displays are searched on the server and
+// the chosen one read by id: the list of displays may be long.
 import { useEffect } from 'react';
 import { BlobImage } from '../../components/BlobImage';
 import { DropZone } from '../../components/DropZone';
-import { SelectField, TextField } from '../../components/Field';
+import { DisplayPickerField } from '../../components/DisplayPickerField';
+import { TextField } from '../../components/Field';
 import { ErrorMessage, Loading } from '../../components/StateMessage';
 import { hrefFor } from '../../navigation/routes';
 import { navigate } from '../../navigation/useRoute';
-import { useCollection } from '../../stores/appStores';
 import { reportTypesFor, type Phase } from '../../stores/newVisit';
 import { newVisitStore } from '../../stores/newVisitStore';
+import { useRecord } from '../../stores/recordById';
 import { useSession } from '../../stores/session';
 import { REPORT_LABEL } from './reportLabels';
 
@@ -30,13 +32,15 @@ function phaseText(phase: Phase): string | null {
 
 export function NewVisitScreen() {
   const api = useSession((s) => s.api);
-  const displays = useCollection('displays');
   const { draft, photos, loaded, phase } = newVisitStore();
   useEffect(() => {
     void newVisitStore.getState().load();
   }, []);
   const busy = phase.step === 'creating-visit' || phase.step === 'uploading' || phase.step === 'starting-recognition';
-  const display = displays.items.find((d) => d.id === draft.display) ?? null;
+  const chosen = useRecord('displays', draft.display || null);
+  const display = chosen ?? null;
+  // The reports asked for depend on the display's planogram and list: wait for its record.
+  const displayPending = chosen === undefined;
   const progress = phaseText(phase);
 
   if (!loaded) return <Loading what="the visit draft" />;
@@ -56,17 +60,16 @@ export function NewVisitScreen() {
         <fieldset disabled={busy}>
           <legend>1. Where</legend>
           <div className="field-row">
-            <SelectField
+            <DisplayPickerField
               label="Display"
               value={draft.display}
+              current={display}
               placeholder="No display (facings only)"
-              options={displays.items.map((d) => ({ value: d.id, label: d.name }))}
-              onChange={(e) => void newVisitStore.getState().update({ display: e.target.value })}
+              onChange={(id) => void newVisitStore.getState().update({ display: id })}
             />
             <TextField label="Shop" value={draft.shop} onChange={(e) => void newVisitStore.getState().update({ shop: e.target.value })} />
             <TextField label="Agent" value={draft.agent} onChange={(e) => void newVisitStore.getState().update({ agent: e.target.value })} />
           </div>
-          {displays.status === 'error' && <ErrorMessage message={`Displays could not be loaded: ${displays.error}`} />}
           <p className="muted">Reports: {reportTypesFor(display).map((t) => REPORT_LABEL[t].toLowerCase()).join(', ')}.</p>
         </fieldset>
         <fieldset disabled={busy}>
@@ -97,7 +100,7 @@ export function NewVisitScreen() {
             </p>
           )}
           {phase.step === 'failed' && <ErrorMessage message={phase.message} />}
-          <button type="submit" className="primary" disabled={busy || photos.length === 0}>
+          <button type="submit" className="primary" disabled={busy || photos.length === 0 || displayPending}>
             Start recognition
           </button>
         </div>

@@ -1,26 +1,31 @@
 // What a reviewer sends back about a visit: a recognition error from a box, an out-of-stock reason for
-// a missing product. Both need the scene the photos were recognised in.
+// a missing product. Both need the scene the photos were recognised in. The product a box really is
+// is searched in the catalog on the server.
 import { useState } from 'react';
 import { recordOosReason, reportRecognitionError } from '../../api/endpoints';
 import type { Annotation, Sku } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
 import { SelectField, TextField } from '../../components/Field';
+import { SkuPickerField } from '../../components/SkuPickerField';
 import { FormError } from '../../components/FormError';
 import { useSubmission } from '../../components/useSubmission';
 import { useSession } from '../../stores/session';
+import { useSkus } from '../../stores/skuDirectory';
 
 export function RecognitionErrorDialog(props: {
   scene: string | null;
   annotation: Annotation;
   image: string;
-  skus: Sku[];
+  /** The names the visit screen already has. */
+  skuById: Map<string, Sku>;
   onClose(done: string | null): void;
 }) {
   const api = useSession((s) => s.api);
   const [actual, setActual] = useState('');
   const [message, setMessage] = useState('');
   const { busy, error, fieldErrors, submit } = useSubmission();
-  const recognised = props.annotation.sku_id ? (props.skus.find((s) => s.id === props.annotation.sku_id)?.name ?? props.annotation.sku_id) : null;
+  const chosen = useSkus(actual ? [actual] : []).get(actual);
+  const recognised = props.annotation.sku_id ? (props.skuById.get(props.annotation.sku_id)?.name ?? props.annotation.sku_id) : null;
   return (
     <Dialog title="Report recognition error" onClose={() => props.onClose(null)}>
       <form
@@ -28,7 +33,7 @@ export function RecognitionErrorDialog(props: {
         onSubmit={async (e) => {
           e.preventDefault();
           if (!props.scene) return;
-          const actualName = props.skus.find((s) => s.id === actual)?.name;
+          const actualName = chosen?.name;
           const text = [message, actualName ? `Actually: ${actualName} (${actual})` : ''].filter(Boolean).join('\n');
           const r = await submit(() =>
             reportRecognitionError(api, {
@@ -49,13 +54,7 @@ export function RecognitionErrorDialog(props: {
           </p>
         )}
         <FormError error={error} fieldErrors={fieldErrors} shownFields={['sku_gid', 'message']} />
-        <SelectField
-          label="The product really is"
-          value={actual}
-          options={[...props.skus].sort((a, b) => a.name.localeCompare(b.name)).map((s) => ({ value: s.id, label: s.name }))}
-          onChange={(e) => setActual(e.target.value)}
-          errors={fieldErrors.sku_gid}
-        />
+        <SkuPickerField label="The product really is" value={actual} onChange={setActual} errors={fieldErrors.sku_gid} />
         <TextField label="Message" value={message} onChange={(e) => setMessage(e.target.value)} errors={fieldErrors.message} />
         <div className="form-actions">
           <button type="button" onClick={() => props.onClose(null)}>

@@ -1,8 +1,9 @@
 // A visit as its reviewer sees it: each photo with the products found, facing counts, planogram
 // compliance, the must-have checklist, the panorama and KPI values. Reports appear as they become
-// ready; errors in them can be reported back, and the visit acknowledged.
+// ready; errors in them can be reported back, and the visit acknowledged. Only what the reports name
+// is fetched: their SKUs by id, the records of their must-have list, their KPIs by id.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { acknowledgeVisit, getOne, listKpis } from '../../api/endpoints';
+import { acknowledgeVisit, getKpi, getOne, listAll } from '../../api/endpoints';
 import { describeError } from '../../api/errors';
 import {
   REPORT_TYPES,
@@ -11,6 +12,7 @@ import {
   type FacingCount,
   type Kpi,
   type MhlCompliance,
+  type MhlRecord,
   type Panorama,
   type PlanogramCompliance,
   type Realogram,
@@ -23,13 +25,14 @@ import { ApiImage } from '../../components/ApiImage';
 import { Empty, ErrorMessage, Loading } from '../../components/StateMessage';
 import { db } from '../../db/database';
 import { hrefFor } from '../../navigation/routes';
-import { useCollection } from '../../stores/appStores';
 import { useSession } from '../../stores/session';
+import { useSkus } from '../../stores/skuDirectory';
 import { pendingCount, realogramsByScene, visitReportsStore } from '../../stores/visitReports';
 import { percent } from './complianceGrid';
 import { REPORT_LABEL } from './reportLabels';
 import { ComplianceView } from './ComplianceView';
 import { findDataVisit, kpiValuesOf } from './dataVisit';
+import { skusNamed } from './reportSkus';
 import { PhotoBoxes } from './PhotoBoxes';
 import { skuColours } from './skuColours';
 import { OosReasonDialog, RecognitionErrorDialog } from './VisitFeedback';
@@ -45,11 +48,10 @@ export function VisitScreen({ id }: { id: string }) {
   const [boxError, setBoxError] = useState<{ annotation: Annotation; image: string; scene: string | null } | null>(null);
   const [oos, setOos] = useState<string | null>(null);
   const [knownScene, setKnownScene] = useState<string | null>(null);
-  const [kpiDefinitions, setKpiDefinitions] = useState<Kpi[]>([]);
+  const [kpiDefinitions, setKpiDefinitions] = useState<Record<string, Kpi>>({});
+  const [mhlRecords, setMhlRecords] = useState<MhlRecord[]>([]);
   const { reports, all: allReports, loaded, error: reportsError } = visitReportsStore();
-  const skus = useCollection('sku');
-  const mhlRecords = useCollection('mhl_record');
-  const skuById = useMemo(() => new Map(skus.items.map((s) => [s.id, s])), [skus.items]);
+  const skuById = useSkus(useMemo(() => skusNamed(allReports, mhlRecords), [allReports, mhlRecords]));
 
   const load = useCallback(() => {
     setLoadError(null);
@@ -70,8 +72,20 @@ export function VisitScreen({ id }: { id: string }) {
   // whenever a report settles.
   useEffect(() => {
     findDataVisit(api, id).then(setDataVisit, () => undefined);
-    listKpis(api).then(setKpiDefinitions, () => undefined);
   }, [api, id, pending]);
+  // The KPIs the values refer to, each read once by id.
+  const kpiIds = [...new Set(kpiValuesOf(dataVisit).map((k) => String(k.kpi)))].filter((k) => !(k in kpiDefinitions));
+  const kpiKey = kpiIds.sort().join(',');
+  useEffect(() => {
+    for (const kpi of kpiKey ? kpiKey.split(',') : [])
+      getKpi(api, kpi).then((d) => setKpiDefinitions((all) => ({ ...all, [kpi]: d })), () => undefined);
+  }, [api, kpiKey]);
+  // The records of the must-have list the report checked (their names and SKUs), not every list's.
+  const mhlId = reports.MHL_COMPLIANCE?.status === 'READY' ? ((reports.MHL_COMPLIANCE.json as MhlCompliance | null)?.musthavelist ?? null) : null;
+  useEffect(() => {
+    if (!mhlId) return;
+    listAll(api, 'mhl_record', { musthavelist: mhlId }).then(setMhlRecords, () => undefined);
+  }, [api, mhlId]);
 
   // The scene errors are reported against: from a report, else the one this computer started, else
   // the newest the Data API lists for the visit.
@@ -276,7 +290,7 @@ export function VisitScreen({ id }: { id: string }) {
               <table aria-label="KPI values">
                 <tbody>
                   {kpis.map((k, i) => {
-                    const definition = kpiDefinitions.find((d) => String(d.id) === String(k.kpi));
+                    const definition = kpiDefinitions[String(k.kpi)];
                     return (
                       <tr key={i}>
                         <th scope="row">{definition?.name ?? `KPI ${k.kpi}`}</th>
@@ -314,7 +328,7 @@ export function VisitScreen({ id }: { id: string }) {
               </p>
               <ul className="mhl-checklist" aria-label="Must-have checklist">
                 {mhl.records.map((r) => {
-                  const record = mhlRecords.items.find((m) => m.id === r.mhl_record_id);
+                  const record = mhlRecords.find((m) => m.id === r.mhl_record_id);
                   const label = record?.name ?? name(record?.sku ?? null) ?? r.mhl_record_id;
                   return (
                     <li key={r.mhl_record_id} className={r.compliant ? 'mhl-ok' : 'mhl-missing'}>
@@ -355,7 +369,7 @@ export function VisitScreen({ id }: { id: string }) {
           scene={boxError.scene}
           annotation={boxError.annotation}
           image={boxError.image}
-          skus={skus.items}
+          skuById={skuById}
           onClose={(done) => {
             setBoxError(null);
             if (done) setNotice(done);

@@ -1,5 +1,5 @@
-// The visits list's filters: new or acknowledged, agent, day, shop.
-import type { Visit } from '../../api/types';
+// The visits list's filters (new or acknowledged, agent, day, shop) as the query the server applies.
+import type { Query } from '../../api/client';
 
 export interface VisitFilter {
   status: 'all' | 'new' | 'acknowledged';
@@ -11,25 +11,20 @@ export interface VisitFilter {
 
 export const NO_FILTER: VisitFilter = { status: 'all', agent: '', date: '', shop: '' };
 
-function localDay(iso: string): string {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+export function isFiltered(filter: VisitFilter): boolean {
+  return filter.status !== 'all' || !!filter.agent.trim() || !!filter.shop.trim() || !!filter.date;
 }
 
-/** `isNew` says per visit id whether the Data API flags it new; unknown visits count as new. */
-export function filterVisits(visits: readonly Visit[], filter: VisitFilter, isNew: (id: string) => boolean | undefined): Visit[] {
-  return visits.filter((v) => {
-    const fresh = isNew(v.id) ?? true;
-    if (filter.status === 'new' && !fresh) return false;
-    if (filter.status === 'acknowledged' && fresh) return false;
-    if (filter.agent && v.agent !== filter.agent) return false;
-    if (filter.shop && v.shop !== filter.shop) return false;
-    if (filter.date && (!v.started_date || localDay(v.started_date) !== filter.date)) return false;
-    return true;
-  });
-}
-
-export function distinct(values: Array<string | null | undefined>): string[] {
-  return [...new Set(values.filter((v): v is string => !!v))].sort((a, b) => a.localeCompare(b));
+/** The v1.5 visits list's filters; the day is the viewer's, so it travels as two instants. */
+export function visitQuery(filter: VisitFilter): Query {
+  const query: Query = {};
+  if (filter.status !== 'all') query.is_new = filter.status === 'new';
+  if (filter.agent.trim()) query.agent = filter.agent.trim();
+  if (filter.shop.trim()) query.shop = filter.shop.trim();
+  const [y, m, d] = filter.date.split('-').map(Number);
+  if (y && m && d) {
+    query.started_date__gte = new Date(y, m - 1, d).toISOString();
+    query.started_date__lt = new Date(y, m - 1, d + 1).toISOString();
+  }
+  return query;
 }

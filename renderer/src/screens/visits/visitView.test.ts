@@ -1,41 +1,25 @@
 // The pure parts of the visit screens: filters, the compliance grid, box geometry and colours.
 import { describe, expect, it } from 'vitest';
-import type { CompliancePosition, Visit } from '../../api/types';
+import type { CompliancePosition } from '../../api/types';
 import { complianceGrid, describeAction, percent, statusCounts } from './complianceGrid';
 import { kpiValuesOf } from './dataVisit';
 import { boxRect, colourForSku, PALETTE, skuColours, UNKNOWN_COLOUR } from './skuColours';
-import { distinct, filterVisits, NO_FILTER } from './visitFilters';
+import { isFiltered, NO_FILTER, visitQuery } from './visitFilters';
 
-const visit = (id: string, agent: string | null, shop: string | null, started: string | null): Visit => ({
-  id,
-  agent,
-  shop,
-  started_date: started,
-});
-
-describe('filterVisits', () => {
-  const visits = [
-    visit('1', 'ann', 'S1', '2026-11-20T10:00:00Z'),
-    visit('2', 'bob', 'S2', '2026-11-21T10:00:00Z'),
-    visit('3', 'ann', 'S2', null),
-  ];
-  const isNew = (id: string) => (id === '1' ? false : id === '2' ? true : undefined);
-
-  it('filters by new or acknowledged, treating visits the Data API does not list as new', () => {
-    expect(filterVisits(visits, { ...NO_FILTER, status: 'new' }, isNew).map((v) => v.id)).toEqual(['2', '3']);
-    expect(filterVisits(visits, { ...NO_FILTER, status: 'acknowledged' }, isNew).map((v) => v.id)).toEqual(['1']);
+describe('visitQuery', () => {
+  it('asks the server for new or acknowledged visits, and nothing for "all"', () => {
+    expect(visitQuery({ ...NO_FILTER, status: 'new' })).toEqual({ is_new: true });
+    expect(visitQuery({ ...NO_FILTER, status: 'acknowledged' })).toEqual({ is_new: false });
+    expect(visitQuery(NO_FILTER)).toEqual({});
+    expect(isFiltered(NO_FILTER)).toBe(false);
   });
 
-  it('filters by agent, shop and day, combined', () => {
-    expect(filterVisits(visits, { ...NO_FILTER, agent: 'ann', shop: 'S2' }, isNew).map((v) => v.id)).toEqual(['3']);
-    const day = new Date('2026-11-21T10:00:00Z');
-    const local = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
-    expect(filterVisits(visits, { ...NO_FILTER, date: local }, isNew).map((v) => v.id)).toEqual(['2']);
-    expect(filterVisits(visits, NO_FILTER, isNew)).toHaveLength(3);
-  });
-
-  it('lists distinct values for the filter menus, sorted, without blanks', () => {
-    expect(distinct(['b', null, 'a', 'b', '', undefined])).toEqual(['a', 'b']);
+  it('filters by agent and shop (trimmed), and by a day of the viewer as two instants', () => {
+    const q = visitQuery({ status: 'all', agent: ' ann ', shop: 'S2', date: '2026-11-21' });
+    expect(q).toMatchObject({ agent: 'ann', shop: 'S2' });
+    expect(new Date(q.started_date__gte as string).getTime()).toBe(new Date(2026, 10, 21).getTime());
+    expect(new Date(q.started_date__lt as string).getTime()).toBe(new Date(2026, 10, 22).getTime());
+    expect(isFiltered({ ...NO_FILTER, date: '2026-11-21' })).toBe(true);
   });
 });
 

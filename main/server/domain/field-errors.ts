@@ -1,5 +1,6 @@
 // Turns JSON-Schema (AJV / TypeBox) validation errors into DRF's field errors and texts, so a client
-// written against the real service sees the messages it expects:
+// written against the real service sees the messages it expects (a request the server validates, a row
+// the master-data import validates: plain data in, plain data out, so it lives in the domain):
 //   {"name": ["This field is required."], "rack_index": ["A valid integer is required."]}
 export interface SchemaError {
   keyword: string;
