@@ -33,6 +33,8 @@ import { findDataVisit, kpiValuesOf } from './dataVisit';
 import { PhotoBoxes } from './PhotoBoxes';
 import { skuColours } from './skuColours';
 import { OosReasonDialog, RecognitionErrorDialog } from './VisitFeedback';
+import { mayLeave } from '../../navigation/leaveGuard';
+import { ReviewPanel } from './review/ReviewPanel';
 
 
 export function VisitScreen({ id }: { id: string }) {
@@ -46,6 +48,7 @@ export function VisitScreen({ id }: { id: string }) {
   const [oos, setOos] = useState<string | null>(null);
   const [knownScene, setKnownScene] = useState<string | null>(null);
   const [kpiDefinitions, setKpiDefinitions] = useState<Kpi[]>([]);
+  const [reviewing, setReviewing] = useState(false);
   const { reports, all: allReports, loaded, error: reportsError } = visitReportsStore();
   const skus = useCollection('sku');
   const mhlRecords = useCollection('mhl_record');
@@ -80,6 +83,15 @@ export function VisitScreen({ id }: { id: string }) {
     knownScene ??
     dataVisit?.scenes?.at(-1)?.id ??
     null;
+  // Every scene of the visit with a recognition result, oldest first: what review mode corrects.
+  const reviewScenes = [...new Set(realogramsByScene(allReports).filter((r) => r.status === 'READY' && r.scene).map((r) => r.scene as string))];
+  const onReviewSaved = useCallback(
+    (message: string) => {
+      setNotice(message);
+      void visitReportsStore.getState().refresh();
+    },
+    [],
+  );
   const name = (sku: string | null) => (sku ? (skuById.get(sku)?.name ?? sku) : 'Unknown products');
   const ready = <J,>(t: ReportType) => (reports[t]?.status === 'READY' ? (reports[t] as Report<J>).json : null);
 
@@ -180,9 +192,22 @@ export function VisitScreen({ id }: { id: string }) {
         {reportsError && <ErrorMessage message={`Reports could not be read: ${reportsError}`} />}
       </section>
 
+      {reviewing ? (
+        <section aria-labelledby="review-title" className="visit-review">
+          <h3 id="review-title">Review boxes</h3>
+          <ReviewPanel scenes={reviewScenes} onSaved={onReviewSaved} onClose={() => mayLeave() && setReviewing(false)} />
+        </section>
+      ) : (
       <div className="visit-grid">
         <section aria-labelledby="photos-title" className="visit-photos">
-          <h3 id="photos-title">Photos</h3>
+          <header className="screen-header">
+            <h3 id="photos-title">Photos</h3>
+            {reviewScenes.length > 0 && (
+              <button type="button" className="primary" onClick={() => setReviewing(true)}>
+                Review boxes
+              </button>
+            )}
+          </header>
           {errorOf('REALOGRAM')}
           {waiting('REALOGRAM')}
           {/* Until products are found, the photos as taken (the Data API lists them per scene). */}
@@ -292,6 +317,7 @@ export function VisitScreen({ id }: { id: string }) {
           </section>
         </div>
       </div>
+      )}
 
       {reports.PLANOGRAM_COMPLIANCE && (
         <section aria-labelledby="compliance-title">
