@@ -136,7 +136,12 @@ export function ReviewPhoto({
     if (e.button !== 0 && next.kind !== 'pan') return;
     e.stopPropagation();
     e.preventDefault();
-    viewport.current?.setPointerCapture(e.pointerId);
+    // Moves outside the photo keep reaching it (a pointer a script made up has nothing to capture).
+    try {
+      viewport.current?.setPointerCapture(e.pointerId);
+    } catch {
+      /* no such pointer */
+    }
     setDrag(next);
   };
 
