@@ -87,6 +87,30 @@ test('review a recognised photo: change an SKU, delete a box, draw one, undo, sa
   await expect(boxes.first()).toBeVisible();
   const boxCount = await boxes.count();
   expect(boxCount).toBeGreaterThanOrEqual(4);
+  // Pan (drag the dark edge beside the photo), zoom (keys and wheel), Fit: one transform moves the
+  // photo and its boxes together.
+  const stage = page.locator('.review-stage');
+  const viewport = (await page.locator('.review-viewport').boundingBox())!;
+  const fitted = (await stage.boundingBox())!;
+  const firstBox = async () => (await boxes.first().boundingBox())!;
+  const boxAtFit = await firstBox();
+  await page.mouse.move(viewport.x + 4, viewport.y + 4);
+  await page.mouse.down();
+  await page.mouse.move(viewport.x + 64, viewport.y + 34, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(async () => Math.round((await stage.boundingBox())!.x - fitted.x)).toBe(60);
+  expect(Math.round((await firstBox()).y - boxAtFit.y)).toBe(30);
+  await page.keyboard.press('0');
+  await expect.poll(async () => Math.round((await stage.boundingBox())!.x)).toBe(Math.round(fitted.x));
+  await page.keyboard.press('+');
+  await expect.poll(async () => (await stage.boundingBox())!.width).toBeCloseTo(fitted.width * 1.25, 0);
+  await page.mouse.move(viewport.x + viewport.width / 2, viewport.y + viewport.height / 2);
+  await page.mouse.wheel(0, -200);
+  await expect.poll(async () => (await stage.boundingBox())!.width).toBeGreaterThan(fitted.width * 1.5);
+  expect((await firstBox()).width).toBeGreaterThan(boxAtFit.width * 1.5);
+  await page.getByRole('button', { name: 'Fit' }).click();
+  await expect.poll(async () => Math.round((await stage.boundingBox())!.width)).toBe(Math.round(fitted.width));
+
   // Nothing edited yet: the counts beside the photo are the facing counts report's.
   expect(await countRows(page, 'Counts as corrected')).toEqual(facingsBefore);
   const selectedBox = page.getByRole('region', { name: 'Selected box' });
@@ -123,11 +147,11 @@ test('review a recognised photo: change an SKU, delete a box, draw one, undo, sa
 
   // 3. Draw a box over the empty end of the lower shelf, and name it.
   await page.getByRole('button', { name: 'Draw box' }).click();
-  const stage = (await page.locator('.review-stage').boundingBox())!;
-  await page.mouse.move(stage.x + stage.width * 0.8, stage.y + stage.height * 0.62);
+  const at = (await stage.boundingBox())!;
+  await page.mouse.move(at.x + at.width * 0.8, at.y + at.height * 0.62);
   await page.mouse.down();
-  await page.mouse.move(stage.x + stage.width * 0.88, stage.y + stage.height * 0.75, { steps: 5 });
-  await page.mouse.move(stage.x + stage.width * 0.92, stage.y + stage.height * 0.88, { steps: 5 });
+  await page.mouse.move(at.x + at.width * 0.88, at.y + at.height * 0.75, { steps: 5 });
+  await page.mouse.move(at.x + at.width * 0.92, at.y + at.height * 0.88, { steps: 5 });
   await page.mouse.up();
   await expect(boxes).toHaveCount(boxCount);
   await expect(selectedBox).toContainText('Drawn now, not saved yet');

@@ -48,7 +48,9 @@ export function VisitScreen({ id }: { id: string }) {
   const [oos, setOos] = useState<string | null>(null);
   const [knownScene, setKnownScene] = useState<string | null>(null);
   const [kpiDefinitions, setKpiDefinitions] = useState<Kpi[]>([]);
-  const [reviewing, setReviewing] = useState(false);
+  // The scenes being reviewed, fixed when review starts: a scene recognised meanwhile must not reload
+  // the panel (and drop unsaved corrections).
+  const [reviewing, setReviewing] = useState<string[] | null>(null);
   const { reports, all: allReports, loaded, error: reportsError } = visitReportsStore();
   const skus = useCollection('sku');
   const mhlRecords = useCollection('mhl_record');
@@ -195,7 +197,7 @@ export function VisitScreen({ id }: { id: string }) {
       {reviewing ? (
         <section aria-labelledby="review-title" className="visit-review">
           <h3 id="review-title">Review boxes</h3>
-          <ReviewPanel scenes={reviewScenes} onSaved={onReviewSaved} onClose={() => mayLeave() && setReviewing(false)} />
+          <ReviewPanel scenes={reviewing} onSaved={onReviewSaved} onClose={() => mayLeave() && setReviewing(null)} />
         </section>
       ) : (
       <div className="visit-grid">
@@ -203,7 +205,7 @@ export function VisitScreen({ id }: { id: string }) {
           <header className="screen-header">
             <h3 id="photos-title">Photos</h3>
             {reviewScenes.length > 0 && (
-              <button type="button" className="primary" onClick={() => setReviewing(true)}>
+              <button type="button" className="primary" onClick={() => setReviewing(reviewScenes)}>
                 Review boxes
               </button>
             )}
