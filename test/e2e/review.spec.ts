@@ -139,6 +139,19 @@ test('review a recognised photo: change an SKU, delete a box, draw one, undo, sa
   await expect(counts.getByRole('row', { name: /Cream Soda 0.5 PET/ })).toContainText('1 (was 0)');
   await expect(page.getByText('1 photo with unsaved corrections')).toBeVisible();
 
+  // Resize it by its lower right corner (drawn over its neighbours while selected); undo that.
+  const outline = page.locator('.box-active > rect').first();
+  const sized = (await outline.boundingBox())!;
+  const corner = (await page.locator('.box-active .handle').nth(3).boundingBox())!;
+  await page.mouse.move(corner.x + corner.width / 2, corner.y + corner.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(corner.x + corner.width / 2 + 12, corner.y + corner.height / 2 + 8, { steps: 3 });
+  await page.mouse.up();
+  await expect.poll(async () => Math.round((await outline.boundingBox())!.width - sized.width)).toBe(12);
+  await page.keyboard.press('Control+z');
+  await expect.poll(async () => Math.round((await outline.boundingBox())!.width)).toBe(Math.round(sized.width));
+  await expect(selectedBox.locator('strong')).toHaveText('Cream Soda 0.5 PET');
+
   // 2. Mark another box as not a product (Delete).
   await nextBoxOf(NAMES);
   await page.keyboard.press('Delete');

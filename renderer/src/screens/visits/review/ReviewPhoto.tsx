@@ -198,7 +198,11 @@ export function ReviewPhoto({
         >
           {upload ? <ApiImage src={upload.url} alt={`Shelf photo ${index + 1}`} draggable={false} /> : <span className="image-loading" />}
           <svg viewBox={`0 0 ${photo.width} ${photo.height}`} role="group" aria-label={`Boxes on photo ${index + 1}`}>
-            {photo.boxes.map((b, i) => {
+            {/* The selected box is drawn last, over its neighbours, so its corners can always be grabbed. */}
+            {photo.boxes
+              .map((b, i) => [b, i] as const)
+              .sort(([a], [b]) => Number(a.id === selected) - Number(b.id === selected))
+              .map(([b, i]) => {
               const r = boxRect(shown(b));
               const colour = colourOf(b.sku_id);
               const isSelected = selected === b.id;
