@@ -23,9 +23,9 @@ async function uploadFile(api: APIRequestContext, file: string): Promise<string>
   return (await res.json()).id;
 }
 
-async function created(res: Awaited<ReturnType<APIRequestContext['post']>>) {
+async function created(res: Awaited<ReturnType<APIRequestContext['post']>>): Promise<Record<string, string>> {
   expect(res.status(), await res.text()).toBe(201);
-  return res.json();
+  return (await res.json()) as Record<string, string>;
 }
 
 /** The catalog, a display whose planogram expects cream soda, and a visit recognised on a shelf without it. */
@@ -58,7 +58,7 @@ async function countRows(page: Page, table: string): Promise<string[]> {
   return page
     .getByRole('table', { name: table })
     .locator('tbody tr')
-    .evaluateAll((rows) => rows.map((r) => `${r.cells[0].textContent!.trim()}: ${parseInt(r.cells[1].textContent!, 10)}`).filter((r) => !r.endsWith(': 0')).sort());
+    .evaluateAll((rows: HTMLTableRowElement[]) => rows.map((r) => `${r.cells[0].textContent!.trim()}: ${parseInt(r.cells[1].textContent!, 10)}`).filter((r) => !r.endsWith(': 0')).sort());
 }
 
 const total = (page: Page) => page.getByRole('table', { name: 'Counts as corrected' }).locator('tfoot td');
@@ -232,4 +232,8 @@ test('review a recognised photo: change an SKU, delete a box, draw one, undo, sa
   await conflict.getByRole('button', { name: 'Reload' }).click();
   await expect(boxes).toHaveCount(2);
   await expect(page.getByText('No unsaved corrections')).toBeVisible();
+
+  // With nothing unsaved, moving to another screen asks nothing (a question would be dismissed here).
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Visits' }).click();
+  await expect(page.getByRole('table', { name: 'Visits' }).getByRole('row', { name: /Store 7/ })).toBeVisible();
 });
