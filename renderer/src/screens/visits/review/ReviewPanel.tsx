@@ -109,7 +109,7 @@ export function ReviewPanel({ scenes, onSaved, onClose }: { scenes: readonly str
   const acceptAndNext = () => {
     const s = store.getState();
     if (s.selected) s.accept(s.selected.photo, s.selected.box);
-    s.step(1);
+    s.step(1, activeKey ?? undefined);
   };
   const removeSelected = () => {
     const s = store.getState();
@@ -134,8 +134,8 @@ export function ReviewPanel({ scenes, onSaved, onClose }: { scenes: readonly str
       else if (command && key === 'y') s.redo();
       else if (command && key === 's') void save();
       else if (command || e.altKey) handled = false;
-      else if (key === 'n') s.step(1);
-      else if (key === 'p') s.step(-1);
+      else if (key === 'n') s.step(1, activeKey ?? undefined);
+      else if (key === 'p') s.step(-1, activeKey ?? undefined);
       else if (key === 'a' || (key === 'enter' && !target?.closest('button, a'))) acceptAndNext();
       else if (key === 'c' && s.selected) setPicking(true);
       else if ((key === 'delete' || key === 'backspace') && s.selected) removeSelected();

@@ -136,6 +136,22 @@ describe('review store', () => {
     expect(Object.keys(s().accepted)).toEqual([`${P}#c`]);
   });
 
+  it('with nothing selected, starts on the photo on screen', () => {
+    const store = createReviewStore();
+    const second = { ...scene('s2'), images: [{ ...scene('s2').images[0], image: 'img2', boxes: [box('z', 20, 30, null), box('y', 90, 30, null)] }] };
+    store.getState().load([scene('s1'), second]);
+    const s = () => store.getState();
+    s().step(1, photoKey('s2', 'img2'));
+    expect(s().selected).toEqual({ photo: photoKey('s2', 'img2'), box: 'z' });
+    s().step(1);
+    expect(s().selected!.box).toBe('y');
+    s().step(1); // past the last box of the last photo: back to the first photo
+    expect(s().selected).toEqual({ photo: P, box: 'm0' });
+    s().select(null);
+    s().step(-1, photoKey('s2', 'img2'));
+    expect(s().selected!.box).toBe('y');
+  });
+
   it('keeps rectangles inside the photo and never thinner than a few pixels', () => {
     expect(clampRect({ x: -5, y: 50, w: 20, h: 10 }, 100, 100)).toEqual({ x: 2.5, y: 50, w: 5, h: 10 });
     expect(clampRect({ x: 50, y: 50, w: 1, h: 1 }, 100, 100)).toEqual({ x: 51.5, y: 51.5, w: 4, h: 4 });

@@ -59,8 +59,11 @@ export interface ReviewState {
   draw(photo: string, rect: Rect): string | null;
   move(photo: string, box: string, rect: Rect): void;
   accept(photo: string, box: string): void;
-  /** Selects the next (or previous) box in reading order, across photos. */
-  step(direction: 1 | -1): void;
+  /**
+   * Selects the next (or previous) box in reading order, across photos; with nothing selected, the
+   * first (or last) box of `onPhoto` (the photo on screen), else of the whole review.
+   */
+  step(direction: 1 | -1, onPhoto?: string): void;
   undo(): void;
   redo(): void;
 }
@@ -250,13 +253,15 @@ export function createReviewStore() {
       accept(photo, box) {
         set((s) => ({ accepted: { ...s.accepted, [acceptKey({ photo, box })]: true } }));
       },
-      step(direction) {
+      step(direction, onPhoto) {
         const { current, selected } = get();
         const order = Object.values(current).flatMap((p) => readingOrder(p.boxes).map((b) => ({ photo: photoKey(p.scene, p.image), box: b.id })));
         if (order.length === 0) return;
         const at = selected ? order.findIndex((o) => o.photo === selected.photo && o.box === selected.box) : -1;
-        const next = at < 0 ? (direction === 1 ? 0 : order.length - 1) : (at + direction + order.length) % order.length;
-        set({ selected: order[next] });
+        if (at >= 0) return set({ selected: order[(at + direction + order.length) % order.length] });
+        const mine = order.filter((o) => o.photo === onPhoto);
+        const from = mine.length > 0 ? mine : order;
+        set({ selected: from[direction === 1 ? 0 : from.length - 1] });
       },
       undo() {
         const { past, current, future, selected } = get();
