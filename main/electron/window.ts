@@ -1,7 +1,7 @@
 // The one place that creates a BrowserWindow (test/electron/window.test.ts scans the sources to keep it
 // so): every window gets SECURE_WEB_PREFERENCES, the bridge's preload and nothing else.
 import type { BrowserWindowConstructorOptions } from 'electron';
-import { BrowserWindow } from 'electron';
+import { BrowserWindow, dialog } from 'electron';
 import { PRODUCT_NAME } from '../host/data-directory.js';
 import { SECURE_WEB_PREFERENCES } from './security.js';
 
@@ -22,6 +22,19 @@ export function secureWindowOptions(preloadPath: string): BrowserWindowConstruct
 export function createMainWindow(options: { appUrl: string; preloadPath: string }): BrowserWindow {
   const win = new BrowserWindow(secureWindowOptions(options.preloadPath));
   win.once('ready-to-show', () => win.show());
+  // A screen with unsaved work (the review's corrections) refuses beforeunload; Electron would then
+  // silently keep the window open, so ask here as a browser does. preventDefault lets it go.
+  win.webContents.on('will-prevent-unload', (event) => {
+    const choice = dialog.showMessageBoxSync(win, {
+      type: 'question',
+      buttons: ['Leave', 'Stay'],
+      defaultId: 1,
+      cancelId: 1,
+      title: PRODUCT_NAME,
+      message: 'You have unsaved changes. Leave without saving them?',
+    });
+    if (choice === 0) event.preventDefault();
+  });
   void win.loadURL(options.appUrl);
   return win;
 }

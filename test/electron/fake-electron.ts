@@ -74,6 +74,7 @@ function build() {
     dialog: {
       showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] as string[] })),
       showMessageBox: vi.fn(async () => ({ response: 0 })),
+      showMessageBoxSync: vi.fn((..._args: unknown[]) => 0),
       showErrorBox: vi.fn(),
     },
     shell: { openExternal: vi.fn(async () => {}), openPath: vi.fn(async () => '') },

@@ -6,7 +6,7 @@ vi.mock('electron', async () => (await import('./fake-electron.js')).electron);
 
 import { SECURE_WEB_PREFERENCES } from '../../main/electron/security.js';
 import { createMainWindow, secureWindowOptions } from '../../main/electron/window.js';
-import { FakeBrowserWindow, resetElectron } from './fake-electron.js';
+import { electron, FakeBrowserWindow, resetElectron } from './fake-electron.js';
 
 beforeEach(() => {
   resetElectron();
@@ -50,5 +50,18 @@ describe('the one secure window factory', () => {
     expect(win.show).not.toHaveBeenCalled();
     win.emit('ready-to-show');
     expect(win.show).toHaveBeenCalledOnce();
+  });
+
+  it('asks before a page with unsaved work is closed: Leave lets it go, Stay keeps it', () => {
+    const win = createMainWindow({ appUrl: 'http://127.0.0.1:8765/', preloadPath: '/p.js' }) as unknown as FakeBrowserWindow;
+    const dialog = electron.dialog.showMessageBoxSync;
+    for (const [answer, leaves] of [[0, true], [1, false]] as const) {
+      dialog.mockReturnValueOnce(answer);
+      const event = { preventDefault: vi.fn() };
+      win.webContents.emit('will-prevent-unload', event);
+      expect(event.preventDefault).toHaveBeenCalledTimes(leaves ? 1 : 0);
+    }
+    expect(dialog).toHaveBeenCalledTimes(2);
+    expect(dialog.mock.calls[0][0]).toBe(win);
   });
 });

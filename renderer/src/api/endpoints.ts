@@ -1,6 +1,8 @@
 // Paths of the three API families the renderer uses, one function per call it makes.
 import type { ApiClient, Query } from './client';
 import type {
+  AnnotationsCorrection,
+  AnnotationsSavedBody,
   ApiKeyRecord,
   AppInfo,
   DataVisit,
@@ -14,6 +16,8 @@ import type {
   RecognizeRequest,
   RecognizeResponse,
   Report,
+  SceneAnnotations,
+  SceneMessage,
   Sku,
   SkuImage,
   SyncSettings,
@@ -140,6 +144,19 @@ export function reportRecognitionError(
   body: { sku_gid: string; scene: string; message?: string; images?: string[] },
 ) {
   return api.post<{ recognition_error_id: string }>(`${V15}/recognition_error/`, body);
+}
+
+export function listRecognitionErrors(api: ApiClient, scene: string) {
+  return api.all<SceneMessage>(`${V15}/recognition_error/`, { scene });
+}
+
+// Review: a scene's boxes per photo, and their replacement guarded by each photo's version.
+export function getAnnotations(api: ApiClient, scene: string) {
+  return api.get<SceneAnnotations>(`${V15}/scenes/${encodeURIComponent(scene)}/annotations/`);
+}
+
+export function saveAnnotations(api: ApiClient, scene: string, body: AnnotationsCorrection) {
+  return api.put<AnnotationsSavedBody>(`${V15}/scenes/${encodeURIComponent(scene)}/annotations/`, body);
 }
 
 export function recordOosReason(

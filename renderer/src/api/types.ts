@@ -12,9 +12,11 @@ import type {
   RecognizeBody,
   RecognizeCreated,
   ReportItem,
+  SceneMessageItem,
   SkuImageItem,
   UploadCreated,
 } from '../../../main/server/schemas/recognition.js';
+import type { AnnotationBox as AnnotationBoxSchema, AnnotationsPutBody, AnnotationsSaved, ImageAnnotations, ReviewConflict as ReviewConflictSchema, SceneAnnotations as SceneAnnotationsSchema } from '../../../main/server/schemas/review.js';
 import type { SkuItem } from '../../../main/server/schemas/skus.js';
 import type { SyncSettings as SyncSettingsSchema, SyncSettingsBody as SyncSettingsBodySchema, SyncStatus as SyncStatusSchema } from '../../../main/server/schemas/sync.js';
 import type { VisitItem } from '../../../main/server/schemas/visits.js';
@@ -49,6 +51,15 @@ export type RecognizeRequest = Static<typeof RecognizeBody>;
 export type RecognizeResponse = Static<typeof RecognizeCreated>;
 export type ApiKeyRecord = Static<typeof ApiKeyItem> & Partial<Pick<Static<typeof ApiKeyCreated>, 'key'>>;
 export type AppInfo = Static<typeof Info>;
+/** A recognition error or out-of-stock reason sent about a scene. */
+export type SceneMessage = Static<typeof SceneMessageItem>;
+// The review of a scene's boxes (docs/recognition.md, "Review").
+export type SceneAnnotations = Static<typeof SceneAnnotationsSchema>;
+export type PhotoAnnotations = Static<typeof ImageAnnotations>;
+export type AnnotationBox = Static<typeof AnnotationBoxSchema>;
+export type AnnotationsCorrection = Static<typeof AnnotationsPutBody>;
+export type AnnotationsSavedBody = Static<typeof AnnotationsSaved>;
+export type ReviewConflict = Static<typeof ReviewConflictSchema>;
 
 /** The alternatives of an MHL record, in order (field names of MhlRecordItem). */
 export const MHL_ALTERNATIVES = ['sku1', 'sku2', 'sku3', 'sku4', 'sku5', 'sku6'] as const satisfies ReadonlyArray<keyof MhlRecord>;

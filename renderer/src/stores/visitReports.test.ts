@@ -42,4 +42,13 @@ describe('realogramsByScene', () => {
     ]);
     expect(picked.map((x) => x.id)).toEqual(['s1', 's2-new']);
   });
+
+  it('keeps showing the READY one while a newer one of the scene is computed', () => {
+    const picked = realogramsByScene([
+      { ...report('ready', 'REALOGRAM', 'READY', '2026-01-01T10:00:00Z'), scene: 's1' },
+      { ...report('again', 'REALOGRAM', 'NOT_READY', '2026-01-01T11:00:00Z'), scene: 's1' },
+      { ...report('first', 'REALOGRAM', 'NOT_READY', '2026-01-01T12:00:00Z'), scene: 's2' },
+    ]);
+    expect(picked.map((x) => x.id)).toEqual(['ready', 'first']);
+  });
 });

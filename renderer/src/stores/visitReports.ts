@@ -17,14 +17,18 @@ export function currentReports(reports: readonly Report[]): Partial<Record<Repor
   return out;
 }
 
-/** The newest REALOGRAM of each scene, oldest scene first: a visit may hold several scenes. */
+/**
+ * The newest REALOGRAM of each scene, oldest scene first: a visit may hold several scenes. A READY one
+ * wins over a newer one still being computed (a saved review recomputes it), so the photos stay shown.
+ */
 export function realogramsByScene(reports: readonly Report[]): Report[] {
   const latest = new Map<string, Report>();
+  const rank = (r: Report) => (r.status === 'READY' ? 1 : 0);
   for (const r of reports) {
     if (r.report_type !== 'REALOGRAM') continue;
     const key = r.scene ?? r.id;
     const seen = latest.get(key);
-    if (!seen || r.created_date > seen.created_date) latest.set(key, r);
+    if (!seen || rank(r) > rank(seen) || (rank(r) === rank(seen) && r.created_date > seen.created_date)) latest.set(key, r);
   }
   return [...latest.values()].sort((a, b) => a.created_date.localeCompare(b.created_date));
 }

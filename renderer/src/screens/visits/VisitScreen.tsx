@@ -36,6 +36,8 @@ import { skusNamed } from './reportSkus';
 import { PhotoBoxes } from './PhotoBoxes';
 import { skuColours } from './skuColours';
 import { OosReasonDialog, RecognitionErrorDialog } from './VisitFeedback';
+import { mayLeave } from '../../navigation/leaveGuard';
+import { ReviewPanel } from './review/ReviewPanel';
 
 
 export function VisitScreen({ id }: { id: string }) {
@@ -50,6 +52,9 @@ export function VisitScreen({ id }: { id: string }) {
   const [knownScene, setKnownScene] = useState<string | null>(null);
   const [kpiDefinitions, setKpiDefinitions] = useState<Record<string, Kpi>>({});
   const [mhlRecords, setMhlRecords] = useState<MhlRecord[]>([]);
+  // The scenes being reviewed, fixed when review starts: a scene recognised meanwhile must not reload
+  // the panel (and drop unsaved corrections).
+  const [reviewing, setReviewing] = useState<string[] | null>(null);
   const { reports, all: allReports, loaded, error: reportsError } = visitReportsStore();
   const skuById = useSkus(useMemo(() => skusNamed(allReports, mhlRecords), [allReports, mhlRecords]));
 
@@ -94,6 +99,15 @@ export function VisitScreen({ id }: { id: string }) {
     knownScene ??
     dataVisit?.scenes?.at(-1)?.id ??
     null;
+  // Every scene of the visit with a recognition result, oldest first: what review mode corrects.
+  const reviewScenes = [...new Set(realogramsByScene(allReports).filter((r) => r.status === 'READY' && r.scene).map((r) => r.scene as string))];
+  const onReviewSaved = useCallback(
+    (message: string) => {
+      setNotice(message);
+      void visitReportsStore.getState().refresh();
+    },
+    [],
+  );
   const name = (sku: string | null) => (sku ? (skuById.get(sku)?.name ?? sku) : 'Unknown products');
   const ready = <J,>(t: ReportType) => (reports[t]?.status === 'READY' ? (reports[t] as Report<J>).json : null);
 
@@ -194,9 +208,22 @@ export function VisitScreen({ id }: { id: string }) {
         {reportsError && <ErrorMessage message={`Reports could not be read: ${reportsError}`} />}
       </section>
 
+      {reviewing ? (
+        <section aria-labelledby="review-title" className="visit-review">
+          <h3 id="review-title">Review boxes</h3>
+          <ReviewPanel scenes={reviewing} onSaved={onReviewSaved} onClose={() => mayLeave() && setReviewing(null)} />
+        </section>
+      ) : (
       <div className="visit-grid">
         <section aria-labelledby="photos-title" className="visit-photos">
-          <h3 id="photos-title">Photos</h3>
+          <header className="screen-header">
+            <h3 id="photos-title">Photos</h3>
+            {reviewScenes.length > 0 && (
+              <button type="button" className="primary" onClick={() => setReviewing(reviewScenes)}>
+                Review boxes
+              </button>
+            )}
+          </header>
           {errorOf('REALOGRAM')}
           {waiting('REALOGRAM')}
           {/* Until products are found, the photos as taken (the Data API lists them per scene). */}
@@ -306,6 +333,7 @@ export function VisitScreen({ id }: { id: string }) {
           </section>
         </div>
       </div>
+      )}
 
       {reports.PLANOGRAM_COMPLIANCE && (
         <section aria-labelledby="compliance-title">

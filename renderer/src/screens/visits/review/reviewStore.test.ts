@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import type { AnnotationBox, SceneAnnotations } from '../../../api/types';
+import { changedPhotos, clampRect, correctionOf, countBoxes, createReviewStore, photoKey, readingOrder } from './reviewStore';
+
+const box = (id: string, x: number, y: number, sku: string | null): AnnotationBox => ({
+  id,
+  x,
+  y,
+  w: 20,
+  h: 40,
+  sku_id: sku,
+  score: 0.9,
+  sku_score: sku ? 0.8 : 0,
+  source: 'model',
+  unknown_on_purpose: false,
+});
+
+const scene = (id: string, version = 0, boxes = [box('m0', 20, 30, 'cola'), box('m1', 50, 30, 'cola'), box('m2', 80, 30, null)]): SceneAnnotations => ({
+  scene: id,
+  visit: 'v',
+  reviewed: version > 0,
+  images: [{ image: 'img1', width: 200, height: 100, version, reviewer: null, reviewed_date: null, boxes }],
+});
+
+const P = photoKey('s1', 'img1');
+
+function loaded() {
+  const store = createReviewStore();
+  store.getState().load([scene('s1')]);
+  return store;
+}
+
+describe('review store', () => {
+  it('starts clean and counts facings as FACING_COUNT does', () => {
+    const store = loaded();
+    expect(changedPhotos(store.getState())).toEqual([]);
+    expect(correctionOf(store.getState(), 's1')).toBeNull();
+    expect(countBoxes(store.getState().current[P].boxes)).toEqual([
+      { sku_id: 'cola', count: 2 },
+      { sku_id: null, count: 1 },
+    ]);
+  });
+
+  it('relabels, deletes, draws, and undoes and redoes each step', () => {
+    const store = loaded();
+    const s = () => store.getState();
+    s().relabel(P, 'm2', 'fanta');
+    s().remove(P, 'm0');
+    const drawn = s().draw(P, { x: 150, y: 60, w: 30, h: 30 });
+    expect(drawn).toMatch(/^new-/);
+    expect(s().selected).toEqual({ photo: P, box: drawn });
+    expect(countBoxes(s().current[P].boxes)).toEqual([
+      { sku_id: 'cola', count: 1 },
+      { sku_id: 'fanta', count: 1 },
+      { sku_id: null, count: 1 },
+    ]);
+    expect(s().past).toHaveLength(3);
+
+    s().undo();
+    expect(s().current[P].boxes.map((b) => b.id)).toEqual(['m1', 'm2']);
+    expect(s().selected).toBeNull();
+    s().undo();
+    s().undo();
+    expect(changedPhotos(s())).toEqual([]);
+    s().undo(); // nothing more to undo
+    expect(s().current[P].boxes).toHaveLength(3);
+    s().redo();
+    expect(s().current[P].boxes.find((b) => b.id === 'm2')?.sku_id).toBe('fanta');
+    expect(changedPhotos(s())).toEqual([P]);
+    // A new edit drops what could be redone.
+    s().markUnknown(P, 'm0');
+    expect(s().future).toEqual([]);
+    s().redo();
+    expect(s().current[P].boxes).toHaveLength(3);
+  });
+
+  it('an edit that changes nothing is not a step', () => {
+    const store = loaded();
+    store.getState().relabel(P, 'm0', 'cola');
+    store.getState().remove(P, 'nope');
+    expect(store.getState().draw(P, { x: 10, y: 10, w: 2, h: 30 })).toBeNull();
+    expect(store.getState().past).toHaveLength(0);
+  });
+
+  it('sends the changed photos with the version read; drawn boxes without an id, unknown on purpose only without an SKU', () => {
+    const store = createReviewStore();
+    store.getState().load([scene('s1', 3), { ...scene('s2'), images: [{ ...scene('s2').images[0], image: 'img2' }] }]);
+    const s = () => store.getState();
+    s().markUnknown(P, 'm0');
+    s().draw(P, { x: 190, y: 95, w: 40, h: 20 }); // reaches past the corner: kept inside the photo
+    s().move(P, 'm1', { x: 55, y: 30, w: 24, h: 40 });
+    expect(correctionOf(s(), 's2')).toBeNull();
+    const body = correctionOf(s(), 's1')!;
+    expect(body.images).toHaveLength(1);
+    expect(body.images[0].version).toBe(3);
+    expect(body.images[0].boxes).toEqual([
+      { id: 'm0', x: 20, y: 30, w: 20, h: 40, sku_id: null, unknown_on_purpose: true },
+      { id: 'm1', x: 55, y: 30, w: 24, h: 40, sku_id: 'cola', unknown_on_purpose: false },
+      { id: 'm2', x: 80, y: 30, w: 20, h: 40, sku_id: null, unknown_on_purpose: false },
+      { x: 185, y: 92.5, w: 30, h: 15, sku_id: null, unknown_on_purpose: false },
+    ]);
+    // Choosing an SKU for a box marked unknown clears the mark.
+    s().relabel(P, 'm0', 'sprite');
+    expect(correctionOf(s(), 's1')!.images[0].boxes[0]).toMatchObject({ sku_id: 'sprite', unknown_on_purpose: false });
+  });
+
+  it('after a save the server copy is the baseline, and undo past it is a change to save again', () => {
+    const store = loaded();
+    const s = () => store.getState();
+    s().remove(P, 'm2');
+    s().savedScene(scene('s1', 1, [box('m0', 20, 30, 'cola'), box('m1', 50, 30, 'cola')]));
+    expect(changedPhotos(s())).toEqual([]);
+    expect(s().saved[P].version).toBe(1);
+    s().undo();
+    expect(changedPhotos(s())).toEqual([P]);
+    expect(correctionOf(s(), 's1')!.images[0].version).toBe(1);
+    // A reload starts over: no history.
+    s().load([scene('s1', 2)]);
+    expect(s().past).toEqual([]);
+    expect(changedPhotos(s())).toEqual([]);
+  });
+
+  it('steps through boxes in reading order across photos, and wraps', () => {
+    const store = createReviewStore();
+    store.getState().load([scene('s1', 0, [box('b', 80, 30, null), box('c', 20, 80, null), box('a', 20, 32, null)])]);
+    const s = () => store.getState();
+    const seen: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      s().step(1);
+      seen.push(s().selected!.box);
+    }
+    expect(seen).toEqual(['a', 'b', 'c', 'a']);
+    s().step(-1);
+    expect(s().selected!.box).toBe('c');
+    s().accept(P, 'c');
+    expect(Object.keys(s().accepted)).toEqual([`${P}#c`]);
+  });
+
+  it('with nothing selected, starts on the photo on screen', () => {
+    const store = createReviewStore();
+    const second = { ...scene('s2'), images: [{ ...scene('s2').images[0], image: 'img2', boxes: [box('z', 20, 30, null), box('y', 90, 30, null)] }] };
+    store.getState().load([scene('s1'), second]);
+    const s = () => store.getState();
+    s().step(1, photoKey('s2', 'img2'));
+    expect(s().selected).toEqual({ photo: photoKey('s2', 'img2'), box: 'z' });
+    s().step(1);
+    expect(s().selected!.box).toBe('y');
+    s().step(1); // past the last box of the last photo: back to the first photo
+    expect(s().selected).toEqual({ photo: P, box: 'm0' });
+    s().select(null);
+    s().step(-1, photoKey('s2', 'img2'));
+    expect(s().selected!.box).toBe('y');
+  });
+
+  it('keeps rectangles inside the photo and never thinner than a few pixels', () => {
+    expect(clampRect({ x: -5, y: 50, w: 20, h: 10 }, 100, 100)).toEqual({ x: 2.5, y: 50, w: 5, h: 10 });
+    expect(clampRect({ x: 50, y: 50, w: 1, h: 1 }, 100, 100)).toEqual({ x: 51.5, y: 51.5, w: 4, h: 4 });
+    expect(readingOrder([{ x: 5, y: 50, w: 1, h: 1 }])).toHaveLength(1);
+  });
+});
