@@ -20,6 +20,11 @@ export const ApiKeyCreated = Type.Object({
   ...ApiKeyItem.properties,
   key: Type.String({ description: 'The key itself (`sa_<public id>.<secret>`): shown this once, only its SHA-256 is stored' }),
 });
+/** A key as the list shows it: which one is asking is marked, so a screen can warn before revoking it. */
+export const ApiKeyListItem = Type.Object({
+  ...ApiKeyItem.properties,
+  current: Type.Boolean({ description: 'Whether this key made the request' }),
+});
 export const ApiKeyCreate = Type.Object({
   name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
   role: Type.Optional(ApiKeyRole(`${ROLE_TEXT}. Default integration; not above the role of the key that asks`)),

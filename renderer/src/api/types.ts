@@ -2,7 +2,7 @@
 // schemas that validate and document the server's requests and answers (main/server/schemas), so a
 // changed schema field breaks the renderer's typecheck. Only types cross over: nothing here is bundled.
 import type { Static, TSchema } from 'typebox';
-import type { ApiKeyCreated, ApiKeyItem, Info } from '../../../main/server/schemas/app.js';
+import type { ApiKeyCreated, ApiKeyListItem, Info } from '../../../main/server/schemas/app.js';
 import type { CatalogItem } from '../../../main/server/schemas/catalogs.js';
 import type { Envelope } from '../../../main/server/schemas/common.js';
 import type { DataKpi, DataVisit as DataVisitListItem, DataVisitDetail } from '../../../main/server/schemas/data-api.js';
@@ -49,7 +49,7 @@ export type ReportStatus = Static<typeof ReportItem>['status'];
 export type Report<J = unknown> = Omit<Static<typeof ReportItem>, 'json'> & { json: J | null };
 export type RecognizeRequest = Static<typeof RecognizeBody>;
 export type RecognizeResponse = Static<typeof RecognizeCreated>;
-export type ApiKeyRecord = Static<typeof ApiKeyItem> & Partial<Pick<Static<typeof ApiKeyCreated>, 'key'>>;
+export type ApiKeyRecord = Omit<Static<typeof ApiKeyListItem>, 'current'> & Partial<Pick<Static<typeof ApiKeyListItem>, 'current'>> & Partial<Pick<Static<typeof ApiKeyCreated>, 'key'>>;
 export type AppInfo = Static<typeof Info>;
 /** A recognition error or out-of-stock reason sent about a scene. */
 export type SceneMessage = Static<typeof SceneMessageItem>;

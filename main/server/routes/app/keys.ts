@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { requireRole } from '../../http/roles.js';
-import { ApiKeyCreate, ApiKeyCreated, ApiKeyItem } from '../../schemas/app.js';
+import { ApiKeyCreate, ApiKeyCreated, ApiKeyListItem } from '../../schemas/app.js';
 import { Envelope, IdParams, Ok, PageQuery, errorResponses } from '../../schemas/common.js';
 import { write } from '../../storage/transaction.js';
 
@@ -14,11 +14,12 @@ const keys: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/keys/', {
     preValidation: readFormPaging,
     preHandler,
-    schema: { tags, summary: 'List API keys (never the keys themselves, nor any part of their secret)', querystring: PageQuery, response: { 200: Envelope(ApiKeyItem), ...errorResponses } },
+    schema: { tags, summary: 'List API keys (never the keys themselves, nor any part of their secret)', querystring: PageQuery, response: { 200: Envelope(ApiKeyListItem), ...errorResponses } },
   }, async (request) => {
     const page = pageOf(request.query);
     const all = await listApiKeys(app.db);
-    return envelope(request, page, all.length, all.slice(page.offset, page.offset + page.limit));
+    const shown = all.slice(page.offset, page.offset + page.limit).map((k) => ({ ...k, current: k.id === request.apiKey?.id }));
+    return envelope(request, page, all.length, shown);
   });
   app.post('/keys/', {
     preHandler,

@@ -75,7 +75,6 @@ const ROLE_OPTIONS: Array<{ value: KeyRole; label: string }> = [
 
 function ApiKeysPanel() {
   const api = useSession((s) => s.api);
-  const token = useSession((s) => s.credentials.token);
   const [keys, setKeys] = useState<ApiKeyRecord[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
@@ -170,7 +169,7 @@ function ApiKeysPanel() {
                   <td>
                     {k.name || '(unnamed)'}
                     {/* Revoking the key this page uses would lock the page out: say which one it is. */}
-                    {token?.startsWith(`${k.public_id}.`) && !k.revoked_date && <span className="muted"> (used by this window)</span>}
+                    {k.current && !k.revoked_date && <span className="muted"> (used by this window)</span>}
                   </td>
                   <td>
                     <code>{k.public_id}</code>
