@@ -174,12 +174,27 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
       expect(settings.body).toEqual({ central_url: centralUrl, device_key_set: true });
       expect(JSON.stringify(settings.body)).not.toContain(l.key);
     }
-    // An edit on the central reaches both laptops.
+    // An edit on the central reaches both laptops, and so does a reference image with its photo.
+    const reference = await sharp({ create: { width: 120, height: 200, channels: 3, background: '#c22' } }).jpeg().toBuffer();
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(reference)], { type: 'image/jpeg' }), 'ref.jpg');
+    const refRes = await fetch(`${centralUrl}/api/v1.5/sku/sku-cocacola-can/images/`, { method: 'POST', headers: { authorization: `Token ${ADMIN_KEY}` }, body: form });
+    expect(refRes.status, await refRes.clone().text()).toBe(201);
+    const refImage = await refRes.json();
     expect((await api(centralUrl, 'PATCH', '/api/v1.5/brands/brand-fanta/', { name: 'Fanta (new)' })).status).toBe(200);
     expect((await api(centralUrl, 'POST', '/api/v1.5/brands/', { id: 'brand-new', name: 'Brand new' })).status).toBe(201);
     for (const l of [laptops.a, laptops.b]) {
       await until(`${l.name} to see the edit`, async () => (await api(l.server!.url, 'GET', '/api/v1.5/brands/brand-new/')).status === 200);
       expect((await api(l.server!.url, 'GET', '/api/v1.5/brands/brand-fanta/')).body.name).toBe('Fanta (new)');
+      const image = await until(`${l.name} to have the reference image and its photo`, async () => {
+        await api(l.server!.url, 'POST', '/api/app/v1/sync/run/');
+        const listed = (await api(l.server!.url, 'GET', '/api/v1.5/sku/sku-cocacola-can/images/')).body;
+        const found = (listed.results ?? listed).find((i: { id: string }) => i.id === refImage.id);
+        if (!found) return false;
+        const content = await fetch(found.url);
+        return content.status === 200 && Buffer.from(await content.arrayBuffer());
+      });
+      expect(image.equals(reference)).toBe(true);
     }
     // The central answers in pages of whole transactions (SHELF_AUDIT_SYNC_PULL_PAGE=7 here): walking
     // the cursor from 0 gives every master record, each once per page it changed in, over several pages.

@@ -21,8 +21,9 @@ export function syncColumns(db: Kysely<any>): Promise<Columns> {
   return found;
 }
 
-/** The row as stored minus data_id: what travels in a push or a pull. */
-export function wireRow(row: Record<string, unknown>): Record<string, unknown> {
+/** The row as stored minus data_id and the entity's local columns: what travels in a push or a pull. */
+export function wireRow(row: Record<string, unknown>, local: readonly string[] = []): Record<string, unknown> {
   const { data_id: _dataId, ...rest } = row;
+  for (const c of local) delete rest[c];
   return rest;
 }

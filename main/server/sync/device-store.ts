@@ -114,7 +114,8 @@ export async function applyPull(db: Kysely<Database>, pull: PullResponseBody): P
       if (c.op === 'delete') {
         await t.deleteFrom(def.table).where('id', '=', c.id).execute();
       } else {
-        const row = Object.fromEntries(Object.entries(c.row ?? {}).filter(([k]) => known.has(k)));
+        const row = Object.fromEntries(Object.entries(c.row ?? {}).filter(([k]) => known.has(k) && !def.localColumns?.includes(k)));
+        for (const local of def.localColumns ?? []) row[local] = null;
         const { id: _id, ...rest } = row;
         await t.insertInto(def.table).values(row).onConflict((oc) => oc.column('id').doUpdateSet(rest)).execute();
       }

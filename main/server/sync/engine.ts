@@ -162,11 +162,6 @@ export class SyncEngine {
       await recordPushed(this.db, { ...answer, last_change: Math.max(answer.last_change, body.last) });
       pushed = Math.max(answer.last_change, body.last);
     }
-    if (this.options.photos) {
-      this.progress = 0;
-      await this.options.photos.upload(central, key, (f) => (this.progress = f));
-      this.progress = null;
-    }
     // Page by page, each applied with its cursor in one transaction: a first pull of a large catalog
     // that is cut off keeps the pages it has.
     for (let i = 0; i < 10_000; i++) {
@@ -174,6 +169,13 @@ export class SyncEngine {
       const pull = await this.call<PullResponseBody>(central, key, 'GET', `/api/app/v1/sync/pull/?cursor=${encodeURIComponent(cursor)}&client_time=${encodeURIComponent(now())}`);
       await applyPull(this.db, pull);
       if (!pull.more) break;
+    }
+    // After the pull: photos of records pulled this round (reference images, a supervisor's visits)
+    // come down in the same round.
+    if (this.options.photos) {
+      this.progress = 0;
+      await this.options.photos.upload(central, key, (f) => (this.progress = f));
+      this.progress = null;
     }
     await this.options.models?.pull(central, key);
     await saveSettings(this.db, { last_success: now() });

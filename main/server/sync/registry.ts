@@ -16,6 +16,11 @@ export interface SyncEntity {
    * edit); absent: only the owner may change it.
    */
   supervisorColumns?: readonly string[];
+  /**
+   * Columns each instance computes for itself (a reference image's descriptor, from its photo with
+   * this instance's models): never sent, and cleared when the record arrives so they are recomputed.
+   */
+  localColumns?: readonly string[];
 }
 
 export const SYNC_ENTITIES: readonly SyncEntity[] = [
@@ -23,6 +28,8 @@ export const SYNC_ENTITIES: readonly SyncEntity[] = [
   { entity: 'category', table: 'categories', owner: 'central' },
   { entity: 'manufacturer', table: 'manufacturers', owner: 'central' },
   { entity: 'sku', table: 'skus', owner: 'central' },
+  // Its photo is an upload made on the central: pulled by every device with it (central/pull.ts).
+  { entity: 'sku_image', table: 'sku_images', owner: 'central', localColumns: ['descriptor'] },
   { entity: 'display', table: 'displays', owner: 'central' },
   { entity: 'planogram', table: 'planograms', owner: 'central' },
   { entity: 'planogram_record', table: 'planogram_records', owner: 'central' },

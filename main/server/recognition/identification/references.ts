@@ -1,6 +1,7 @@
 // SKU reference images: what identification compares products against. The descriptor of a
 // reference is computed once, when it is added, and stored with it; recognition loads the stored
 // descriptors instead of decoding every reference image per request.
+import { existsSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError, messages } from '../../domain/errors.js';
 import { newId, now } from '../../storage/ids.js';
@@ -89,14 +90,21 @@ export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Pro
     .innerJoin('uploads', 'uploads.id', 'sku_images.upload_id')
     .select(['sku_images.id', 'sku_images.sku_id', 'sku_images.crop', 'sku_images.descriptor', 'uploads.file'])
     .execute();
+  let absent = 0;
   for (const r of rows) {
     let descriptor = r.descriptor ? decodeDescriptor(r.descriptor) : null;
+    if (!descriptor && !existsSync(uploadFilePath(dataDir, r))) {
+      // A reference pulled from the central whose photo has not come down yet: left out this time.
+      absent++;
+      continue;
+    }
     if (!descriptor) {
       descriptor = await describeProduct(uploadFilePath(dataDir, r), r.crop ? (JSON.parse(r.crop) as Rect) : null);
       await rec(db).updateTable('sku_images').set({ descriptor: encodeDescriptor(descriptor) }).where('id', '=', r.id).execute();
     }
     identifier.add({ id: r.id, skuId: r.sku_id, descriptor });
   }
-  cachedIdentifiers.set(db, { key, identifier });
+  // Not cached while photos are missing: the next job looks again.
+  if (absent === 0) cachedIdentifiers.set(db, { key, identifier });
   return identifier;
 }

@@ -7,6 +7,7 @@ import { Detail, errorResponses } from '../../schemas/common.js';
 import { PHOTO_UPLOAD_PATH, PhotoContentParams, PhotosMissingRequest, PhotosMissingResponse } from '../../schemas/sync.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { checkProtocol, deviceAuthenticator } from '../../sync/central/device-auth.js';
+import { isCentralPhoto } from '../../sync/central/photos.js';
 import type { PhotoReceiver } from '../../sync/central/photos.js';
 
 export interface SyncPhotoOptions {
@@ -33,8 +34,10 @@ const syncPhotos: FastifyPluginAsyncTypebox<SyncPhotoOptions> = async (app, { re
     onRequest,
     schema: { tags, summary: "A photo's bytes, for a supervisor's laptop (device key); 404 while it has not reached the central", params: PhotoContentParams },
   }, async (request, reply) => {
-    if (request.device!.role !== 'supervisor') throw new HttpError(403, detail('Only supervisor devices fetch photos of other devices.'));
     const key = `${request.params.file.slice(0, 2)}/${request.params.file}`;
+    if (request.device!.role !== 'supervisor' && !(await isCentralPhoto(app.db, key))) {
+      throw new HttpError(403, detail("Only supervisor devices fetch photos of other devices' visits."));
+    }
     const size = await blobs.size(key);
     if (size === null) throw new HttpError(404, detail('This photo has not reached the central yet (pending sync).'));
     const ext = request.params.file.split('.')[1];

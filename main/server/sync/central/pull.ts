@@ -51,6 +51,8 @@ async function concerns(trx: Kysely<Database>, device: PullingDevice, row: Outbo
   if (device.role === 'supervisor') return true;
   const owner = await trx.selectFrom('sync_owners').select('device_id').where('entity', '=', def.entity).where('record_id', '=', row.record_id).executeTakeFirst();
   if (owner?.device_id === device.id) return true;
+  // An upload made on the central itself (no device owns it) is a reference image's photo: everyone's.
+  if (def.entity === 'upload' && !owner) return true;
   // A KPI value a supervisor added to this device's visit belongs with the visit.
   if (def.entity === 'kpi_value') {
     const value = await trx.selectFrom('kpi_values').select('visit_id').where('id', '=', row.record_id).executeTakeFirst();
@@ -121,7 +123,7 @@ export async function readPull(db: Kysely<Database>, device: PullingDevice, curs
       const def = syncEntity(r.entity)!;
       if (!columns.has(def.table)) continue;
       const row = await (trx as unknown as Kysely<any>).selectFrom(def.table).selectAll().where('id', '=', r.record_id).executeTakeFirst();
-      changes.push(row ? { entity: r.entity, id: r.record_id, op: 'upsert', row: wireRow(row) } : { entity: r.entity, id: r.record_id, op: 'delete', row: null });
+      changes.push(row ? { entity: r.entity, id: r.record_id, op: 'upsert', row: wireRow(row, def.localColumns) } : { entity: r.entity, id: r.record_id, op: 'delete', row: null });
     }
     changes.sort((a, b) => syncEntity(a.entity)!.order - syncEntity(b.entity)!.order);
     return { cursor: next, more, changes };
