@@ -28,6 +28,7 @@ import {
   until,
   type ServerProcess,
 } from './harness.js';
+import { DATA } from '../recognition/fixtures.js';
 
 const SEED = Number(process.env.SYNC_SEED ?? Date.now() % 1_000_000);
 const random = rng(SEED);
@@ -50,6 +51,8 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
   let centralUrl: string;
   const laptops: Record<'a' | 'b' | 's', Laptop> = {} as never;
   let jpeg: Buffer;
+  // Real shelf photos (SKU-110K evaluation photos, ~1 MB each) for the visits' scenes.
+  const shelfPhotos = ['test_1079.jpg', 'test_1094.jpg', 'test_1175.jpg'].map((f) => readFileSync(path.join(DATA, 'shelf-photos', f)));
 
   const startCentral = async () => {
     central = await startServe(['--role', 'central', '--database', cluster.url, '--data-dir', centralDir, '--port', String(centralPort)], { SHELF_AUDIT_SYNC_PULL_PAGE: '7' });
@@ -66,7 +69,7 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
       return s.state === 'idle' && s.pending_records === 0 && s.pending_photos === 0 && s;
     }, 90_000);
 
-  /** A few records of an auditor's day: visits, a photo recognised, a recognition error, an OOS reason. */
+  /** A few records of an auditor's day: visits, a real shelf photo recognised, a recognition error, an OOS reason. */
   const workOffline = async (l: Laptop, visits: number) => {
     const base = l.server!.url;
     const sceneIds: string[] = [];
@@ -75,7 +78,7 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
       expect(v.status, JSON.stringify(v.body)).toBe(201);
       if (random() < 0.5) {
         const form = new FormData();
-        form.append('datafile', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), 'p.jpg');
+        form.append('datafile', new Blob([new Uint8Array(pick(shelfPhotos))], { type: 'image/jpeg' }), 'p.jpg');
         const up = await (await fetch(`${base}/api/v1.5/uploads/`, { method: 'POST', headers: { authorization: `Token ${ADMIN_KEY}` }, body: form })).json();
         const r = await api(base, 'POST', '/api/v1.5/recognize/', { images: [up.id], visit: v.body.id, report_types: ['FACING_COUNT'], metadata: { agent_id: `agent-${l.name}`, agent_name: l.name } });
         expect(r.status, JSON.stringify(r.body)).toBe(201);
