@@ -14,7 +14,17 @@ function sources(dir: string): string[] {
 
 describe('server settings', () => {
   it('has defaults, reads the environment, and refuses a non-number', () => {
-    expect(serverSettings({})).toEqual({ recognitionConcurrency: 1, jobLeaseMs: undefined, webhookBackoffMs: 5000, identifyThreads: 0, embedThreads: 2, allowPrivateUrls: false });
+    expect(serverSettings({})).toEqual({
+      recognitionConcurrency: 1,
+      jobLeaseMs: undefined,
+      webhookBackoffMs: 5000,
+      identifyThreads: 0,
+      embedThreads: 2,
+      allowPrivateUrls: false,
+      sync: { intervalMs: undefined, backoffMs: undefined, maxBackoffMs: undefined },
+      syncPullPage: 2000,
+    });
+    expect(serverSettings({ SHELF_AUDIT_SYNC_INTERVAL_MS: '400', SHELF_AUDIT_SYNC_PULL_PAGE: '7' })).toMatchObject({ sync: { intervalMs: 400 }, syncPullPage: 7 });
     expect(serverSettings({ SHELF_AUDIT_RECOGNITION_CONCURRENCY: '3', SHELF_AUDIT_JOB_LEASE_MS: '2000' })).toMatchObject({ recognitionConcurrency: 3, jobLeaseMs: 2000 });
     expect(() => serverSettings({ SHELF_AUDIT_EMBED_THREADS: 'many' })).toThrow(/SHELF_AUDIT_EMBED_THREADS must be a number/);
   });

@@ -3,8 +3,9 @@
 // 400 in DRF's shape that stores nothing; rows stored before the check are repaired by a migration.
 import Database from 'better-sqlite3';
 import path from 'node:path';
+import { finiteNumbers } from '../../main/server/storage/migrations/0016-finite-numbers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../main/server/storage/database.js';
+import { DATABASE_FILE, openDatabase } from '../../main/server/storage/database.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
@@ -85,8 +86,11 @@ describe('rows stored before the check (finding 2, the repair)', () => {
     await t.server.close();
     const db = new Database(path.join(t.dataDir, DATABASE_FILE));
     db.prepare("UPDATE planogram_records SET width = 9e999, height = -9e999 WHERE id = 'pr-inf'").run();
-    db.prepare("DELETE FROM kysely_migration WHERE name = '0016-finite-numbers'").run();
     db.close();
+    // Run the repair as a database from before it would (later migrations are already there).
+    const opened = await openDatabase(t.dataDir);
+    await finiteNumbers.up(opened.db);
+    await opened.close();
     await t.start();
     const list = await t.get('/api/v1.5/planogram_records/');
     expect(list.status, list.text.slice(0, 200)).toBe(200);
