@@ -130,8 +130,10 @@ test('review a recognised photo: change an SKU, delete a box, draw one, undo, sa
   const relabelled = await nextBoxOf(NAMES.filter((n) => n !== 'Cream Soda 0.5 PET'));
   await page.keyboard.press('c');
   const picker = page.getByRole('group', { name: 'Change product' });
-  // The box's current product comes first.
-  await expect(picker.getByRole('list', { name: 'Products' }).getByRole('button').first()).toContainText(relabelled);
+  // The box's current product comes first, then the identifier's other candidates for its crop.
+  const offered = picker.getByRole('list', { name: 'Products' }).getByRole('button');
+  await expect(offered.first()).toContainText(relabelled);
+  await expect(offered.filter({ hasText: '(suggested' }).first()).toBeVisible();
   await picker.getByRole('searchbox', { name: 'Find product' }).fill('Cream');
   await picker.getByRole('button', { name: 'Cream Soda 0.5 PET' }).click();
   await expect(selectedBox.locator('strong')).toHaveText('Cream Soda 0.5 PET');
@@ -168,6 +170,8 @@ test('review a recognised photo: change an SKU, delete a box, draw one, undo, sa
   await page.mouse.up();
   await expect(boxes).toHaveCount(boxCount);
   await expect(selectedBox).toContainText('Drawn now, not saved yet');
+  // A drawn box has no stored candidates: the server is asked for the crop as drawn.
+  await expect(picker.getByRole('list', { name: 'Products' }).getByRole('button').filter({ hasText: '(suggested' }).first()).toBeVisible();
   await picker.getByRole('searchbox', { name: 'Find product' }).fill('Sprite');
   await picker.getByRole('button', { name: 'Sprite 0.5 PET' }).click();
   await expect(total(page)).toHaveText(String(boxCount));

@@ -104,6 +104,35 @@ describe('review of a recognised scene', () => {
     expect((await t.get(`/api/v1.5/visits/${created.visit}/`)).body.moderation).toBe('unreviewed');
   });
 
+  it("offers the identifier's best SKUs for a model box, and for a box drawn anywhere on demand", async () => {
+    const ann = (await t.get(annotationsPath())).body;
+    const boxes = ann.images[0].boxes;
+    const identified = boxes.filter((b: any) => b.sku_id !== null);
+    expect(identified.length).toBeGreaterThan(0);
+    for (const b of identified) {
+      expect(b.suggestions.length).toBeGreaterThan(0);
+      expect(b.suggestions.length).toBeLessThanOrEqual(5);
+      // The model's own choice is its first suggestion, and the list is best first.
+      expect(b.suggestions[0].sku_id).toBe(b.sku_id);
+      const scores = b.suggestions.map((x: any) => x.score);
+      expect(scores).toEqual([...scores].sort((a: number, c: number) => c - a));
+    }
+    // A box drawn by hand over a Coca-Cola bottle of the bottom shelf: asked of the server.
+    const coke = boxes.find((b: any) => b.sku_id === 'cocacola_pet');
+    expect(coke, JSON.stringify(boxes.map((b: any) => b.sku_id))).toBeDefined();
+    const before = t.snapshot();
+    const asked = await t.post(`/api/v1.5/scenes/${created.scene}/suggestions/`, { image: photo.id, x: coke.x + 2, y: coke.y - 3, w: coke.w * 0.95, h: coke.h * 0.95 });
+    expect(asked.status, asked.text).toBe(200);
+    expect(asked.body.suggestions[0].sku_id).toBe('cocacola_pet');
+    expect(t.snapshot()).toEqual(before);
+    // Bad boxes are a clear 4xx.
+    expect((await t.post(`/api/v1.5/scenes/${created.scene}/suggestions/`, { image: 'nope', x: 10, y: 10, w: 5, h: 5 })).body).toHaveProperty('image');
+    const outside = await t.post(`/api/v1.5/scenes/${created.scene}/suggestions/`, { image: photo.id, x: -500, y: -500, w: 10, h: 10 });
+    expect(outside.status).toBe(400);
+    expect((await t.post(`/api/v1.5/scenes/${created.scene}/suggestions/`, { image: photo.id, x: 10, y: 10, w: 0, h: 5 })).status).toBe(400);
+    expect((await t.post('/api/v1.5/scenes/ghost/suggestions/', { image: photo.id, x: 10, y: 10, w: 5, h: 5 })).status).toBe(404);
+  });
+
   it('refuses bad corrections with a clear 4xx and changes nothing', async () => {
     const before = await state();
     const keep = model.map(({ id, x, y, w, h, sku_id }) => ({ id, x, y, w, h, sku_id }));

@@ -12,6 +12,8 @@ export interface ProductFound {
   sku_id: string | null;
   /** Identification confidence, 0..1. */
   sku_score: number;
+  /** The identifier's best candidate SKUs, best first (absent in analyses stored before they were kept). */
+  suggestions?: { sku_id: string; score: number }[];
   rack_index: number;
   shelf_index: number;
   /** Left to right within its shelf. */

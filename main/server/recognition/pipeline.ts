@@ -76,6 +76,8 @@ export interface IdentifiedBox extends Box {
   score: number;
   sku_id: string | null;
   sku_score: number;
+  /** The identifier's best candidates, best first: a reviewer's picker offers them first. */
+  suggestions?: { sku_id: string; score: number }[];
 }
 
 /** Identifies the product in each box of a decoded photo (SKU id, or null when unknown). */
@@ -94,7 +96,16 @@ export async function identifyBoxes(
   } else {
     ids = await identifyCrops(crops, identifier, checkpoint);
   }
-  return boxes.map((b, i) => ({ x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2, score: b.score, sku_id: ids[i].skuId, sku_score: ids[i].score }));
+  return boxes.map((b, i) => ({
+    x1: b.x1,
+    y1: b.y1,
+    x2: b.x2,
+    y2: b.y2,
+    score: b.score,
+    sku_id: ids[i].skuId,
+    sku_score: ids[i].score,
+    suggestions: (ids[i].suggestions ?? []).map((c) => ({ sku_id: c.skuId, score: c.score })),
+  }));
 }
 
 /** Each photo of a scene is taken as one rack, left to right in the order given. */

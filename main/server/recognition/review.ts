@@ -34,6 +34,8 @@ export interface StoredBox {
   sku_score: number;
   source: 'model' | 'reviewer';
   unknown_on_purpose: boolean;
+  /** The identifier's best SKUs for this crop, best first (model boxes; kept while the box is not moved). */
+  suggestions?: { sku_id: string; score: number }[];
 }
 
 export interface BoxInput {
@@ -89,6 +91,7 @@ export function modelBoxes(img: ImageAnalysis): StoredBox[] {
     sku_score: p.sku_score,
     source: 'model',
     unknown_on_purpose: false,
+    suggestions: p.suggestions ?? [],
   }));
 }
 
@@ -194,6 +197,8 @@ function correctedBoxes(input: readonly BoxInput[], current: readonly StoredBox[
       sku_score: b.sku_id === null ? 0 : 1,
       source: 'reviewer',
       unknown_on_purpose: unknownOnPurpose,
+      // Relabelled in place: the crop is the same, so are the identifier's suggestions for it.
+      ...(geometryKept && was.suggestions ? { suggestions: was.suggestions } : {}),
     };
   });
 }

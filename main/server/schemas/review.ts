@@ -6,6 +6,8 @@ import { Id, Nullable, Ref } from './common.js';
 
 const Coordinate = Type.Number({ description: 'pixels of the photo as displayed (EXIF orientation applied)' });
 
+const Suggestion = Type.Object({ sku_id: Type.String(), score: Type.Number({ description: 'identification score, 0..1' }) });
+
 export const AnnotationBoxInput = Type.Object({
   id: Type.Optional(Id),
   x: Coordinate,
@@ -27,7 +29,20 @@ export const AnnotationBox = Type.Object({
   sku_score: Type.Number({ description: 'identification confidence; 1 for an SKU a reviewer chose' }),
   source: Type.Union([Type.Literal('model'), Type.Literal('reviewer')]),
   unknown_on_purpose: Type.Boolean(),
+  suggestions: Type.Optional(Type.Array(Suggestion, { description: "the identifier's best SKUs for this crop, best first; absent for a box drawn or moved by a reviewer (ask /suggestions/)" })),
 });
+
+export const SuggestionsBody = Type.Object(
+  {
+    image: Ref,
+    x: Coordinate,
+    y: Coordinate,
+    w: Type.Number({ exclusiveMinimum: 0 }),
+    h: Type.Number({ exclusiveMinimum: 0 }),
+  },
+  { description: 'A box (REALOGRAM convention) on one photo of the scene' },
+);
+export const SuggestionsAnswer = Type.Object({ suggestions: Type.Array(Suggestion) });
 
 export const ImageAnnotations = Type.Object({
   image: Type.String({ description: 'upload id' }),

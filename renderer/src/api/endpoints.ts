@@ -20,6 +20,8 @@ import type {
   SceneMessage,
   Sku,
   SkuImage,
+  SkuSuggestions,
+  SuggestionsBody,
   SyncSettings,
   SyncSettingsBody,
   SyncStatus,
@@ -157,6 +159,11 @@ export function getAnnotations(api: ApiClient, scene: string) {
 
 export function saveAnnotations(api: ApiClient, scene: string, body: AnnotationsCorrection) {
   return api.put<AnnotationsSavedBody>(`${V15}/scenes/${encodeURIComponent(scene)}/annotations/`, body);
+}
+
+/** The identifier's best SKUs for a box drawn or moved by the reviewer. */
+export function suggestSkus(api: ApiClient, scene: string, body: SuggestionsBody, signal?: AbortSignal) {
+  return api.request<SkuSuggestions>('POST', `${V15}/scenes/${encodeURIComponent(scene)}/suggestions/`, { json: body, signal });
 }
 
 export function recordOosReason(

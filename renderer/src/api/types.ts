@@ -16,7 +16,7 @@ import type {
   SkuImageItem,
   UploadCreated,
 } from '../../../main/server/schemas/recognition.js';
-import type { AnnotationBox as AnnotationBoxSchema, AnnotationsPutBody, AnnotationsSaved, ImageAnnotations, ReviewConflict as ReviewConflictSchema, SceneAnnotations as SceneAnnotationsSchema } from '../../../main/server/schemas/review.js';
+import type { AnnotationBox as AnnotationBoxSchema, SuggestionsAnswer, SuggestionsBody as SuggestionsBodySchema, AnnotationsPutBody, AnnotationsSaved, ImageAnnotations, ReviewConflict as ReviewConflictSchema, SceneAnnotations as SceneAnnotationsSchema } from '../../../main/server/schemas/review.js';
 import type { SkuItem } from '../../../main/server/schemas/skus.js';
 import type { SyncSettings as SyncSettingsSchema, SyncSettingsBody as SyncSettingsBodySchema, SyncStatus as SyncStatusSchema } from '../../../main/server/schemas/sync.js';
 import type { VisitItem } from '../../../main/server/schemas/visits.js';
@@ -105,3 +105,7 @@ export type Realogram = RealogramImage[];
 export type SyncStatus = Static<typeof SyncStatusSchema>;
 export type SyncSettings = Static<typeof SyncSettingsSchema>;
 export type SyncSettingsBody = Static<typeof SyncSettingsBodySchema>;
+
+/** The identifier's best SKUs for a box, best first (POST /scenes/{id}/suggestions/). */
+export type SkuSuggestions = Static<typeof SuggestionsAnswer>;
+export type SuggestionsBody = Static<typeof SuggestionsBodySchema>;

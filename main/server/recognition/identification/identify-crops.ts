@@ -11,9 +11,14 @@ import type { RawPixels } from './image-input.js';
 const REPEAT_SIMILARITY = 0.93;
 const REPEAT_SIZE_RATIO = 0.85;
 
+/** How many of the identifier's best candidates a crop keeps, for a reviewer's product picker. */
+export const SUGGESTIONS = 5;
+
 export interface CropIdentity {
   skuId: string | null;
   score: number;
+  /** The best candidate SKUs, best first (also when the crop is called unknown). */
+  suggestions: { skuId: string; score: number }[];
 }
 
 export async function identifyCrops(
@@ -22,7 +27,7 @@ export async function identifyCrops(
   checkpoint?: () => Promise<void>,
 ): Promise<CropIdentity[]> {
   const out: CropIdentity[] = [];
-  if (identifier.size === 0) return crops.map(() => ({ skuId: null, score: 0 }));
+  if (identifier.size === 0) return crops.map(() => ({ skuId: null, score: 0, suggestions: [] }));
   const seen: { look: Appearance; w: number; h: number; result: CropIdentity }[] = [];
   const close = (a: number, b: number) => Math.min(a, b) / Math.max(a, b) >= REPEAT_SIZE_RATIO;
   // Described in runs (the embeddings are computed a batch at a time), identified one by one.
@@ -38,7 +43,7 @@ export async function identifyCrops(
       continue;
     }
     const r = await identifier.identify(query);
-    const result = { skuId: r.skuId, score: r.score };
+    const result = { skuId: r.skuId, score: r.score, suggestions: r.candidates.slice(0, SUGGESTIONS).map((c) => ({ skuId: c.skuId, score: Math.round(c.score * 1000) / 1000 })) };
     seen.push({ look: query, w: crop.width, h: crop.height, result });
     out.push(result);
   }

@@ -2,7 +2,7 @@
 // each batch, tagged with a version so an unchanged catalog is not rebuilt) and identifies crops.
 import { parentPort } from 'node:worker_threads';
 import { decodeDescriptor } from './describe.js';
-import { identifyCrops } from './identify-crops.js';
+import { identifyCrops, type CropIdentity } from './identify-crops.js';
 import { Identifier, type IdentifierOptions } from './identifier.js';
 import type { RawPixels } from './image-input.js';
 
@@ -18,7 +18,7 @@ export type PoolRequest = {
   crops: RawPixels[];
 };
 
-export type PoolReply = { task: number; results?: { skuId: string | null; score: number }[]; error?: string };
+export type PoolReply = { task: number; results?: CropIdentity[]; error?: string };
 
 let current: { version: number; identifier: Identifier } | undefined;
 

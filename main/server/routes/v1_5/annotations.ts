@@ -5,8 +5,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { listCorrections, readAnnotations, saveAnnotations } from '../../recognition/review.js';
+import { suggestSkus } from '../../recognition/suggestions.js';
 import { Envelope, IdParams, PageQueryProperties, errorResponses } from '../../schemas/common.js';
-import { AnnotationsPutBody, AnnotationsSaved, CorrectionItem, ReviewConflict, SceneAnnotations } from '../../schemas/review.js';
+import { AnnotationsPutBody, AnnotationsSaved, CorrectionItem, ReviewConflict, SceneAnnotations, SuggestionsAnswer, SuggestionsBody } from '../../schemas/review.js';
 
 const annotations: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['review'];
@@ -31,6 +32,15 @@ const annotations: FastifyPluginAsyncTypebox = async (app) => {
     app.recognitionWorker?.notify();
     return saved;
   });
+  app.post('/scenes/:id/suggestions/', {
+    schema: {
+      tags,
+      summary: "The identifier's best SKUs for a box drawn or moved by a reviewer, best first",
+      params: IdParams,
+      body: SuggestionsBody,
+      response: { 200: SuggestionsAnswer, ...errorResponses },
+    },
+  }, async (request) => ({ suggestions: await suggestSkus(app.db, app.dataDir, request.params.id, request.body) }));
   app.get('/scenes/:id/corrections/', {
     schema: {
       tags,

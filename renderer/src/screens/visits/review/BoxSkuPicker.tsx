@@ -1,19 +1,24 @@
-// The product of a box, chosen from the catalog searched on the server. The identifier's own
-// candidates for the crop are not stored (docs/recognition.md, "Review"), so the box's current SKU comes
-// first and the search's matches after it; Enter takes the first match of what was typed.
+// The product of a box, chosen from the catalog searched on the server. Before anything is typed the
+// box's current SKU comes first, then the identifier's best candidates for its crop (suggestions.ts);
+// typing searches the whole catalog, and Enter takes the first match of what was typed.
 import { useEffect, useRef, useState } from 'react';
 import type { Sku } from '../../../api/types';
 import { useSkuSearch } from '../../../stores/skuDirectory';
+import type { BoxSuggestions } from './suggestions';
 
 export function BoxSkuPicker({
   current,
   currentName,
+  suggestions,
+  nameOf,
   onPick,
   onUnknown,
   onClose,
 }: {
   current: string | null;
   currentName: string | null;
+  suggestions: BoxSuggestions;
+  nameOf(sku: string): string;
   onPick(sku: string): void;
   onUnknown(): void;
   onClose(): void;
@@ -23,7 +28,11 @@ export function BoxSkuPicker({
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
   const matches: Array<Pick<Sku, 'id' | 'name'>> = found.items.filter((s) => s.id !== current);
-  const options = current && !term.trim() ? [{ id: current, name: currentName ?? current }, ...matches] : matches;
+  const suggested = suggestions.skus.filter((s) => s.sku_id !== current).map((s) => ({ id: s.sku_id, name: nameOf(s.sku_id), score: s.score }));
+  const idle = !term.trim();
+  const options: Array<Pick<Sku, 'id' | 'name'> & { score?: number }> = idle
+    ? [...(current ? [{ id: current, name: currentName ?? current }] : []), ...suggested]
+    : matches;
 
   return (
     <div className="box-picker" role="group" aria-label="Change product">
@@ -46,16 +55,19 @@ export function BoxSkuPicker({
           }}
         />
       </label>
-      <ul className="box-picker-list" aria-label="Products" aria-busy={found.loading}>
+      <ul className="box-picker-list" aria-label="Products" aria-busy={idle ? suggestions.loading : found.loading}>
         {options.map((s) => (
           <li key={s.id}>
             <button type="button" onClick={() => onPick(s.id)} aria-current={s.id === current ? 'true' : undefined}>
               {s.name}
               {s.id === current && <span className="muted"> (current)</span>}
+              {s.score !== undefined && <span className="muted"> (suggested, {Math.round(s.score * 100)}%)</span>}
             </button>
           </li>
         ))}
-        {!found.loading && options.length === 0 && <li className="muted">No product matches “{term}”.</li>}
+        {idle && suggestions.loading && <li className="muted">Finding likely products…</li>}
+        {idle && !suggestions.loading && options.length === 0 && <li className="muted">Type to search the catalog.</li>}
+        {!idle && !found.loading && options.length === 0 && <li className="muted">No product matches “{term}”.</li>}
       </ul>
       <div className="box-picker-actions">
         <button type="button" onClick={onUnknown}>

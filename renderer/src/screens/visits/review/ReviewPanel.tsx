@@ -12,6 +12,7 @@ import { useSession } from '../../../stores/session';
 import { useSkus } from '../../../stores/skuDirectory';
 import { skuColours } from '../skuColours';
 import { BoxSkuPicker } from './BoxSkuPicker';
+import { useBoxSuggestions } from './suggestions';
 import { ReviewPhoto, type ZoomControl } from './ReviewPhoto';
 import { acceptKey, changedPhotos, correctionOf, countBoxes, createReviewStore, photoKey, type EditBox } from './reviewStore';
 import type { View } from './view';
@@ -74,7 +75,13 @@ export function ReviewPanel({ scenes, onSaved, onClose }: { scenes: readonly str
     if (!box) setPicking(false);
   }, [box]);
 
-  const skuIds = [...photos.flatMap((p) => p.boxes.map((b) => b.sku_id)), ...messages.map((m) => m.sku_gid)].filter((s): s is string => !!s);
+  const selectedPhoto = selected ? current[selected.photo] : undefined;
+  const suggestions = useBoxSuggestions(selectedPhoto?.scene ?? null, selectedPhoto?.image ?? null, box, picking);
+  const skuIds = [
+    ...photos.flatMap((p) => p.boxes.map((b) => b.sku_id)),
+    ...messages.map((m) => m.sku_gid),
+    ...suggestions.skus.map((s) => s.sku_id),
+  ].filter((s): s is string => !!s);
   const skus = useSkus(skuIds);
   const colourOf = useMemo(() => skuColours(Object.values(saved).flatMap((p) => p.boxes.map((b) => b.sku_id))), [saved]);
   const nameOf = (sku: string | null, b?: EditBox) =>
@@ -275,6 +282,8 @@ export function ReviewPanel({ scenes, onSaved, onClose }: { scenes: readonly str
                     key={`${selected!.photo}#${selected!.box}`}
                     current={box.sku_id}
                     currentName={box.sku_id ? nameOf(box.sku_id) : null}
+                    suggestions={suggestions}
+                    nameOf={(sku) => nameOf(sku)}
                     onPick={(sku) => {
                       store.getState().relabel(selected!.photo, selected!.box, sku);
                       setPicking(false);
