@@ -15,12 +15,11 @@ import type { Kysely } from 'kysely';
 import { ConflictError, NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import { setVisitModeration, type Moderation } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
-import type { Database } from '../storage/schema.js';
+import type { Database, SceneAnnotationTable } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import type { ImageAnalysis, SceneAnalysis } from './analysis.js';
 import { enqueueJob } from './jobs/queue.js';
 import { groupIntoShelves } from './shelves.js';
-import { rec, recTrx, type SceneAnnotationTable } from './storage/tables.js';
 
 /** A box as stored and answered: REALOGRAM convention (x, y the centre), displayed pixels. */
 export interface StoredBox {
@@ -120,7 +119,7 @@ export function withReview(analysis: SceneAnalysis, rows: readonly Pick<Annotati
 }
 
 async function annotationRows(db: Db, sceneId: string): Promise<AnnotationRow[]> {
-  return rec(db).selectFrom('scene_annotations').select(['id', 'scene_id', 'image_id', 'version', 'boxes', 'reviewer', 'updated_at']).where('scene_id', '=', sceneId).execute();
+  return db.selectFrom('scene_annotations').select(['id', 'scene_id', 'image_id', 'version', 'boxes', 'reviewer', 'updated_at']).where('scene_id', '=', sceneId).execute();
 }
 
 /** The analysis to build reports and views from: the model's, corrected by the review. */
@@ -162,7 +161,7 @@ function present(scene: SceneRow, analysis: SceneAnalysis, rows: readonly Annota
 }
 
 async function sceneRow(db: Db, sceneId: string): Promise<SceneRow & { analysis: string }> {
-  const scene = await rec(db).selectFrom('scenes').select(['id', 'visit_id', 'images', 'analysis']).where('id', '=', sceneId).executeTakeFirst();
+  const scene = await db.selectFrom('scenes').select(['id', 'visit_id', 'images', 'analysis']).where('id', '=', sceneId).executeTakeFirst();
   if (!scene) throw new NotFoundError('scene');
   if (scene.analysis === null) throw new ConflictError({ detail: NOT_RECOGNISED });
   return scene as SceneRow & { analysis: string };
@@ -256,7 +255,7 @@ function stale(image: string, sent: number, current: number): ConflictError {
 
 /** New reports of every type the scene has, following the ones they replace, and their job. */
 async function recomputeReports(ctx: WriteContext, sceneId: string, visitId: string, at: string): Promise<Record<string, string>> {
-  const trx = recTrx(ctx.trx);
+  const trx = ctx.trx;
   const existing = await trx.selectFrom('reports').select(['id', 'report_type']).where('scene_id', '=', sceneId).orderBy('data_id').execute();
   const latest = new Map<string, string>();
   for (const r of existing) latest.set(r.report_type, r.id);
@@ -285,7 +284,7 @@ export async function saveAnnotations(
   const analysis = JSON.parse(scene.analysis) as SceneAnalysis;
   await validate(db, scene, analysis, corrections);
   return write(db, async (ctx) => {
-    const trx = recTrx(ctx.trx);
+    const trx = ctx.trx;
     const at = now();
     const rows = await trx.selectFrom('scene_annotations').select(['id', 'scene_id', 'image_id', 'version', 'boxes', 'reviewer', 'updated_at']).where('scene_id', '=', sceneId).execute();
     const byImage = new Map(rows.map((r) => [r.image_id, r]));
@@ -339,7 +338,7 @@ export async function saveAnnotations(
  * by a reviewer, `in_review` when some have, `unreviewed` otherwise (also a visit without scenes).
  */
 export async function refreshModeration(ctx: WriteContext, visitId: string): Promise<Moderation> {
-  const trx = recTrx(ctx.trx);
+  const trx = ctx.trx;
   const scenes = await trx.selectFrom('scenes').select(['id', 'images']).where('visit_id', '=', visitId).execute();
   let photos = 0;
   for (const s of scenes) photos += (JSON.parse(s.images) as string[]).length;
@@ -374,7 +373,7 @@ export interface CorrectionRecord {
 
 /** The audit of a scene's corrections, oldest first. */
 export async function listCorrections(db: Db, sceneId: string, page: { limit: number; offset: number }): Promise<{ count: number; results: CorrectionRecord[] }> {
-  const r = rec(db);
+  const r = db;
   const scene = await r.selectFrom('scenes').select('id').where('id', '=', sceneId).executeTakeFirst();
   if (!scene) throw new NotFoundError('scene');
   const q = r.selectFrom('annotation_corrections').where('scene_id', '=', sceneId);

@@ -5,7 +5,6 @@ import { ValidationError, messages } from '../domain/errors.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import { write } from '../storage/transaction.js';
-import { rec, recTrx } from './storage/tables.js';
 import { missingUploads } from './uploads.js';
 
 export type MessageKind = 'recognition_errors' | 'oos_reasons';
@@ -23,7 +22,7 @@ export async function createSceneMessage(db: Kysely<Database>, kind: MessageKind
   const errors: Record<string, string[]> = {};
   const sku = await db.selectFrom('skus').select('id').where('id', '=', input.sku_gid).executeTakeFirst();
   if (!sku) errors.sku_gid = [messages.doesNotExist(input.sku_gid)];
-  const scene = await rec(db).selectFrom('scenes').select('id').where('id', '=', input.scene).executeTakeFirst();
+  const scene = await db.selectFrom('scenes').select('id').where('id', '=', input.scene).executeTakeFirst();
   if (!scene) errors.scene = [messages.doesNotExist(input.scene)];
   const missing = await missingUploads(db, images);
   if (missing.length > 0) errors.images = [messages.doesNotExist(missing[0])];
@@ -32,15 +31,15 @@ export async function createSceneMessage(db: Kysely<Database>, kind: MessageKind
     const at = now();
     const id = newId();
     const base = { id, sku_id: input.sku_gid, scene_id: input.scene, message: input.message ?? null, images: JSON.stringify(images), created_at: at, updated_at: at };
-    if (kind === 'oos_reasons') await recTrx(ctx.trx).insertInto('oos_reasons').values({ ...base, reason: input.reason ?? null }).execute();
-    else await recTrx(ctx.trx).insertInto('recognition_errors').values(base).execute();
+    if (kind === 'oos_reasons') await ctx.trx.insertInto('oos_reasons').values({ ...base, reason: input.reason ?? null }).execute();
+    else await ctx.trx.insertInto('recognition_errors').values(base).execute();
     ctx.changed(kind === 'oos_reasons' ? 'oos_reason' : 'recognition_error', id);
     return id;
   });
 }
 
 export async function listSceneMessages(db: Kysely<Database>, kind: MessageKind, page: { limit: number; offset: number }, scene?: string) {
-  const r = rec(db);
+  const r = db;
   const count = async () => {
     let q = r.selectFrom(kind).select((eb) => eb.fn.countAll().as('n'));
     if (scene !== undefined) q = q.where('scene_id', '=', scene);

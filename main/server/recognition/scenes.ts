@@ -9,11 +9,10 @@ import { ensureAgent } from '../domain/agents.js';
 import { NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import { createVisit, touchVisit } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
-import type { Database } from '../storage/schema.js';
+import type { Database, ReportTable } from '../storage/schema.js';
 import { write, type Trx, type WriteContext } from '../storage/transaction.js';
 import { enqueueJob } from './jobs/queue.js';
 import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES, reportTypeOf } from './report-types.js';
-import { rec, recTrx, type ReportTable } from './storage/tables.js';
 import { refreshModeration } from './review.js';
 import { missingUploads } from './uploads.js';
 import type { RecognizeBody, RecognizeCreated, ReportItem } from '../schemas/recognition.js';
@@ -87,7 +86,7 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
       await touchVisit(ctx, visitId);
     }
     const at = now();
-    const trx = recTrx(ctx.trx);
+    const trx = ctx.trx;
     const scene = { id: newId(), request_id: newId() };
     await trx
       .insertInto('scenes')
@@ -129,7 +128,7 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
  * recomputed or the display is unlinked. Ties in time go to the later row (data_id).
  */
 async function previousReport(t: Trx, display: string, reportType: string, at: string): Promise<string | null> {
-  const row = await recTrx(t)
+  const row = await t
     .selectFrom('reports')
     .innerJoin('scenes', 'scenes.id', 'reports.scene_id')
     .select('reports.id')
@@ -171,7 +170,7 @@ export interface ReportFilters {
 }
 
 export async function listReports(db: Kysely<Database>, page: { limit: number; offset: number }, f: ReportFilters): Promise<{ count: number; results: ReportObject[] }> {
-  let q = rec(db).selectFrom('reports');
+  let q = db.selectFrom('reports');
   if (f.visit !== undefined) q = q.where('visit_id', '=', f.visit);
   if (f.scene !== undefined) q = q.where('scene_id', '=', f.scene);
   if (f.report_type !== undefined) q = q.where('report_type', '=', f.report_type);
@@ -182,7 +181,7 @@ export async function listReports(db: Kysely<Database>, page: { limit: number; o
 }
 
 export async function getReport(db: Kysely<Database>, id: string): Promise<ReportObject> {
-  const row = await rec(db).selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw new NotFoundError('report');
   return presentReport(row);
 }
@@ -192,7 +191,7 @@ export async function forceUpdate(db: Kysely<Database>, ids: readonly string[]):
   const unique = [...new Set(ids)];
   if (unique.length === 0) throw new ValidationError({ reports: ['This list may not be empty.'] });
   return write(db, async (ctx: WriteContext) => {
-    const trx = recTrx(ctx.trx);
+    const trx = ctx.trx;
     const rows = await trx.selectFrom('reports').select(['id', 'scene_id']).where('id', 'in', unique).execute();
     const have = new Set(rows.map((r) => r.id));
     const missing = unique.find((id) => !have.has(id));

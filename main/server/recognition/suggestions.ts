@@ -8,7 +8,6 @@ import type { Database } from '../storage/schema.js';
 import type { SceneAnalysis } from './analysis.js';
 import { identifyCrops } from './identification/identify-crops.js';
 import { loadIdentifier } from './identification/references.js';
-import { rec } from './storage/tables.js';
 import { getUpload, uploadFilePath } from './uploads.js';
 
 export interface SuggestionBox {
@@ -20,7 +19,7 @@ export interface SuggestionBox {
 }
 
 export async function suggestSkus(db: Kysely<Database>, dataDir: string, sceneId: string, box: SuggestionBox): Promise<{ sku_id: string; score: number }[]> {
-  const scene = await rec(db).selectFrom('scenes').select(['images', 'analysis']).where('id', '=', sceneId).executeTakeFirst();
+  const scene = await db.selectFrom('scenes').select(['images', 'analysis']).where('id', '=', sceneId).executeTakeFirst();
   if (!scene) throw new NotFoundError('scene');
   if (!(JSON.parse(scene.images) as string[]).includes(box.image)) {
     throw new ValidationError({ image: [`${messages.doesNotExist(box.image)} The scene has no such photo.`] });

@@ -15,7 +15,6 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { Database } from '../storage/schema.js';
 import type { StoredBox } from './review.js';
-import { rec } from './storage/tables.js';
 import { uploadFilePath } from './uploads.js';
 
 export interface ExportOptions {
@@ -37,7 +36,7 @@ export function skuFolder(skuId: string): string {
 }
 
 export async function exportTraining(db: Kysely<Database>, dataDir: string, outDir: string, options: ExportOptions = {}): Promise<ExportSummary> {
-  const r = rec(db);
+  const r = db;
   const rows = await r.selectFrom('scene_annotations').select(['scene_id', 'image_id', 'boxes', 'updated_at', 'version']).where('version', '>', 0).orderBy('data_id').execute();
   const byScene = new Map<string, typeof rows>();
   for (const row of rows) byScene.set(row.scene_id, [...(byScene.get(row.scene_id) ?? []), row]);

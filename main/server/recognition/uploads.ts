@@ -11,9 +11,8 @@ import { guardedFetch } from '../http/outgoing.js';
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { newId, now } from '../storage/ids.js';
-import type { Database } from '../storage/schema.js';
+import type { Database, UploadTable } from '../storage/schema.js';
 import { write } from '../storage/transaction.js';
-import { rec, recTrx, type UploadTable } from './storage/tables.js';
 
 // Uploads are inspected from their temp files, which are then moved or removed: libvips must not keep
 // them open (a removed file's space is not freed while open; Windows cannot move an open file).
@@ -132,12 +131,12 @@ async function storeInspected(
   opts: UploadOptions,
 ): Promise<StoredUpload> {
   const { sha256 } = info;
-  const existing = await rec(db).selectFrom('uploads').selectAll().where('sha256', '=', sha256).executeTakeFirst();
+  const existing = await db.selectFrom('uploads').selectAll().where('sha256', '=', sha256).executeTakeFirst();
   if (existing) return { row: existing, duplicate: true };
   const file = path.join(sha256.slice(0, 2), `${sha256}.${info.ext}`);
   await place(path.join(uploadsDir(dataDir), file));
   return write(db, async (ctx) => {
-    const trx = recTrx(ctx.trx);
+    const trx = ctx.trx;
     // A concurrent upload of the same bytes may have committed meanwhile.
     const again = await trx.selectFrom('uploads').selectAll().where('sha256', '=', sha256).executeTakeFirst();
     if (again) return { row: again, duplicate: true };
@@ -162,7 +161,7 @@ async function storeInspected(
 }
 
 export async function getUpload(db: Kysely<Database>, id: string): Promise<UploadRow> {
-  const row = await rec(db).selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw new NotFoundError('upload');
   return row;
 }
@@ -170,7 +169,7 @@ export async function getUpload(db: Kysely<Database>, id: string): Promise<Uploa
 /** Which of `ids` name no upload. */
 export async function missingUploads(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const found = await rec(db).selectFrom('uploads').select('id').where('id', 'in', [...ids]).execute();
+  const found = await db.selectFrom('uploads').select('id').where('id', 'in', [...ids]).execute();
   const have = new Set(found.map((r) => r.id));
   return ids.filter((id) => !have.has(id));
 }

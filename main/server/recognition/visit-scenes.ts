@@ -8,11 +8,10 @@ import type { Database } from '../storage/schema.js';
 import type { SceneAnalysis } from './analysis.js';
 import { buildFacingCount } from './reports/facing-count.js';
 import { reviewedAnalysis } from './review.js';
-import { rec } from './storage/tables.js';
 import { uploadUrlPath } from './uploads.js';
 
 export async function visitScenes(db: Kysely<Database>, visitId: string, baseUrl: string): Promise<Static<typeof DataVisitScene>[]> {
-  const r = rec(db);
+  const r = db;
   const scenes = await r.selectFrom('scenes').selectAll().where('visit_id', '=', visitId).orderBy('data_id').execute();
   const out = [];
   for (const s of scenes) {

@@ -205,6 +205,124 @@ export interface SyncPhotoTable {
   updated_at: string;
 }
 
+// Recognition's tables (migrations 0010-recognition, 0011-agents, 0018-review).
+export interface UploadTable extends Keyed, Stamped {
+  sha256: string;
+  /** Path relative to DATA_DIR/uploads. */
+  file: string;
+  mime: string;
+  bytes: number;
+  width: number;
+  height: number;
+  /** Random capability secret in the image's URL (an <img> cannot send an Authorization header). */
+  token: string;
+  source_url: string | null;
+}
+
+export interface SkuImageTable extends Keyed, Stamped {
+  sku_id: string;
+  upload_id: string;
+  /** JSON {x, y, w, h} in the upload's displayed pixels, or null for the whole image. */
+  crop: string | null;
+  descriptor: Uint8Array | null;
+}
+
+export interface SceneTable extends Keyed, Stamped {
+  request_id: string;
+  visit_id: string;
+  display_id: string | null;
+  /** JSON array of upload ids. */
+  images: string;
+  /** JSON of the /recognize options (hints, country, chain, metadata, datetime). */
+  options: string;
+  webhook: string | null;
+  /** The agent who sent the scene (metadata.agent_id; migration 0011-agents), or null. */
+  agent_id: string | null;
+  /** JSON of the per-image detections and identifications, once computed. */
+  analysis: string | null;
+}
+
+export type ReportStatus = 'NOT_READY' | 'READY' | 'ERROR';
+
+export interface ReportTable extends Keyed, Stamped {
+  scene_id: string;
+  visit_id: string;
+  report_type: string;
+  status: ReportStatus;
+  json: string | null;
+  error: string | null;
+  /** Id of the latest earlier report of the same type on the same display, fixed at creation. */
+  previous_report: string | null;
+}
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface RecognitionJobTable extends Keyed, Stamped {
+  scene_id: string;
+  /** JSON array of the report ids the job (re)builds. */
+  reports: string;
+  status: JobStatus;
+  attempts: number;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveryTable extends Keyed, Stamped {
+  scene_id: string;
+  report_id: string;
+  url: string;
+  /** The exact bytes POSTed (and signed). */
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+}
+
+export interface MessageTable extends Keyed, Stamped {
+  sku_id: string;
+  scene_id: string;
+  message: string | null;
+  images: string;
+}
+
+export interface OosReasonTable extends MessageTable {
+  reason: string | null;
+}
+
+/** The reviewed boxes of one photo of a scene (migration 0018-review). */
+export interface SceneAnnotationTable extends Keyed, Stamped {
+  scene_id: string;
+  image_id: string;
+  /** Starts at 1 with the first saved review; each save adds 1 (optimistic concurrency). */
+  version: number;
+  /** JSON array of StoredBox (recognition/review.ts). */
+  boxes: string;
+  /** API key id of the last reviewer. */
+  reviewer: string | null;
+}
+
+/** Audit of one saved correction: who, when (created_at), the boxes before and after. */
+export interface AnnotationCorrectionTable extends Keyed, Stamped {
+  scene_id: string;
+  image_id: string;
+  /** The version this correction produced. */
+  version: number;
+  reviewer: string | null;
+  before: string;
+  after: string;
+}
+
+export interface SettingTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
   brands: CatalogTable;
   categories: CatalogTable;
@@ -228,6 +346,17 @@ export interface Database {
   sync_rejections: SyncRejectionTable;
   sync_settings: SyncSettingTable;
   sync_photos: SyncPhotoTable;
+  uploads: UploadTable;
+  sku_images: SkuImageTable;
+  scenes: SceneTable;
+  reports: ReportTable;
+  recognition_jobs: RecognitionJobTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  recognition_errors: MessageTable;
+  oos_reasons: OosReasonTable;
+  recognition_settings: SettingTable;
+  scene_annotations: SceneAnnotationTable;
+  annotation_corrections: AnnotationCorrectionTable;
 }
 
 export type CatalogTableName = 'brands' | 'categories' | 'manufacturers';

@@ -12,7 +12,6 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Kysely } from 'kysely';
 import { Upload } from 'tus-js-client';
-import { rec } from '../recognition/storage/tables.js';
 import { uploadsDir } from '../recognition/uploads.js';
 import { PHOTO_UPLOAD_PATH, PROTOCOL_HEADER, SYNC_PROTOCOL_VERSION } from '../schemas/sync.js';
 import { FileBlobStore, isBlobKey } from '../storage/blob-store.js';
@@ -44,7 +43,7 @@ export class TusPhotoTransfer implements PhotoTransfer {
 
   /** Photo files named by upload rows that the central has not confirmed (or, pulled, this laptop lacks). */
   private async todo(limit?: number): Promise<Pending[]> {
-    let q = rec(this.db)
+    let q = this.db
       .selectFrom('uploads')
       .leftJoin('sync_photos', 'sync_photos.file', 'uploads.file')
       .select((eb) => ['uploads.file as file', eb.fn.max('uploads.bytes').as('bytes'), eb.fn.max('sync_photos.upload_url').as('upload_url')])

@@ -7,7 +7,6 @@ import { NotFoundError, ValidationError, messages } from '../../domain/errors.js
 import { newId, now } from '../../storage/ids.js';
 import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
-import { rec, recTrx } from '../storage/tables.js';
 import { getUpload, uploadFilePath } from '../uploads.js';
 import { decodeDescriptor, describeProduct, encodeDescriptor } from './describe.js';
 import { Identifier, PIPELINE_IDENTIFIER } from './identifier.js';
@@ -46,7 +45,7 @@ export async function addSkuImage(db: Kysely<Database>, dataDir: string, skuId: 
   return write(db, async (ctx) => {
     const at = now();
     const row = { id: newId(), sku_id: skuId, upload_id: upload.id, crop: crop ? JSON.stringify(crop) : null, descriptor, created_at: at, updated_at: at };
-    await recTrx(ctx.trx).insertInto('sku_images').values(row).execute();
+    await ctx.trx.insertInto('sku_images').values(row).execute();
     ctx.changed('sku_image', row.id);
     return present(row);
   });
@@ -54,7 +53,7 @@ export async function addSkuImage(db: Kysely<Database>, dataDir: string, skuId: 
 
 export async function listSkuImages(db: Kysely<Database>, skuId: string, page: { limit: number; offset: number }): Promise<{ count: number; results: SkuImageRecord[] }> {
   await requireSku(db, skuId);
-  const q = rec(db).selectFrom('sku_images').where('sku_id', '=', skuId);
+  const q = db.selectFrom('sku_images').where('sku_id', '=', skuId);
   const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
   const rows = await q.select(['id', 'sku_id', 'upload_id', 'crop', 'created_at']).orderBy('data_id').limit(page.limit).offset(page.offset).execute();
   return { count: Number(n), results: rows.map(present) };
@@ -62,7 +61,7 @@ export async function listSkuImages(db: Kysely<Database>, skuId: string, page: {
 
 export async function deleteSkuImage(db: Kysely<Database>, skuId: string, imageId: string): Promise<void> {
   await write(db, async (ctx) => {
-    const r = await recTrx(ctx.trx).deleteFrom('sku_images').where('id', '=', imageId).where('sku_id', '=', skuId).executeTakeFirst();
+    const r = await ctx.trx.deleteFrom('sku_images').where('id', '=', imageId).where('sku_id', '=', skuId).executeTakeFirst();
     if (Number(r.numDeletedRows) === 0) throw new NotFoundError('sku image');
     ctx.changed('sku_image', imageId, 'delete');
   });
@@ -77,7 +76,7 @@ const cachedIdentifiers = new WeakMap<Kysely<Database>, { key: string; identifie
 export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Promise<Identifier> {
   // The references' ids and SKUs (an SKU rename cascades into sku_id) say whether the catalog changed;
   // reading them skips the descriptor blobs.
-  const keys = await rec(db).selectFrom('sku_images').select(['id', 'sku_id']).orderBy('data_id').execute();
+  const keys = await db.selectFrom('sku_images').select(['id', 'sku_id']).orderBy('data_id').execute();
   const key = keys.map((k) => `${k.id}\u0000${k.sku_id}`).join('\u0001');
   const cached = cachedIdentifiers.get(db);
   if (cached?.key === key) return cached.identifier;
@@ -85,7 +84,7 @@ export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Pro
   // Products cut out by the detector are tight crops: the global shortlist holds their SKU, so no vote
   // shortlist, and at most two references per SKU verified (see IdentifierOptions; docs/recognition.md).
   const identifier = new Identifier(PIPELINE_IDENTIFIER);
-  const rows = await rec(db)
+  const rows = await db
     .selectFrom('sku_images')
     .innerJoin('uploads', 'uploads.id', 'sku_images.upload_id')
     .select(['sku_images.id', 'sku_images.sku_id', 'sku_images.crop', 'sku_images.descriptor', 'uploads.file'])
@@ -100,7 +99,7 @@ export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Pro
     }
     if (!descriptor) {
       descriptor = await describeProduct(uploadFilePath(dataDir, r), r.crop ? (JSON.parse(r.crop) as Rect) : null);
-      await rec(db).updateTable('sku_images').set({ descriptor: encodeDescriptor(descriptor) }).where('id', '=', r.id).execute();
+      await db.updateTable('sku_images').set({ descriptor: encodeDescriptor(descriptor) }).where('id', '=', r.id).execute();
     }
     identifier.add({ id: r.id, skuId: r.sku_id, descriptor });
   }

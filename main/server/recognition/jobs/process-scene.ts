@@ -4,7 +4,7 @@
 // and a restarted job only builds what is left.
 import type { Kysely } from 'kysely';
 import { displayPlan } from '../../domain/displays.js';
-import type { Database } from '../../storage/schema.js';
+import type { Database, SceneTable } from '../../storage/schema.js';
 import { now } from '../../storage/ids.js';
 import { write } from '../../storage/transaction.js';
 import type { SceneAnalysis } from '../analysis.js';
@@ -20,7 +20,6 @@ import { buildRealogram } from '../reports/realogram.js';
 import { buildShareOfSpace } from '../reports/share-of-space.js';
 import { reviewedAnalysis } from '../review.js';
 import { presentReport } from '../scenes.js';
-import { rec, recTrx, type SceneTable } from '../storage/tables.js';
 import { getUpload, storeUpload, uploadFilePath, uploadUrlPath } from '../uploads.js';
 import { setVisitKpi } from '../visit-kpis.js';
 import { enqueueDelivery } from '../webhooks/deliveries.js';
@@ -65,7 +64,7 @@ async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalys
   const analysis = await analyzeScene(await sceneImages(ctx, scene), { detector: await ctx.detector(), identifier, pool: ctx.pool, checkpoint: ctx.checkpoint });
   // Through write(): the scene's analysis is part of the record that syncs (a supervisor reviews it).
   await write(ctx.db, async (w) => {
-    await recTrx(w.trx).updateTable('scenes').set({ analysis: JSON.stringify(analysis), updated_at: now() }).where('id', '=', scene.id).execute();
+    await w.trx.updateTable('scenes').set({ analysis: JSON.stringify(analysis), updated_at: now() }).where('id', '=', scene.id).execute();
     w.changed('scene', scene.id);
   });
   return analysis;
@@ -134,9 +133,9 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
 }
 
 export async function processSceneJob(ctx: JobContext, job: ClaimedJob): Promise<void> {
-  const scene = await rec(ctx.db).selectFrom('scenes').selectAll().where('id', '=', job.sceneId).executeTakeFirst();
+  const scene = await ctx.db.selectFrom('scenes').selectAll().where('id', '=', job.sceneId).executeTakeFirst();
   if (!scene) return; // deleted with its visit meanwhile
-  const reports = await rec(ctx.db).selectFrom('reports').selectAll().where('id', 'in', job.reportIds).where('status', '=', 'NOT_READY').orderBy('data_id').execute();
+  const reports = await ctx.db.selectFrom('reports').selectAll().where('id', 'in', job.reportIds).where('status', '=', 'NOT_READY').orderBy('data_id').execute();
   // FACING_COUNT first: it is what the auditor waits for.
   reports.sort((a, b) => Number(b.report_type === 'FACING_COUNT') - Number(a.report_type === 'FACING_COUNT'));
   let cached: Promise<SceneAnalysis> | undefined;
@@ -152,7 +151,7 @@ export async function processSceneJob(ctx: JobContext, job: ClaimedJob): Promise
       error = e.message;
     }
     await write(ctx.db, async (w) => {
-      const trx = recTrx(w.trx);
+      const trx = w.trx;
       const at = now();
       const json = built ? JSON.stringify(built.json) : null;
       const status = built ? 'READY' : 'ERROR';
@@ -174,13 +173,13 @@ export async function processSceneJob(ctx: JobContext, job: ClaimedJob): Promise
 
 /** Ends the job's unfinished reports as ERROR (the job failed for good). */
 export async function failReports(db: Kysely<Database>, job: ClaimedJob, message: string): Promise<void> {
-  const scene = await rec(db).selectFrom('scenes').selectAll().where('id', '=', job.sceneId).executeTakeFirst();
+  const scene = await db.selectFrom('scenes').selectAll().where('id', '=', job.sceneId).executeTakeFirst();
   if (!scene) return;
-  const reports = await rec(db).selectFrom('reports').selectAll().where('id', 'in', job.reportIds).where('status', '=', 'NOT_READY').execute();
+  const reports = await db.selectFrom('reports').selectAll().where('id', 'in', job.reportIds).where('status', '=', 'NOT_READY').execute();
   await write(db, async (w) => {
     const at = now();
     for (const report of reports) {
-      await recTrx(w.trx).updateTable('reports').set({ status: 'ERROR', error: message, updated_at: at }).where('id', '=', report.id).execute();
+      await w.trx.updateTable('reports').set({ status: 'ERROR', error: message, updated_at: at }).where('id', '=', report.id).execute();
       w.changed('report', report.id);
       if (scene.webhook) {
         const object = presentReport({ ...report, status: 'ERROR', error: message, updated_at: at });

@@ -9,7 +9,6 @@ import { newId, now } from '../../storage/ids.js';
 import type { Database } from '../../storage/schema.js';
 import { isPostgres } from '../../storage/dialect.js';
 import { write, type WriteContext } from '../../storage/transaction.js';
-import { rec, recTrx } from '../storage/tables.js';
 
 export const MAX_ATTEMPTS = 3;
 
@@ -39,7 +38,7 @@ function processExists(pid: number): boolean {
  * not retried for ever.
  */
 export async function reclaimOrphanedJobs(db: Kysely<Database>, host = os.hostname()): Promise<number> {
-  const running = await rec(db).selectFrom('recognition_jobs').select(['id', 'lease_owner']).where('status', '=', 'running').execute();
+  const running = await db.selectFrom('recognition_jobs').select(['id', 'lease_owner']).where('status', '=', 'running').execute();
   const orphaned = running.filter((r) => {
     const m = LEASE_OWNER.exec(r.lease_owner ?? '');
     return m !== null && m[1] === host && Number(m[2]) !== process.pid && !processExists(Number(m[2]));
@@ -47,7 +46,7 @@ export async function reclaimOrphanedJobs(db: Kysely<Database>, host = os.hostna
   if (orphaned.length === 0) return 0;
   await write(db, async (ctx) => {
     for (const r of orphaned) {
-      await recTrx(ctx.trx)
+      await ctx.trx
         .updateTable('recognition_jobs')
         .set({ status: 'queued', lease_owner: null, lease_until: null, updated_at: now() })
         .where('id', '=', r.id)
@@ -69,7 +68,7 @@ export interface ClaimedJob {
 export async function enqueueJob(ctx: WriteContext, sceneId: string, reportIds: string[]): Promise<string> {
   const at = now();
   const id = newId();
-  await recTrx(ctx.trx)
+  await ctx.trx
     .insertInto('recognition_jobs')
     .values({ id, scene_id: sceneId, reports: JSON.stringify(reportIds), status: 'queued', attempts: 0, lease_owner: null, lease_until: null, last_error: null, created_at: at, updated_at: at })
     .execute();
@@ -79,7 +78,7 @@ export async function enqueueJob(ctx: WriteContext, sceneId: string, reportIds: 
 /** Claims the oldest queued job, or a running one whose lease has expired (its worker died). */
 export async function claimJob(db: Kysely<Database>, owner: string, leaseMs: number): Promise<ClaimedJob | null> {
   return write(db, async (ctx) => {
-    const trx = recTrx(ctx.trx);
+    const trx = ctx.trx;
     const at = new Date();
     const row = await trx
       .selectFrom('recognition_jobs')
@@ -104,7 +103,7 @@ export async function claimJob(db: Kysely<Database>, owner: string, leaseMs: num
 
 /** Extends the lease; false when the job is no longer ours (then the worker stops working on it). */
 export async function renewLease(db: Kysely<Database>, jobId: string, owner: string, leaseMs: number): Promise<boolean> {
-  const r = await rec(db)
+  const r = await db
     .updateTable('recognition_jobs')
     .set({ lease_until: new Date(Date.now() + leaseMs).toISOString() })
     .where('id', '=', jobId)
@@ -115,12 +114,12 @@ export async function renewLease(db: Kysely<Database>, jobId: string, owner: str
 }
 
 export async function finishJob(ctx: WriteContext, jobId: string): Promise<void> {
-  await recTrx(ctx.trx).updateTable('recognition_jobs').set({ status: 'done', lease_owner: null, lease_until: null, updated_at: now() }).where('id', '=', jobId).execute();
+  await ctx.trx.updateTable('recognition_jobs').set({ status: 'done', lease_owner: null, lease_until: null, updated_at: now() }).where('id', '=', jobId).execute();
 }
 
 /** Gives the job back for another attempt (status queued), or ends it as failed. */
 export async function releaseJob(ctx: WriteContext, jobId: string, error: string, retry: boolean): Promise<void> {
-  await recTrx(ctx.trx)
+  await ctx.trx
     .updateTable('recognition_jobs')
     .set({ status: retry ? 'queued' : 'failed', lease_owner: null, lease_until: null, last_error: error, updated_at: now() })
     .where('id', '=', jobId)
@@ -128,7 +127,7 @@ export async function releaseJob(ctx: WriteContext, jobId: string, error: string
 }
 
 export async function pendingJobCount(db: Kysely<Database>): Promise<number> {
-  const [{ n }] = await rec(db)
+  const [{ n }] = await db
     .selectFrom('recognition_jobs')
     .select((eb) => eb.fn.countAll().as('n'))
     .where('status', 'in', ['queued', 'running'])
@@ -138,7 +137,7 @@ export async function pendingJobCount(db: Kysely<Database>): Promise<number> {
 
 /** Hands an interrupted job back without counting the attempt (the worker stopped, not the job). */
 export async function returnJob(ctx: WriteContext, jobId: string, owner: string): Promise<void> {
-  await recTrx(ctx.trx)
+  await ctx.trx
     .updateTable('recognition_jobs')
     .set((eb) => ({ status: 'queued', attempts: eb('attempts', '-', 1), lease_owner: null, lease_until: null, updated_at: now() }))
     .where('id', '=', jobId)

@@ -5,9 +5,8 @@ import type { Kysely } from 'kysely';
 import { serverSettings } from '../../config.js';
 import { OutgoingRequestFailed, guardedFetch } from '../../http/outgoing.js';
 import { newId, now } from '../../storage/ids.js';
-import type { Database } from '../../storage/schema.js';
+import type { Database, DeliveryStatus, WebhookDeliveryTable } from '../../storage/schema.js';
 import type { WriteContext } from '../../storage/transaction.js';
-import { rec, recTrx, type DeliveryStatus, type WebhookDeliveryTable } from '../storage/tables.js';
 import { sign, SIGNATURE_HEADER, webhookSecret } from './signing.js';
 
 export const MAX_DELIVERY_ATTEMPTS = 12;
@@ -22,7 +21,7 @@ export function backoffMs(attempts: number, baseMs: number): number {
 export async function enqueueDelivery(ctx: WriteContext, delivery: { sceneId: string; reportId: string; url: string; body: unknown }): Promise<void> {
   const at = now();
   const id = newId();
-  await recTrx(ctx.trx)
+  await ctx.trx
     .insertInto('webhook_deliveries')
     .values({
       id,
@@ -44,7 +43,7 @@ export async function enqueueDelivery(ctx: WriteContext, delivery: { sceneId: st
 
 /** Sends every delivery that is due, one at a time; returns how many were attempted. */
 export async function deliverDue(db: Kysely<Database>, baseBackoffMs: number, shouldStop: () => boolean = () => false): Promise<number> {
-  const r = rec(db);
+  const r = db;
   const due = await r
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -119,7 +118,7 @@ export async function listDeliveries(
   page: { limit: number; offset: number },
   f: { status?: string; scene?: string; report?: string },
 ): Promise<{ count: number; results: DeliveryRecord[] }> {
-  let q = rec(db).selectFrom('webhook_deliveries');
+  let q = db.selectFrom('webhook_deliveries');
   if (f.status !== undefined) q = q.where('status', '=', f.status as WebhookDeliveryTable['status']);
   if (f.scene !== undefined) q = q.where('scene_id', '=', f.scene);
   if (f.report !== undefined) q = q.where('report_id', '=', f.report);

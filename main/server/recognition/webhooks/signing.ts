@@ -4,7 +4,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import { rec } from '../storage/tables.js';
 
 export const SIGNATURE_HEADER = 'X-Shelf-Audit-Signature';
 const SECRET_SETTING = 'webhook_secret';
@@ -22,7 +21,7 @@ export function verifySignature(secret: string, body: string, header: string | u
 }
 
 export async function webhookSecret(db: Kysely<Database>): Promise<string> {
-  const r = rec(db);
+  const r = db;
   const row = await r.selectFrom('recognition_settings').select('value').where('name', '=', SECRET_SETTING).executeTakeFirst();
   if (row) return row.value;
   await r

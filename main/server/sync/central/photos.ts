@@ -13,7 +13,6 @@ import type { Kysely } from 'kysely';
 import { Server, type Upload } from '@tus/server';
 import sharp from 'sharp';
 import { MAX_UPLOAD_BYTES } from '../../recognition/uploads.js';
-import { rec } from '../../recognition/storage/tables.js';
 import { PHOTO_UPLOAD_PATH } from '../../schemas/sync.js';
 import type { Database } from '../../storage/schema.js';
 import { blobKey, isBlobKey, type BlobStore } from '../../storage/blob-store.js';
@@ -95,7 +94,7 @@ export async function createPhotoReceiver(dataDir: string, blobs: BlobStore): Pr
 
 /** Whether an upload made on the central itself (a reference image's photo: master data) has this file. */
 export async function isCentralPhoto(db: Kysely<Database>, key: string): Promise<boolean> {
-  const row = await rec(db)
+  const row = await db
     .selectFrom('uploads')
     .leftJoin('sync_owners', (j) => j.onRef('sync_owners.record_id', '=', 'uploads.id').on('sync_owners.entity', '=', 'upload'))
     .select('uploads.id')
