@@ -8,7 +8,7 @@ import type { Database } from '../storage/schema.js';
 import type { SceneAnalysis } from './analysis.js';
 import { identifyCrops } from './identification/identify-crops.js';
 import { loadIdentifier } from './identification/references.js';
-import { getUpload, uploadFilePath } from './uploads.js';
+import { getUpload, uploadFilePath } from '../domain/uploads.js';
 
 export interface SuggestionBox {
   image: string;

@@ -15,7 +15,7 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { Database } from '../storage/schema.js';
 import type { StoredBox } from './review.js';
-import { uploadFilePath } from './uploads.js';
+import { uploadFilePath } from '../domain/uploads.js';
 
 export interface ExportOptions {
   /** ISO date: only scenes whose review was last saved at or after it. */

@@ -8,7 +8,7 @@ import type { Database } from '../storage/schema.js';
 import type { SceneAnalysis } from './analysis.js';
 import { buildFacingCount } from './reports/facing-count.js';
 import { reviewedAnalysis } from './review.js';
-import { uploadUrlPath } from './uploads.js';
+import { uploadUrlPath } from '../domain/uploads.js';
 
 export async function visitScenes(db: Kysely<Database>, visitId: string, baseUrl: string): Promise<Static<typeof DataVisitScene>[]> {
   const r = db;

@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Kysely } from 'kysely';
 import { Upload } from 'tus-js-client';
-import { uploadsDir } from '../recognition/uploads.js';
+import { uploadsDir } from '../domain/uploads.js';
 import { PHOTO_UPLOAD_PATH, PROTOCOL_HEADER, SYNC_PROTOCOL_VERSION } from '../schemas/sync.js';
 import { FileBlobStore, isBlobKey } from '../storage/blob-store.js';
 import { now } from '../storage/ids.js';

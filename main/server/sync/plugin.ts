@@ -7,8 +7,8 @@ import devices from '../routes/app/devices.js';
 import syncModels from '../routes/app/sync-models.js';
 import syncPhotos from '../routes/app/sync-photos.js';
 import syncRoutes from '../routes/app/sync.js';
-import { uploadsDir } from '../recognition/uploads.js';
-import { RECOGNITION_KPIS } from '../recognition/visit-kpis.js';
+import { uploadsDir } from '../domain/uploads.js';
+import { RECOGNITION_KPIS } from '../domain/visit-kpis.js';
 import type { SyncStatusBody } from '../schemas/sync.js';
 import { FileBlobStore } from '../storage/blob-store.js';
 import { now } from '../storage/ids.js';
@@ -62,7 +62,7 @@ function centralStatus(app: FastifyInstance): FastifyInstance['syncEngine'] {
 }
 
 /**
- * The KPIs recognition writes values of have fixed ids (recognition/visit-kpis.ts) so that every
+ * The KPIs recognition writes values of have fixed ids (domain/visit-kpis.ts) so that every
  * laptop's values point at the same records; the central holds them so those values apply there.
  */
 async function ensureRecognitionKpis(app: FastifyInstance): Promise<void> {

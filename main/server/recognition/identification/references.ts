@@ -7,7 +7,7 @@ import { NotFoundError, ValidationError, messages } from '../../domain/errors.js
 import { newId, now } from '../../storage/ids.js';
 import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
-import { getUpload, uploadFilePath } from '../uploads.js';
+import { getUpload, uploadFilePath } from '../../domain/uploads.js';
 import { decodeDescriptor, describeProduct, encodeDescriptor } from './describe.js';
 import { Identifier, PIPELINE_IDENTIFIER } from './identifier.js';
 import type { Rect } from './image-input.js';

@@ -19,11 +19,11 @@ import { buildPlanogramCompliance } from '../reports/planogram-compliance.js';
 import { buildRealogram } from '../reports/realogram.js';
 import { buildShareOfSpace } from '../reports/share-of-space.js';
 import { reviewedAnalysis } from '../review.js';
-import { presentReport } from '../scenes.js';
-import { getUpload, storeUpload, uploadFilePath, uploadUrlPath } from '../uploads.js';
-import { setVisitKpi } from '../visit-kpis.js';
+import { presentReport } from '../../domain/scenes.js';
+import { getUpload, storeUpload, uploadFilePath, uploadUrlPath } from '../../domain/uploads.js';
+import { setVisitKpi } from '../../domain/visit-kpis.js';
 import { enqueueDelivery } from '../webhooks/deliveries.js';
-import type { SceneOptions } from '../scenes.js';
+import type { SceneOptions } from '../../domain/scenes.js';
 import type { ClaimedJob } from './queue.js';
 import type { PanoramaBody } from '../reports/bodies.js';
 

@@ -7,7 +7,7 @@ import { Value } from 'typebox/value';
 import { ValidationError } from '../../domain/errors.js';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { addSkuImage, deleteSkuImage, listSkuImages, requireSku, type SkuImageRecord } from '../../recognition/identification/references.js';
-import { getUpload, storeUploadFile } from '../../recognition/uploads.js';
+import { getUpload, storeUploadFile } from '../../domain/uploads.js';
 import { Envelope, IdParams, Ok, PageQuery, errorResponses } from '../../schemas/common.js';
 import type { Static } from 'typebox';
 import { Crop, SkuImageCreate, SkuImageItem, SkuImageParams } from '../../schemas/recognition.js';

@@ -7,7 +7,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { HttpError, detail } from '../../http/errors.js';
-import { fetchImage, getUpload, storeUpload, storeUploadFile, uploadFilePath, uploadUrlPath, type UploadRow } from '../../recognition/uploads.js';
+import { getUpload, storeUpload, storeUploadFile, uploadFilePath, uploadUrlPath, type UploadRow } from '../../domain/uploads.js';
+import { fetchImage } from '../../http/fetch-image.js';
 import { IdParams, errorResponses } from '../../schemas/common.js';
 import { UploadByUrlBody, UploadContentParams, UploadCreated, UploadItem } from '../../schemas/recognition.js';
 

@@ -2,7 +2,7 @@
 // two laptops, or a test image): each device's record keeps its own id, which its scenes name. Before
 // sync an instance held one row per content hash, enforced by a UNIQUE constraint; now the central,
 // and a supervisor pulling several auditors' visits, must hold both rows. The hash stays indexed:
-// an instance's own uploads still dedupe by it (recognition/uploads.ts looks it up first).
+// an instance's own uploads still dedupe by it (domain/uploads.ts looks it up first).
 import { sql, type Migration } from 'kysely';
 import { isPostgres } from '../dialect.js';
 import { keyed, stamped } from './conventions.js';

@@ -12,7 +12,7 @@ import { FileStore } from '@tus/file-store';
 import type { Kysely } from 'kysely';
 import { Server, type Upload } from '@tus/server';
 import sharp from 'sharp';
-import { MAX_UPLOAD_BYTES } from '../../recognition/uploads.js';
+import { MAX_UPLOAD_BYTES } from '../../domain/uploads.js';
 import { PHOTO_UPLOAD_PATH } from '../../schemas/sync.js';
 import type { Database } from '../../storage/schema.js';
 import { blobKey, isBlobKey, type BlobStore } from '../../storage/blob-store.js';

@@ -6,10 +6,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
-import type { Response } from 'undici';
-import { guardedFetch } from '../http/outgoing.js';
 import type { Kysely } from 'kysely';
-import { NotFoundError, ValidationError } from '../domain/errors.js';
+import { NotFoundError, ValidationError } from './errors.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database, UploadTable } from '../storage/schema.js';
 import { write } from '../storage/transaction.js';
@@ -177,56 +175,4 @@ export async function missingUploads(db: Kysely<Database>, ids: readonly string[
 /** The image's capability URL path: unguessable, so it can sit in an <img src> without a header. */
 export function uploadUrlPath(row: Pick<UploadTable, 'id' | 'token'>): string {
   return `/api/v1.5/uploads/${encodeURIComponent(row.id)}/content/${row.token}/`;
-}
-
-export const BY_URL_TIMEOUT_MS = 15_000;
-
-/**
- * Downloads an image for upload_by_url through the guarded client (http/outgoing.ts): public
- * addresses only unless allowed, redirects checked, a timeout and the upload size cap. Every failure
- * of the fetch itself answers the same text, so the answer tells nothing about the network behind.
- */
-export async function fetchImage(url: string, options: { allowPrivate: boolean; timeoutMs?: number }): Promise<Buffer> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalid('url', 'Enter a valid URL.');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid('url', 'Only http and https URLs are accepted.');
-  const failed = () => invalid('url', 'The image could not be fetched.');
-  let response: Response;
-  try {
-    response = await guardedFetch(parsed, { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs ?? BY_URL_TIMEOUT_MS, maxRedirects: 5 });
-  } catch {
-    throw failed();
-  }
-  if (!response.ok || !response.body) {
-    await response.body?.cancel();
-    throw failed();
-  }
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_UPLOAD_BYTES) {
-    await response.body.cancel();
-    throw invalid('url', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.length;
-      if (total > MAX_UPLOAD_BYTES) {
-        await reader.cancel();
-        throw invalid('url', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
-      }
-      chunks.push(Buffer.from(value));
-    }
-  } catch (error) {
-    if (error instanceof ValidationError) throw error;
-    throw failed();
-  }
-  return Buffer.concat(chunks);
 }
