@@ -137,7 +137,7 @@ describe('visits (v1.5)', () => {
     };
     const created = await t.post('/api/v1.5/visits/', body);
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ ...body, name: null, started_date: '2026-11-20T09:30:00.000Z' });
+    expect(created.body).toEqual({ ...body, name: null, started_date: '2026-11-20T09:30:00.000Z', is_new: true });
     expect((await t.get('/api/v1.5/visits/v-1/')).body.gps_shop).toEqual([{ lat: 52.5, lon: 13.4 }]);
     expect((await t.patch('/api/v1.5/visits/v-1/', { shop: 'shop-8' })).body).toMatchObject({ shop: 'shop-8', agent: 'agent-1' });
     expect((await t.put('/api/v1.5/visits/v-1/', { agent: 'agent-2' })).body).toMatchObject({ shop: 'shop-8', agent: 'agent-2' });
@@ -146,6 +146,18 @@ describe('visits (v1.5)', () => {
     expect(generated.body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect((await t.get('/api/v1.5/visits/')).body.count).toBe(2);
     expect((await t.delete('/api/v1.5/visits/v-1/')).status).toBe(405);
+  });
+
+  it("shows the Data API's is_new on every visit, read-only: ack clears it, an update sets it again", async () => {
+    // A client cannot set it through v1.5: the flag is the Data API's.
+    expect((await t.post('/api/v1.5/visits/', { id: 'v-new', shop: 'shop-new', is_new: false })).body.is_new).toBe(true);
+    const dataId = (await t.get('/api/data/v1.0/visits/?cid=v-new')).body.results[0].id;
+    expect((await t.post(`/api/data/v1.0/visits/${dataId}/ack/`, {})).status).toBe(200);
+    const listed = async () => (await t.get('/api/v1.5/visits/?shop=shop-new')).body.results.map((v: any) => v.is_new);
+    expect(await listed()).toEqual([false]);
+    expect((await t.get('/api/v1.5/visits/v-new/')).body.is_new).toBe(false);
+    expect((await t.patch('/api/v1.5/visits/v-new/', { is_new: false, name: 'Renamed' })).body).toMatchObject({ name: 'Renamed', is_new: true });
+    expect(await listed()).toEqual([true]);
   });
 
   it('validates coordinates and dates DRF-style', async () => {
@@ -265,6 +277,12 @@ describe('list filters, search and ordering (DRF conventions, issue 26)', () => 
     expect(await visitIds('started_date__gte=2026-11-20T00:00:00%2B01:00&started_date__lt=2026-11-21T00:00:00%2B01:00&shop=shop-1')).toEqual([]);
     expect(await visitIds('started_date__lt=2026-11-21T00:00:00Z&shop=shop-1')).toEqual(['fv1']);
     expect(await visitIds('id__in=fv2,nope')).toEqual(['fv2']);
+    // Every list looks records up by id (a page's names in one request), not only SKUs and visits.
+    expect((await t.get('/api/v1.5/displays/?id__in=fd,nope')).body.results.map((p: any) => p.id)).toEqual(['fd']);
+    expect((await t.get('/api/v1.5/planograms/?id__in=fp')).body.results.map((p: any) => p.name)).toEqual(['Filtered planogram']);
+    expect((await t.get('/api/v1.5/mhl/?id__in=fm,fp')).body.results.map((p: any) => p.id)).toEqual(['fm']);
+    expect((await t.get('/api/v1.5/brands/?id__in=br,cat')).body.results.map((p: any) => p.id)).toEqual(['br']);
+    expect((await t.get('/api/v1.5/mhl_record/?id__in=fmr')).body.count).toBe(1);
     expect((await t.get('/api/v1.5/visits/?started_date__gte=soon')).status).toBe(400);
   });
 
@@ -274,8 +292,9 @@ describe('list filters, search and ordering (DRF conventions, issue 26)', () => 
     expect(params('/api/v1.5/sku/')).toEqual(
       ['brand', 'category', 'cid', 'ean13', 'id__in', 'limit', 'manufacturer', 'offset', 'ordering', 'search'],
     );
-    expect(params('/api/v1.5/planograms/')).toEqual(['display', 'limit', 'offset', 'ordering', 'search']);
-    expect(params('/api/v1.5/displays/')).toEqual(['limit', 'musthavelist', 'offset', 'ordering', 'planogram', 'search']);
+    expect(params('/api/v1.5/planograms/')).toEqual(['display', 'id__in', 'limit', 'offset', 'ordering', 'search']);
+    expect(params('/api/v1.5/displays/')).toEqual(['id__in', 'limit', 'musthavelist', 'offset', 'ordering', 'planogram', 'search']);
+    expect(params('/api/v1.5/brands/')).toEqual(['id__in', 'limit', 'offset', 'ordering', 'search']);
     expect(params('/api/v1.5/visits/')).toEqual([
       'agent', 'day', 'id__in', 'is_new', 'limit', 'offset', 'ordering', 'search', 'shop', 'started_date__gte', 'started_date__lt', 'task',
     ]);

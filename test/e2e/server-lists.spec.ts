@@ -1,7 +1,8 @@
 // Lists that work on the server (issue 26): the SKU screen downloads the page it shows, filters by
 // brand and searches names and customer ids through the API's query parameters; the planogram list
-// filters by display; the must-have product picker searches the catalog on the server; the visit
-// screens page, search and look up by id, never downloading a whole list.
+// filters by display; the must-have product picker searches the catalog on the server; the displays
+// screen downloads one page of each list and names what its rows refer to by id; the visit screens
+// page, search and look up by id, never downloading a whole list.
 import { expect, test } from './fixtures.js';
 import { writeFinishedReports } from './finishedReports.js';
 
@@ -63,6 +64,53 @@ test('planograms filtered by display; the must-have picker searches the catalog'
   await dialog.getByRole('combobox', { name: 'Product', exact: true }).selectOption({ label: 'Rare mango juice' });
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('table', { name: 'Must-have products' })).toContainText('Rare mango juice');
+});
+
+test('displays screen: at most one page of displays, planograms and must-have lists; names by id', async ({ app: page, api }) => {
+  const pad = (i: number) => String(i).padStart(4, '0');
+  // More of each than one page of any list (the old screen downloaded all three lists, 500 at a time).
+  const imported = await api.post('/api/app/v1/import/', {
+    data: {
+      displays: Array.from({ length: 150 }, (_, i) => ({ id: `display-${i}`, name: `Display ${pad(i)}` })),
+      planograms: Array.from({ length: 130 }, (_, i) => ({ id: `planogram-${i}`, name: `Plan ${pad(i)}`, display: `display-${i}` })),
+      mhls: Array.from({ length: 120 }, (_, i) => ({ id: `mhl-${i}`, name: `List ${pad(i)}`, display: `display-${i}` })),
+    },
+  });
+  expect(imported.status()).toBe(200);
+  // Every record of each list that reached the page, by list.
+  const received: Record<string, number> = {};
+  const requests: string[] = [];
+  page.on('response', async (response) => {
+    const url = new URL(response.url());
+    const list = /^\/api\/v1\.5\/(displays|planograms|mhl)\/$/.exec(url.pathname)?.[1];
+    if (!list) return;
+    requests.push(`${url.pathname}${url.search}`);
+    const body = await response.json().catch(() => null);
+    received[list] = (received[list] ?? 0) + (Array.isArray(body?.results) ? body.results.length : 0);
+  });
+  await page.getByRole('link', { name: 'Displays' }).click();
+  const displays = page.getByRole('table', { name: 'Displays' });
+  const planograms = page.getByRole('table', { name: 'Planograms' });
+  const mhls = page.getByRole('table', { name: 'Must-have lists' });
+  // Each row names what it refers to (looked up by id once the rows are up).
+  await expect(displays.getByRole('row').nth(1)).toContainText('Display 0000');
+  await expect(displays.getByRole('row').nth(1).getByRole('link', { name: 'Plan 0000' })).toBeVisible();
+  await expect(displays.getByRole('row').nth(1).getByRole('link', { name: 'List 0000' })).toBeVisible();
+  await expect(planograms.getByRole('row').nth(1)).toContainText('Display 0000');
+  await expect(mhls.getByRole('row').nth(1)).toContainText('Display 0000');
+  await expect(page.getByRole('combobox', { name: 'Planograms of display' }).getByRole('option', { name: 'Display 0001' })).toBeAttached();
+  await page.waitForLoadState('networkidle');
+  for (const list of ['displays', 'planograms', 'mhl']) {
+    expect(received[list], `${list}: ${requests.join(' ')}`).toBeGreaterThan(0);
+    expect(received[list], `${list}: ${requests.join(' ')}`).toBeLessThanOrEqual(100);
+  }
+
+  // A display far beyond the first page of the filter's choices: the filter searches the server.
+  await page.getByRole('searchbox', { name: 'Find planograms of display' }).fill('0129');
+  await page.getByRole('combobox', { name: 'Planograms of display' }).selectOption({ label: 'Display 0129' });
+  await expect(planograms.getByRole('row')).toHaveCount(2);
+  await expect(planograms.getByRole('row').nth(1)).toContainText('Plan 0129');
+  await expect(planograms.getByRole('row').nth(1)).toContainText('Display 0129');
 });
 
 test('visit screens: the list pages, displays are searched, a visit names its SKUs by id; no whole list downloaded', async ({ app: page, api, server }) => {

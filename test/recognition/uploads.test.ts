@@ -184,6 +184,28 @@ describe('SKU reference images', () => {
     expect((await t.delete(`/api/v1.5/sku/fanta/images/${a.body.id}/`)).status).toBe(404);
   });
 
+  it("lists many SKUs' images in one request: by sku__in, and only each one's first", async () => {
+    for (const id of ['pic-a', 'pic-b', 'pic-none']) expect((await t.post('/api/v1.5/sku/', { id, name: id })).status).toBe(201);
+    const image = await upload(t, readFileSync(cropFiles('fanta_pet')[2]));
+    const added = [];
+    for (const sku of ['pic-a', 'pic-b', 'pic-a']) added.push((await t.post(`/api/v1.5/sku/${sku}/images/`, { image: image.id })).body);
+    const list = async (query: string) => {
+      const r = await t.get(`/api/v1.5/sku_images/?${query}`);
+      expect(r.status, r.text).toBe(200);
+      return r.body;
+    };
+    const all = await list('sku__in=pic-a,pic-b,pic-none');
+    expect(all.count).toBe(3);
+    expect(all.results.map((r: { id: string }) => r.id)).toEqual(added.map((a) => a.id));
+    expect(all.results[0]).toEqual(added[0]);
+    // The pictures a screen shows: one per SKU that has any, the first added.
+    const firsts = await list('sku__in=pic-a,pic-b,pic-none&first=true');
+    expect(firsts.results.map((r: { sku: string; id: string }) => [r.sku, r.id])).toEqual([['pic-a', added[0].id], ['pic-b', added[1].id]]);
+    expect((await list('sku__in=pic-none&first=true')).count).toBe(0);
+    expect((await list('sku__in=pic-a&limit=1')).next).toContain('offset=1');
+    expect((await t.get('/api/v1.5/sku_images/?first=maybe')).status).toBe(400);
+  });
+
   it('reuses the loaded catalog until a reference is added or removed or its SKU renamed', async () => {
     const db = t.server.app.db;
     expect((await t.post('/api/v1.5/sku/', { id: 'sprite', name: 'Sprite' })).status).toBe(201);

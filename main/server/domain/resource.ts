@@ -19,6 +19,8 @@ export interface FieldDef {
   kind?: 'json' | 'bool' | 'datetime';
   /** The value the API shows and filters on, when it is not the stored column (a display's current planogram). */
   read?: (eb: ExpressionBuilder<any, any>) => AliasableExpression<unknown>;
+  /** Shown, never written through this resource (a visit's `is_new`, which the Data API's `ack` clears). */
+  readOnly?: true;
 }
 
 export interface ResourceDef {
@@ -46,12 +48,20 @@ export interface ResourceDef {
 export type FilterDef = { field: string; match?: 'day' | 'in' | 'from' | 'before' } | { column: string; kind: 'bool' };
 
 export interface ListSpec {
-  /** Query parameter -> filter. */
+  /** Query parameter -> filter; `id__in` (see listFilters) comes with every list. */
   filters?: Record<string, FilterDef>;
   /** API fields `?search=` looks in: a case-insensitive substring of any of them. */
   search?: string[];
   /** API fields `?ordering=` accepts, comma-separated, `-` for descending; others are ignored, as DRF does. */
   ordering?: string[];
+}
+
+/**
+ * Every list's filters: its own, and `id__in`, so a screen can name the records a page refers to (a
+ * display's planogram, an SKU's brand) in one request per kind instead of downloading the whole list.
+ */
+export function listFilters(def: ResourceDef): Record<string, FilterDef> {
+  return { id__in: { field: 'id', match: 'in' }, ...def.list?.filters };
 }
 
 /** A list request: page, filter values (by query parameter), search term and ordering. */
@@ -145,10 +155,10 @@ function containing(term: string): string {
 function listWhere(def: ResourceDef, q: ListQuery) {
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
     const parts: Expression<SqlBool>[] = [];
+    const filters = listFilters(def);
     for (const [param, value] of Object.entries(q.filters ?? {})) {
       // Own keys only: `?__proto__=x` names no filter (it would find Object.prototype).
-      const filters = def.list?.filters;
-      const f = filters && Object.hasOwn(filters, param) ? filters[param] : undefined;
+      const f = Object.hasOwn(filters, param) ? filters[param] : undefined;
       if (!f || value === undefined || value === '') continue;
       if ('column' in f) parts.push(eb(eb.ref(`${def.table}.${f.column}`), '=', value ? 1 : 0));
       else if (f.match === 'day') {
@@ -216,6 +226,7 @@ async function checkInput(db: AnyDb, def: ResourceDef, input: Row, currentId: st
   }
   for (const [field, f] of Object.entries(def.fields)) {
     const value = input[field];
+    if (f.readOnly) continue;
     if (f.ref && value !== undefined && value !== null && !(await exists(db, f.ref, value))) {
       errors[field] = [messages.doesNotExist(value)];
     }
@@ -226,7 +237,7 @@ async function checkInput(db: AnyDb, def: ResourceDef, input: Row, currentId: st
 function columns(def: ResourceDef, input: Row): Row {
   const out: Row = {};
   for (const [field, f] of Object.entries(def.fields)) {
-    if (input[field] !== undefined) out[f.column] = toColumn(f, input[field]);
+    if (input[field] !== undefined && !f.readOnly) out[f.column] = toColumn(f, input[field]);
   }
   return out;
 }

@@ -20,7 +20,6 @@ export const skus: ResourceDef = {
   },
   list: {
     filters: {
-      id__in: { field: 'id', match: 'in' },
       cid: { field: 'cid' },
       ean13: { field: 'ean13' },
       brand: { field: 'brand' },

@@ -31,6 +31,8 @@ export const visits: ResourceDef = {
     moderation: { column: 'moderation' },
     results: { column: 'results', kind: 'json' },
     helpdesk: { column: 'helpdesk' },
+    // The Data API's flag, shown so the visits list marks new visits without a second request.
+    is_new: { column: 'is_new', kind: 'bool', readOnly: true },
   },
   defaults: { is_new: 1, is_closed: 0 },
   list: {
@@ -42,8 +44,6 @@ export const visits: ResourceDef = {
       started_date__gte: { field: 'started_date', match: 'from' },
       started_date__lt: { field: 'started_date', match: 'before' },
       is_new: { column: 'is_new', kind: 'bool' },
-      // The visits list asks which of the page's visits are new in one request.
-      id__in: { field: 'id', match: 'in' },
     },
     search: ['name', 'shop_name', 'shop', 'agent', 'current_agent_name', 'id'],
     ordering: ['id', 'name', 'started_date', 'shop', 'agent', 'shop_name'],
@@ -59,7 +59,8 @@ export async function createVisit(ctx: WriteContext, input: Row): Promise<Row> {
 export async function updateVisit(ctx: WriteContext, id: string, input: Row): Promise<Row> {
   const record = await updateRecord(ctx, visits, id, input);
   await ctx.trx.updateTable('visits').set({ is_new: 1 }).where('id', '=', record.id as string).execute();
-  return record;
+  // The answer shows the flag as it now is.
+  return { ...record, is_new: true };
 }
 
 /** Records that something inside the visit changed (a scene, a KPI value): is_new again. */

@@ -3,7 +3,7 @@
 // One generic plugin serves them all from a ResourceDef and its schemas.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
-import { createRecord, deleteRecord, getRecord, listRecords, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
+import { createRecord, deleteRecord, getRecord, listFilters, listRecords, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
 import { envelope, pageOf, readFormPaging } from '../http/pagination.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import { Created, Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../schemas/common.js';
@@ -44,7 +44,7 @@ function filterSchema(item: TSchema, field: string, description: string): TSchem
 /** The list's query parameters beside limit/offset, from the resource's ListSpec: filters, search, ordering. */
 export function listQueryProperties(def: ResourceDef, item: TSchema): Record<string, TSchema> {
   const out: Record<string, TSchema> = {};
-  for (const [param, f] of Object.entries(def.list?.filters ?? {})) {
+  for (const [param, f] of Object.entries(listFilters(def))) {
     const schema =
       'column' in f
         ? Type.Boolean({ description: `Only records whose ${param} is this` })

@@ -33,6 +33,11 @@ export const SkuImageItem = Type.Object({
   crop: Nullable(Crop),
   created_date: Type.String({ format: 'date-time' }),
 });
+/** The reference images of many SKUs (`GET /sku_images/`): a screen's pictures in one request. */
+export const SkuImageListQuery = Type.Object({
+  sku__in: Type.Optional(Type.String({ maxLength: 20_000, description: 'Only images of these SKUs, comma-separated ids' })),
+  first: Type.Optional(Type.Boolean({ description: "Only each SKU's first reference image (its picture in the app)" })),
+});
 /** Form bodies carry the crop as JSON text (`{"x": 0, "y": 0, "w": 10, "h": 20}`); the route parses it. */
 const CropText = Type.String({ maxLength: 500, description: 'The crop as JSON text, for form and multipart bodies' });
 export const SkuImageCreate = Type.Object({

@@ -23,6 +23,7 @@ export const VisitItem = Type.Object({
   moderation: Nullable(Type.String()),
   results: Nullable(Type.Array(Type.Object({}, { additionalProperties: true }))),
   helpdesk: Nullable(Type.String()),
+  is_new: Type.Boolean({ description: "Read-only: the Data API's flag (new until acknowledged, new again after any update)" }),
 });
 
 /** Every field optional on create and update alike, as the interface lists them. */

@@ -118,6 +118,11 @@ export function listSkuImages(api: ApiClient, sku: string) {
   return api.all<SkuImage>(`${item('sku', sku)}images/`);
 }
 
+/** The first reference image of each of these SKUs that has one: a screen's pictures in one request. */
+export function listFirstSkuImages(api: ApiClient, skus: readonly string[]) {
+  return api.page<SkuImage>(`${V15}/sku_images/`, { sku__in: skus.join(','), first: true, limit: skus.length });
+}
+
 export function addSkuImage(api: ApiClient, sku: string, file: Blob, name: string) {
   const form = new FormData();
   form.append('image', file, name);

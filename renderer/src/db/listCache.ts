@@ -1,7 +1,12 @@
-import type { ListCache } from '../stores/collections';
 import { db } from './database';
 
-/** The collections store's saved copies, in IndexedDB. */
+/** Saved copies of list pages, shown (marked stale) when the server cannot be reached. */
+export interface ListCache {
+  read(key: string): Promise<unknown[] | undefined>;
+  write(key: string, items: unknown[]): Promise<void>;
+}
+
+/** The saved copies, in IndexedDB. */
 export const dexieListCache: ListCache = {
   async read(key) {
     return (await db.cachedLists.get(key))?.items;

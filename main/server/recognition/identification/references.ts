@@ -59,6 +59,30 @@ export async function listSkuImages(db: Kysely<Database>, skuId: string, page: {
   return { count: Number(n), results: rows.map(present) };
 }
 
+/**
+ * Reference images of many SKUs in one list (a screen's pictures, one request per page of products):
+ * of the SKUs in `skuIds` when given, only each SKU's first image when `first`; in creation order.
+ */
+export async function listManySkuImages(
+  db: Kysely<Database>,
+  query: { skuIds?: string[]; first?: boolean },
+  page: { limit: number; offset: number },
+): Promise<{ count: number; results: SkuImageRecord[] }> {
+  const ids = query.skuIds;
+  if (ids && ids.length === 0) return { count: 0, results: [] };
+  let q = db.selectFrom('sku_images');
+  if (ids) q = q.where('sku_id', 'in', ids);
+  if (query.first) {
+    q = q.where('data_id', 'in', (eb) => {
+      const firsts = eb.selectFrom('sku_images').select((e) => e.fn.min('data_id').as('first')).groupBy('sku_id');
+      return ids ? firsts.where('sku_id', 'in', ids) : firsts;
+    });
+  }
+  const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
+  const rows = await q.select(['id', 'sku_id', 'upload_id', 'crop', 'created_at']).orderBy('data_id').limit(page.limit).offset(page.offset).execute();
+  return { count: Number(n), results: rows.map(present) };
+}
+
 export async function deleteSkuImage(db: Kysely<Database>, skuId: string, imageId: string): Promise<void> {
   await write(db, async (ctx) => {
     const r = await ctx.trx.deleteFrom('sku_images').where('id', '=', imageId).where('sku_id', '=', skuId).executeTakeFirst();

@@ -1,16 +1,17 @@
 // /api/v1.5/sku/{id}/images/: the reference images of an SKU, which identification compares
 // products against. POST takes JSON {image: <upload id>, crop?} or multipart with the file in `image`
 // (as the OpenAPI description says; `datafile` and `file` too), uploaded on the way, and `crop` as
-// JSON text; the image's descriptors are computed and stored right away.
+// JSON text; the image's descriptors are computed and stored right away. /api/v1.5/sku_images/ (ours)
+// lists the images of many SKUs at once, so a screen gets its products' pictures in one request.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Value } from 'typebox/value';
 import { ValidationError } from '../../domain/errors.js';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
-import { addSkuImage, deleteSkuImage, listSkuImages, requireSku, type SkuImageRecord } from '../../recognition/identification/references.js';
+import { addSkuImage, deleteSkuImage, listManySkuImages, listSkuImages, requireSku, type SkuImageRecord } from '../../recognition/identification/references.js';
 import { getUpload, storeUploadFile } from '../../domain/uploads.js';
-import { Envelope, IdParams, Ok, PageQuery, errorResponses } from '../../schemas/common.js';
-import type { Static } from 'typebox';
-import { Crop, SkuImageCreate, SkuImageItem, SkuImageParams } from '../../schemas/recognition.js';
+import { Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../../schemas/common.js';
+import { Type, type Static } from 'typebox';
+import { Crop, SkuImageCreate, SkuImageItem, SkuImageListQuery, SkuImageParams } from '../../schemas/recognition.js';
 import { absoluteUploadUrl } from './uploads.js';
 
 /** The crop of a JSON body, or of a form body as JSON text; a 400 when the text is not a crop. */
@@ -41,6 +42,22 @@ const skuImages: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const page = pageOf(request.query);
     const { count, results } = await listSkuImages(app.db, request.params.id, page);
+    return envelope(request, page, count, await Promise.all(results.map((r) => withUrl(request, r))));
+  });
+
+  app.get('/sku_images/', {
+    schema: {
+      tags,
+      summary: "List the reference images of many SKUs (`sku__in`), or only each one's first (`first=true`)",
+      querystring: Type.Object({ ...PageQueryProperties, ...SkuImageListQuery.properties }),
+      response: { 200: Envelope(SkuImageItem), ...errorResponses },
+    },
+    preValidation: readFormPaging,
+  }, async (request) => {
+    const page = pageOf(request.query);
+    const { sku__in, first } = request.query;
+    const skuIds = sku__in === undefined || sku__in === '' ? undefined : sku__in.split(',').filter((id) => id !== '');
+    const { count, results } = await listManySkuImages(app.db, { skuIds, first }, page);
     return envelope(request, page, count, await Promise.all(results.map((r) => withUrl(request, r))));
   });
 

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { describeError } from '../../api/errors';
 import type { Query } from '../../api/client';
-import type { ListCache } from '../../stores/collections';
+import type { ListCache } from '../../db/listCache';
 import type { ColumnSpec, TableSlice, TableView } from './tableModel';
 
 export interface ServerPage<T> {

@@ -8,7 +8,7 @@ import { FormError } from '../../components/FormError';
 import { Empty } from '../../components/StateMessage';
 import { DataTable } from '../../components/table/DataTable';
 import { useSubmission } from '../../components/useSubmission';
-import { collectionsStore } from '../../stores/appStores';
+import { directories } from '../../stores/recordDirectory';
 import { useSession } from '../../stores/session';
 
 export type NamedCollection = 'brands' | 'categories' | 'manufacturers';
@@ -60,8 +60,8 @@ export function NamedRecordScreen({ collection }: { collection: NamedCollection 
           onDone={() => {
             setEditing(null);
             setVersion((v) => v + 1);
-            // Other screens pick brands and categories from the whole (small) list.
-            void collectionsStore.getState().reload(api, collection);
+            // Other screens name them by id: they ask again for the new names.
+            directories[collection].getState().clear();
           }}
           onCancel={() => setEditing(null)}
         />

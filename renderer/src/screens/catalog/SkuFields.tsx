@@ -1,7 +1,7 @@
 // The SKU form, used to create an SKU and on the SKU page.
 import type { FieldErrors } from '../../api/errors';
-import { SelectField, TextField } from '../../components/Field';
-import { useCollection } from '../../stores/appStores';
+import { TextField } from '../../components/Field';
+import { RecordPickerField } from '../../components/RecordPickerField';
 import { SIZE_FIELDS, type SkuFormValues } from './skuForm';
 
 export const SKU_FIELDS = ['name', 'cid', 'ean13', 'brand', 'category', 'manufacturer', ...SIZE_FIELDS, 'attributes'];
@@ -21,38 +21,16 @@ export function SkuFields({
   onChange(values: SkuFormValues): void;
   errors: FieldErrors;
 }) {
-  const brands = useCollection('brands');
-  const categories = useCollection('categories');
-  const manufacturers = useCollection('manufacturers');
   const set = (patch: Partial<SkuFormValues>) => onChange({ ...values, ...patch });
-  const options = (items: { id: string; name: string }[]) => items.map((i) => ({ value: i.id, label: i.name }));
   return (
     <>
       <fieldset>
         <legend>Product</legend>
         <TextField label="Name" value={values.name} onChange={(e) => set({ name: e.target.value })} errors={errors.name} />
         <div className="field-row">
-          <SelectField
-            label="Brand"
-            value={values.brand}
-            options={options(brands.items)}
-            onChange={(e) => set({ brand: e.target.value })}
-            errors={errors.brand}
-          />
-          <SelectField
-            label="Category"
-            value={values.category}
-            options={options(categories.items)}
-            onChange={(e) => set({ category: e.target.value })}
-            errors={errors.category}
-          />
-          <SelectField
-            label="Manufacturer"
-            value={values.manufacturer}
-            options={options(manufacturers.items)}
-            onChange={(e) => set({ manufacturer: e.target.value })}
-            errors={errors.manufacturer}
-          />
+          <RecordPickerField collection="brands" label="Brand" value={values.brand} onChange={(brand) => set({ brand })} errors={errors.brand} />
+          <RecordPickerField collection="categories" label="Category" value={values.category} onChange={(category) => set({ category })} errors={errors.category} />
+          <RecordPickerField collection="manufacturers" label="Manufacturer" value={values.manufacturer} onChange={(manufacturer) => set({ manufacturer })} errors={errors.manufacturer} />
         </div>
       </fieldset>
       <fieldset>

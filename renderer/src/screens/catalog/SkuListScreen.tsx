@@ -3,14 +3,14 @@ import { useState } from 'react';
 import { collectionSource, createOne } from '../../api/endpoints';
 import type { Sku } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
-import { SelectField } from '../../components/Field';
 import { FormError } from '../../components/FormError';
+import { RecordName } from '../../components/RecordName';
+import { RecordPickerField } from '../../components/RecordPickerField';
 import { Empty } from '../../components/StateMessage';
 import { DataTable } from '../../components/table/DataTable';
 import { useSubmission } from '../../components/useSubmission';
 import { hrefFor } from '../../navigation/routes';
 import { navigate } from '../../navigation/useRoute';
-import { useCollection } from '../../stores/appStores';
 import { useSession } from '../../stores/session';
 import { SkuFields, SKU_FIELDS } from './SkuFields';
 import { skuBody, valuesFromSku } from './skuForm';
@@ -23,12 +23,7 @@ export function SkuListScreen() {
   // Filters the server applies (`?brand=`, `?category=`).
   const [brand, setBrand] = useState('');
   const [category, setCategory] = useState('');
-  const options = (items: { id: string; name: string }[]) => items.map((i) => ({ value: i.id, label: i.name }));
-  const brands = useCollection('brands');
-  const categories = useCollection('categories');
   const [creating, setCreating] = useState(false);
-  const nameOf = (items: { id: string; name: string }[], id: string | null) =>
-    items.find((i) => i.id === id)?.name ?? id ?? '';
   return (
     <section aria-labelledby="sku-title">
       <header className="screen-header">
@@ -38,14 +33,9 @@ export function SkuListScreen() {
         </button>
       </header>
       <div className="filters">
-        <SelectField label="Brand filter" value={brand} options={options(brands.items)} placeholder="All brands" onChange={(e) => setBrand(e.target.value)} />
-        <SelectField
-          label="Category filter"
-          value={category}
-          options={options(categories.items)}
-          placeholder="All categories"
-          onChange={(e) => setCategory(e.target.value)}
-        />
+        {/* Brands and categories searched on the server; the rows' names come by id once they are up. */}
+        <RecordPickerField collection="brands" label="Brand filter" value={brand} placeholder="All brands" onChange={setBrand} />
+        <RecordPickerField collection="categories" label="Category filter" value={category} placeholder="All categories" onChange={setCategory} />
       </div>
       {
         <DataTable<Sku>
@@ -67,8 +57,14 @@ export function SkuListScreen() {
               value: (r) => r.name,
               render: (r) => <a href={hrefFor({ screen: 'sku', id: r.id })}>{r.name}</a>,
             },
-            { key: 'brand', label: 'Brand', sortable: false, value: (r) => nameOf(brands.items, r.brand) },
-            { key: 'category', label: 'Category', sortable: false, value: (r) => nameOf(categories.items, r.category) },
+            { key: 'brand', label: 'Brand', sortable: false, value: (r) => r.brand, render: (r) => <RecordName collection="brands" id={r.brand} /> },
+            {
+              key: 'category',
+              label: 'Category',
+              sortable: false,
+              value: (r) => r.category,
+              render: (r) => <RecordName collection="categories" id={r.category} />,
+            },
             { key: 'cid', label: 'Customer ID', value: (r) => r.cid },
             { key: 'ean13', label: 'EAN-13', value: (r) => r.ean13 },
           ]}

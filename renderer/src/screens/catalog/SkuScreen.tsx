@@ -9,7 +9,7 @@ import { FormError } from '../../components/FormError';
 import { ErrorMessage, Loading } from '../../components/StateMessage';
 import { useSubmission } from '../../components/useSubmission';
 import { hrefFor } from '../../navigation/routes';
-import { collectionsStore } from '../../stores/appStores';
+import { skuDirectory } from '../../stores/skuDirectory';
 import { useSession } from '../../stores/session';
 import { skuPicturesStore } from '../../stores/skuPictures';
 import { SkuFields, SKU_FIELDS } from './SkuFields';
@@ -54,7 +54,8 @@ export function SkuScreen({ id }: { id: string }) {
             if (updated) {
               setSku(updated);
               setSaved(true);
-              void collectionsStore.getState().reload(api, 'sku');
+              // Other screens name it by id: they show the new values.
+              skuDirectory.getState().put([updated]);
             }
           }}
         >

@@ -3,14 +3,16 @@ import { useState } from 'react';
 import { collectionSource, createOne, updateOne, type Collection } from '../../api/endpoints';
 import type { Display, Mhl, Planogram } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
-import { SelectField, TextField } from '../../components/Field';
+import { TextField } from '../../components/Field';
 import { FormError } from '../../components/FormError';
+import { RecordName } from '../../components/RecordName';
+import { RecordPickerField } from '../../components/RecordPickerField';
 import { Empty } from '../../components/StateMessage';
 import { DataTable } from '../../components/table/DataTable';
 import { useSubmission } from '../../components/useSubmission';
 import { hrefFor } from '../../navigation/routes';
 import { navigate } from '../../navigation/useRoute';
-import { collectionsStore, useCollection } from '../../stores/appStores';
+import { directories } from '../../stores/recordDirectory';
 import { useSession } from '../../stores/session';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 
@@ -21,24 +23,19 @@ type Editing =
 
 export function DisplaysScreen() {
   const api = useSession((s) => s.api);
-  const displays = useCollection('displays');
-  const planograms = useCollection('planograms');
-  const mhls = useCollection('mhl');
   const [editing, setEditing] = useState<Editing | null>(null);
   // The tables page on the server; a save or delete bumps the version to fetch the pages again. The
-  // whole lists (small: names for the links and the form's choices) come from the collections store.
+  // names a page refers to come by id once its rows are up; the form and filters search the server.
   const [version, setVersion] = useState(0);
   // Filters the server applies (`?display=`).
   const [planogramDisplay, setPlanogramDisplay] = useState('');
   const [mhlDisplay, setMhlDisplay] = useState('');
-  const displayOptions = displays.items.map((d) => ({ value: d.id, label: d.name }));
   const changed = () => {
     setVersion((v) => v + 1);
-    for (const c of ['displays', 'planograms', 'mhl'] as const) void collectionsStore.getState().reload(api, c);
+    // A save may have renamed what the pages name.
+    for (const c of ['displays', 'planograms', 'mhl'] as const) directories[c].getState().clear();
   };
   const [deleting, setDeleting] = useState<{ kind: Collection; record: { id: string; name: string }; noun: string } | null>(null);
-  const nameOf = (items: { id: string; name: string }[], id: string | null) =>
-    id ? (items.find((i) => i.id === id)?.name ?? id) : '';
 
   const rowActions = (kind: Collection, noun: string, record: { id: string; name: string }, edit: () => void) => (
     <>
@@ -80,16 +77,28 @@ export function DisplaysScreen() {
               {
                 key: 'planogram',
                 label: 'Planogram',
-                value: (r) => nameOf(planograms.items, r.planogram),
+                value: (r) => r.planogram,
                 render: (r) =>
-                  r.planogram ? <a href={hrefFor({ screen: 'planogram', id: r.planogram })}>{nameOf(planograms.items, r.planogram)}</a> : '—',
+                  r.planogram ? (
+                    <a href={hrefFor({ screen: 'planogram', id: r.planogram })}>
+                      <RecordName collection="planograms" id={r.planogram} />
+                    </a>
+                  ) : (
+                    '—'
+                  ),
               },
               {
                 key: 'musthavelist',
                 label: 'Must-have list',
-                value: (r) => nameOf(mhls.items, r.musthavelist),
+                value: (r) => r.musthavelist,
                 render: (r) =>
-                  r.musthavelist ? <a href={hrefFor({ screen: 'mhl', id: r.musthavelist })}>{nameOf(mhls.items, r.musthavelist)}</a> : '—',
+                  r.musthavelist ? (
+                    <a href={hrefFor({ screen: 'mhl', id: r.musthavelist })}>
+                      <RecordName collection="mhl" id={r.musthavelist} />
+                    </a>
+                  ) : (
+                    '—'
+                  ),
               },
             ]}
             actions={(r) => rowActions('displays', 'display', r, () => setEditing({ kind: 'displays', record: r }))}
@@ -104,7 +113,7 @@ export function DisplaysScreen() {
             New planogram
           </button>
         </header>
-        <DisplayFilter label="Planograms of display" value={planogramDisplay} options={displayOptions} onChange={setPlanogramDisplay} />
+        <DisplayFilter label="Planograms of display" value={planogramDisplay} onChange={setPlanogramDisplay} />
         {
           <DataTable<Planogram>
             label="Planograms"
@@ -119,7 +128,7 @@ export function DisplaysScreen() {
                 value: (r) => r.name,
                 render: (r) => <a href={hrefFor({ screen: 'planogram', id: r.id })}>{r.name}</a>,
               },
-              { key: 'display', label: 'Display', value: (r) => nameOf(displays.items, r.display) },
+              { key: 'display', label: 'Display', value: (r) => r.display, render: (r) => <RecordName collection="displays" id={r.display} /> },
             ]}
             actions={(r) => rowActions('planograms', 'planogram', r, () => setEditing({ kind: 'planograms', record: r }))}
             empty={<Empty>No planograms yet.</Empty>}
@@ -133,7 +142,7 @@ export function DisplaysScreen() {
             New must-have list
           </button>
         </header>
-        <DisplayFilter label="Must-have lists of display" value={mhlDisplay} options={displayOptions} onChange={setMhlDisplay} />
+        <DisplayFilter label="Must-have lists of display" value={mhlDisplay} onChange={setMhlDisplay} />
         {
           <DataTable<Mhl>
             label="Must-have lists"
@@ -148,7 +157,7 @@ export function DisplaysScreen() {
                 value: (r) => r.name,
                 render: (r) => <a href={hrefFor({ screen: 'mhl', id: r.id })}>{r.name}</a>,
               },
-              { key: 'display', label: 'Display', value: (r) => nameOf(displays.items, r.display) },
+              { key: 'display', label: 'Display', value: (r) => r.display, render: (r) => <RecordName collection="displays" id={r.display} /> },
             ]}
             actions={(r) => rowActions('mhl', 'must-have list', r, () => setEditing({ kind: 'mhl', record: r }))}
             empty={<Empty>No must-have lists yet.</Empty>}
@@ -172,11 +181,11 @@ export function DisplaysScreen() {
   );
 }
 
-/** A list's `?display=` filter. */
-function DisplayFilter(props: { label: string; value: string; options: { value: string; label: string }[]; onChange(id: string): void }) {
+/** A list's `?display=` filter: displays searched on the server. */
+function DisplayFilter(props: { label: string; value: string; onChange(id: string): void }) {
   return (
     <div className="filters">
-      <SelectField label={props.label} value={props.value} options={props.options} placeholder="All displays" onChange={(e) => props.onChange(e.target.value)} />
+      <RecordPickerField collection="displays" label={props.label} value={props.value} placeholder="All displays" onChange={props.onChange} />
     </div>
   );
 }
@@ -185,9 +194,6 @@ const NOUNS = { displays: 'display', planograms: 'planogram', mhl: 'must-have li
 
 function MasterDataForm({ editing, onClose, onSaved }: { editing: Editing; onClose(): void; onSaved(): void }) {
   const api = useSession((s) => s.api);
-  const displays = useCollection('displays');
-  const planograms = useCollection('planograms');
-  const mhls = useCollection('mhl');
   const record = editing.record;
   const [name, setName] = useState(record?.name ?? '');
   const [display, setDisplay] = useState(record && 'display' in record ? (record.display ?? '') : '');
@@ -195,7 +201,6 @@ function MasterDataForm({ editing, onClose, onSaved }: { editing: Editing; onClo
   const [mhl, setMhl] = useState(record && 'musthavelist' in record ? (record.musthavelist ?? '') : '');
   const { busy, error, fieldErrors, submit } = useSubmission();
   const noun = NOUNS[editing.kind];
-  const options = (items: { id: string; name: string }[]) => items.map((i) => ({ value: i.id, label: i.name }));
 
   async function save() {
     const id = record?.id ?? crypto.randomUUID();
@@ -227,31 +232,25 @@ function MasterDataForm({ editing, onClose, onSaved }: { editing: Editing; onClo
         <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} errors={fieldErrors.name} autoFocus />
         {editing.kind === 'displays' ? (
           <>
-            <SelectField
+            <RecordPickerField
+              collection="planograms"
               label="Planogram"
               value={planogram}
-              options={options(planograms.items)}
               placeholder="The newest planogram for this display"
-              onChange={(e) => setPlanogram(e.target.value)}
+              onChange={setPlanogram}
               errors={fieldErrors.planogram}
             />
-            <SelectField
+            <RecordPickerField
+              collection="mhl"
               label="Must-have list"
               value={mhl}
-              options={options(mhls.items)}
               placeholder="The newest must-have list for this display"
-              onChange={(e) => setMhl(e.target.value)}
+              onChange={setMhl}
               errors={fieldErrors.musthavelist}
             />
           </>
         ) : (
-          <SelectField
-            label="Display"
-            value={display}
-            options={options(displays.items)}
-            onChange={(e) => setDisplay(e.target.value)}
-            errors={fieldErrors.display}
-          />
+          <RecordPickerField collection="displays" label="Display" value={display} onChange={setDisplay} errors={fieldErrors.display} />
         )}
         <div className="form-actions">
           <button type="button" onClick={onClose}>

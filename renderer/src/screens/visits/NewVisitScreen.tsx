@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { BlobImage } from '../../components/BlobImage';
 import { DropZone } from '../../components/DropZone';
-import { DisplayPickerField } from '../../components/DisplayPickerField';
+import { RecordPickerField } from '../../components/RecordPickerField';
 import { TextField } from '../../components/Field';
 import { ErrorMessage, Loading } from '../../components/StateMessage';
 import { hrefFor } from '../../navigation/routes';
@@ -60,10 +60,10 @@ export function NewVisitScreen() {
         <fieldset disabled={busy}>
           <legend>1. Where</legend>
           <div className="field-row">
-            <DisplayPickerField
+            <RecordPickerField
+              collection="displays"
               label="Display"
               value={draft.display}
-              current={display}
               placeholder="No display (facings only)"
               onChange={(id) => void newVisitStore.getState().update({ display: id })}
             />

@@ -26,7 +26,7 @@ import { Empty, ErrorMessage, Loading } from '../../components/StateMessage';
 import { db } from '../../db/database';
 import { hrefFor } from '../../navigation/routes';
 import { useSession } from '../../stores/session';
-import { useSkus } from '../../stores/skuDirectory';
+import { skuDirectory, useSkus } from '../../stores/skuDirectory';
 import { pendingCount, realogramsByScene, visitReportsStore } from '../../stores/visitReports';
 import { percent } from './complianceGrid';
 import { REPORT_LABEL } from './reportLabels';
@@ -64,6 +64,9 @@ export function VisitScreen({ id }: { id: string }) {
   }, [api, id]);
   useEffect(load, [load]);
   useEffect(() => visitReportsStore.getState().watch(api, id), [api, id]);
+  // The SKUs the reports name are asked for the moment the reports arrive, not once the page has
+  // rendered them with their ids: the names are what the first rows wait for.
+  useEffect(() => visitReportsStore.subscribe((s) => skuDirectory.getState().request(api, skusNamed(s.all, []))), [api]);
   useEffect(() => {
     void db.recognitions
       .where('visit')

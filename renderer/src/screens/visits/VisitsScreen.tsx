@@ -1,6 +1,5 @@
 // The visits list a supervisor works through: filter to the new ones, by agent, day or shop. The server
-// filters, searches, sorts and pages: only the page shown travels, and one more small request says
-// which of its visits are new.
+// filters, searches, sorts and pages: only the page shown travels, each visit with its "new" flag.
 import { useEffect, useMemo, useState } from 'react';
 import type { ApiClient, Query } from '../../api/client';
 import { listPage } from '../../api/endpoints';
@@ -13,24 +12,13 @@ import { hrefFor } from '../../navigation/routes';
 import { useSession } from '../../stores/session';
 import { isFiltered, NO_FILTER, visitQuery, type VisitFilter } from './visitFilters';
 
-/** A visit with its "new" flag (a column v1.5 filters on but does not show). */
-type VisitRow = Visit & { isNew: boolean };
-
-function visitSource(api: ApiClient, filter: VisitFilter, version: number): ServerSource<VisitRow> {
+function visitSource(api: ApiClient, filter: VisitFilter, version: number): ServerSource<Visit> {
   const filters = visitQuery(filter);
   return {
     key: `visits?${JSON.stringify(filters)}`,
     version,
-    async load(query: Query, signal: AbortSignal) {
-      const page = await listPage(api, 'visits', { ...query, ...filters }, signal);
-      const ids = page.results.map((v) => v.id);
-      // Filtered by status, every row has that flag; else ask which of this page's visits are new.
-      const fresh =
-        filter.status !== 'all' || ids.length === 0
-          ? null
-          : new Set((await listPage(api, 'visits', { id__in: ids.join(','), is_new: true, limit: ids.length }, signal)).results.map((v) => v.id));
-      return { count: page.count, results: page.results.map((v) => ({ ...v, isNew: fresh ? fresh.has(v.id) : filter.status === 'new' })) };
-    },
+    // Each visit carries its "new" flag: the page is the one request.
+    load: (query: Query, signal: AbortSignal) => listPage(api, 'visits', { ...query, ...filters }, signal),
   };
 }
 
@@ -74,7 +62,7 @@ export function VisitsScreen() {
           Clear filters
         </button>
       </form>
-      <DataTable<VisitRow>
+      <DataTable<Visit>
         key={JSON.stringify(filter)}
         label="Visits"
         source={source}
@@ -95,8 +83,8 @@ export function VisitsScreen() {
             key: 'status',
             label: 'Status',
             sortable: false,
-            value: (v) => (v.isNew ? 'New' : 'Acknowledged'),
-            render: (v) => (v.isNew ? <span className="badge badge-new">New</span> : <span className="badge badge-ok">Acknowledged</span>),
+            value: (v) => (v.is_new ? 'New' : 'Acknowledged'),
+            render: (v) => (v.is_new ? <span className="badge badge-new">New</span> : <span className="badge badge-ok">Acknowledged</span>),
           },
         ]}
         empty={isFiltered(filter) ? <Empty>No visit matches these filters.</Empty> : <Empty>No visits yet. Start one with “New visit”.</Empty>}
