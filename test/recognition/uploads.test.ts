@@ -241,4 +241,17 @@ describe('SKU reference images', () => {
     expect((await t.post('/api/v1.5/sku/fanta/images/', {})).body).toEqual({ image: ['This field is required.'] });
     expect((await t.post('/api/v1.5/sku/ghost/images/', { image: up.id })).status).toBe(404);
   });
+
+  it('stores nothing when a file sent with a crop off its image is refused', async () => {
+    expect((await t.post('/api/v1.5/sku/', { id: 'crop-check', name: 'Crop check' })).status).toBe(201);
+    const before = t.snapshot();
+    const bytes = await sharp({ create: { width: 40, height: 60, channels: 3, background: '#3a7' } }).jpeg().toBuffer();
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'ref.jpg');
+    form.append('crop', JSON.stringify({ x: 10, y: 10, w: 100, h: 20 }));
+    const refused = await t.call('POST', '/api/v1.5/sku/crop-check/images/', { multipart: form });
+    expect(refused.status).toBe(400);
+    expect(refused.body.crop[0]).toMatch(/inside the 40x60 image/);
+    expect(t.snapshot()).toEqual(before);
+  });
 });

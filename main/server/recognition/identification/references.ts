@@ -31,16 +31,20 @@ export async function requireSku(db: Kysely<Database>, skuId: string): Promise<v
   if (!sku) throw new NotFoundError('sku');
 }
 
+/** A reference's crop must lie inside its image (displayed size). */
+export function checkCrop(crop: Rect | null, image: { width: number; height: number }): void {
+  if (!crop) return;
+  const inside = crop.x >= 0 && crop.y >= 0 && crop.w >= 1 && crop.h >= 1 && crop.x + crop.w <= image.width && crop.y + crop.h <= image.height;
+  if (!inside) throw new ValidationError({ crop: [`The crop must lie inside the ${image.width}x${image.height} image.`] });
+}
+
 export async function addSkuImage(db: Kysely<Database>, dataDir: string, skuId: string, input: { upload: string; crop?: Rect | null }): Promise<SkuImageRecord> {
   await requireSku(db, skuId);
   const upload = await getUpload(db, input.upload).catch(() => {
     throw new ValidationError({ image: [messages.doesNotExist(input.upload)] });
   });
   const crop = input.crop ?? null;
-  if (crop) {
-    const inside = crop.x >= 0 && crop.y >= 0 && crop.w >= 1 && crop.h >= 1 && crop.x + crop.w <= upload.width && crop.y + crop.h <= upload.height;
-    if (!inside) throw new ValidationError({ crop: [`The crop must lie inside the ${upload.width}x${upload.height} image.`] });
-  }
+  checkCrop(crop, upload);
   const descriptor = encodeDescriptor(await describeProduct(uploadFilePath(dataDir, upload), crop));
   return write(db, async (ctx) => {
     const at = now();

@@ -7,8 +7,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Value } from 'typebox/value';
 import { ValidationError } from '../../domain/errors.js';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
-import { addSkuImage, deleteSkuImage, listManySkuImages, listSkuImages, requireSku, type SkuImageRecord } from '../../recognition/identification/references.js';
-import { getUpload, storeUploadFile } from '../../domain/uploads.js';
+import { addSkuImage, checkCrop, deleteSkuImage, listManySkuImages, listSkuImages, requireSku, type SkuImageRecord } from '../../recognition/identification/references.js';
+import { getUpload, inspectImage, storeUploadFile } from '../../domain/uploads.js';
 import { Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../../schemas/common.js';
 import { Type, type Static } from 'typebox';
 import { Crop, SkuImageCreate, SkuImageItem, SkuImageListQuery, SkuImageParams } from '../../schemas/recognition.js';
@@ -76,9 +76,12 @@ const skuImages: FastifyPluginAsyncTypebox = async (app) => {
     const files = request.multipartFiles ?? [];
     const file = ['image', 'datafile', 'file'].map((field) => files.find((f) => f.field === field)).find((f) => f !== undefined);
     const crop = cropOf(body.crop);
-    // An unknown SKU is refused before the file is stored: a refused request stores nothing.
-    if (file) await requireSku(app.db, request.params.id);
-    if (file) upload = (await storeUploadFile(app.db, app.dataDir, file, { field: file.field })).row.id;
+    // An unknown SKU, or a crop off the image, is refused before the file is stored: a refused request stores nothing.
+    if (file) {
+      await requireSku(app.db, request.params.id);
+      checkCrop(crop, await inspectImage(file, file.field));
+      upload = (await storeUploadFile(app.db, app.dataDir, file, { field: file.field })).row.id;
+    }
     if (upload === undefined) throw new ValidationError({ image: ['This field is required.'] });
     const record = await addSkuImage(app.db, app.dataDir, request.params.id, { upload, crop });
     reply.code(201);
