@@ -6,7 +6,7 @@
 //   npm run cli -- devices create --name N --role auditor|supervisor   (on the central: prints the device key once)
 //   npm run cli -- devices list | devices revoke ID
 //   npm run cli -- export-training --out DIR [--since DATE]   reviewed scenes as COCO + SKU crops (docs/recognition.md, "Review")
-//   npm run cli -- models install FILE [--version V] | models list | models rollback   the detector in use (docs/sync.md, "Models")
+//   npm run cli -- models install FILE [--kind detector|embedder] [--version V] | models list | models rollback [--kind K]   (docs/sync.md, "Models")
 // Each takes --data-dir DIR, or --database postgres://... for a central on PostgreSQL (default: $SHELF_AUDIT_DATA_DIR, else the per-user data directory).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -21,24 +21,30 @@ import type { Kysely } from 'kysely';
 import { createDevice, listDevices, revokeDevice } from '../server/domain/devices.js';
 import { write } from '../server/storage/transaction.js';
 import { exportTraining } from '../server/recognition/training-export.js';
-import { ModelError, installModel, readModelChoice, rollbackModel } from '../server/recognition/model-store.js';
+import { MODEL_KINDS, ModelError, installModel, isModelKind, readModelChoice, rollbackModel, type ModelKind } from '../server/recognition/model-store.js';
 
-async function modelsCommand(dataDir: string, sub: string | undefined, file: string | undefined, version: string | undefined): Promise<number> {
+async function modelsCommand(dataDir: string, sub: string | undefined, file: string | undefined, version: string | undefined, kind: string): Promise<number> {
+  if (!isModelKind(kind)) {
+    console.error(`--kind takes ${Object.keys(MODEL_KINDS).join(' or ')}, not "${kind}"`);
+    return 2;
+  }
   try {
     if (sub === 'install' && file) {
-      const m = await installModel(dataDir, file, { version });
+      const m = await installModel(dataDir, file, { kind, version });
       console.log(`installed ${m.version} (sha256 ${m.sha256}); recognition uses it from its next job`);
       return 0;
     }
     if (sub === 'list') {
-      const { current, previous } = readModelChoice(dataDir);
-      console.log(`current: ${current ? `${current.version} sha256:${current.sha256} (installed ${current.installed_at})` : 'the shipped model'}`);
-      console.log(`previous: ${previous ? `${previous.version} sha256:${previous.sha256}` : current ? 'the shipped model' : 'none'}`);
+      for (const k of Object.keys(MODEL_KINDS) as ModelKind[]) {
+        const { current, previous } = readModelChoice(dataDir, k);
+        console.log(`${k}: current: ${current ? `${current.version} sha256:${current.sha256} (installed ${current.installed_at})` : 'the shipped model'}`);
+        console.log(`${k}: previous: ${previous ? `${previous.version} sha256:${previous.sha256}` : current ? 'the shipped model' : 'none'}`);
+      }
       return 0;
     }
     if (sub === 'rollback') {
-      const { current } = await rollbackModel(dataDir);
-      console.log(`rolled back; in use now: ${current ? current.version : 'the shipped model'}`);
+      const { current } = await rollbackModel(dataDir, { kind });
+      console.log(`rolled back; ${kind} in use now: ${current ? current.version : 'the shipped model'}`);
       return 0;
     }
   } catch (error) {
@@ -61,9 +67,9 @@ const USAGE = `usage:
   cli devices list [--data-dir DIR | --database URL]
   cli devices revoke ID [--data-dir DIR | --database URL]
   cli export-training --out DIR [--since DATE] [--data-dir DIR] [--database URL]
-  cli models install FILE [--version V] [--data-dir DIR]   (checked, then used from the next recognition job on)
+  cli models install FILE [--kind detector|embedder] [--version V] [--data-dir DIR]   (checked, then used from the next recognition job on; kind default detector)
   cli models list [--data-dir DIR]
-  cli models rollback [--data-dir DIR]`;
+  cli models rollback [--kind detector|embedder] [--data-dir DIR]`;
 
 class UsageError extends Error {}
 
@@ -80,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
       out: { type: 'string' },
       since: { type: 'string' },
       version: { type: 'string' },
+      kind: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -89,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   // Models are files in the data folder (a central on PostgreSQL keeps them there too): no database.
-  if (command === 'models') return modelsCommand(values['data-dir'] ?? defaultDataDir(), sub, arg, values.version);
+  if (command === 'models') return modelsCommand(values['data-dir'] ?? defaultDataDir(), sub, arg, values.version, values.kind ?? 'detector');
   const database = values.database
     ? await openDatabaseTarget({ kind: 'postgres', connectionString: values.database })
     : await openDatabase(values['data-dir'] ?? defaultDataDir());

@@ -54,6 +54,17 @@ describe('model store', () => {
     expect(readModelChoice(data).refused).toEqual(expect.arrayContaining([await sha256OfFile(EMBEDDER), await sha256OfFile(junk)]));
   });
 
+  it('installs an embedder as its own kind, checked by embedding an image', async () => {
+    const data = tempDir();
+    await expect(installModel(data, DETECTOR, { kind: 'embedder' })).rejects.toThrow(/not a product embedder/);
+    const installed = await installModel(data, EMBEDDER, { kind: 'embedder', version: 'embedder v2' });
+    expect(currentModelPath(data, 'embedder')).toMatch(/product-embedder-[0-9a-f]{16}\.onnx$/);
+    expect(currentModelPath(data, 'detector')).toBeNull();
+    expect(readModelChoice(data, 'embedder').current).toMatchObject({ version: 'embedder v2', sha256: installed.sha256 });
+    await rollbackModel(data, { kind: 'embedder' });
+    expect(currentModelPath(data, 'embedder')).toBeNull();
+  });
+
   it('the CLI installs, lists and rolls back', () => {
     const data = tempDir();
     const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(root, 'dist/main/cli/cli.js'), 'models', ...args, '--data-dir', data], { encoding: 'utf8' });
@@ -103,5 +114,27 @@ describe('the recognition worker and installed models', () => {
     const choice = readModelChoice(t.dataDir);
     expect(choice.current?.sha256).toBe(sha);
     expect(choice.refused).toContain(next.sha256);
+  }, 180_000);
+
+  it('takes up an installed embedder between jobs (references re-embedded) and rolls back one that does not load', async () => {
+    const shipped = (await t.get('/api/app/v1/info/')).body.embedder_version;
+    const copy = path.join(tempDir(), 'embedder.onnx');
+    writeFileSync(copy, Buffer.concat([readFileSync(EMBEDDER), Buffer.from([0xfa, 0x07, 0x00])]));
+    await installModel(t.dataDir, copy, { kind: 'embedder', version: 'embedder v2' });
+    const report = await facings();
+    expect(report.status, JSON.stringify(report)).toBe('READY');
+    // Same weights under another checksum: the product is still found, with references embedded again.
+    expect(report.json.find((r: { sku_id: string | null }) => r.sku_id === 'fanta_pet')?.count).toBeGreaterThan(0);
+    const now = (await t.get('/api/app/v1/info/')).body.embedder_version;
+    expect(now).toMatch(/^product-embedder-[0-9a-f]{16} sha256:/);
+    expect(now).not.toBe(shipped);
+    // A newer one whose file is broken: the next job goes back to "embedder v2" and still finishes.
+    const broken = path.join(tempDir(), 'broken.onnx');
+    writeFileSync(broken, Buffer.concat([readFileSync(EMBEDDER), Buffer.from([0xfa, 0x07, 0x01, 0x00])]));
+    const bad = await installModel(t.dataDir, broken, { kind: 'embedder', version: 'embedder v3' });
+    writeFileSync(currentModelPath(t.dataDir, 'embedder')!, 'corrupted');
+    expect((await facings()).status).toBe('READY');
+    expect(readModelChoice(t.dataDir, 'embedder')).toMatchObject({ current: { version: 'embedder v2' } });
+    expect(readModelChoice(t.dataDir, 'embedder').refused).toContain(bad.sha256);
   }, 180_000);
 });

@@ -392,13 +392,17 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
     expect(onCentral.rejections).toEqual([expect.objectContaining({ record_id: id, device: laptops.b.deviceId })]);
   }), 120_000);
 
-  it("a detector model installed on the central reaches the laptops, checksum verified, and is used from their next job", onFailure(async () => {
+  it("detector and embedder models installed on the central reach the laptops, checksum verified", onFailure(async () => {
     const cli = path.join(import.meta.dirname, '../../dist/main/cli/cli.js');
     const detector = path.join(import.meta.dirname, '../../models/shelf-detector.onnx');
     const installed = spawnSync(process.execPath, [cli, 'models', 'install', detector, '--version', 'central detector v2', '--data-dir', centralDir], { encoding: 'utf8' });
     expect(installed.status, installed.stderr).toBe(0);
-    const offered = await fetch(`${centralUrl}/api/app/v1/sync/models/`, { headers: { authorization: `Token ${laptops.a.key}`, 'x-sync-protocol': '1' } });
-    expect((await offered.json()).detector).toMatchObject({ version: 'central detector v2', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const embedder = path.join(import.meta.dirname, '../../models/product-embedder.onnx');
+    const embedderInstalled = spawnSync(process.execPath, [cli, 'models', 'install', embedder, '--kind', 'embedder', '--version', 'central embedder v2', '--data-dir', centralDir], { encoding: 'utf8' });
+    expect(embedderInstalled.status, embedderInstalled.stderr).toBe(0);
+    const offered = await (await fetch(`${centralUrl}/api/app/v1/sync/models/`, { headers: { authorization: `Token ${laptops.a.key}`, 'x-sync-protocol': '1' } })).json();
+    expect(offered.detector).toMatchObject({ version: 'central detector v2', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(offered.embedder).toMatchObject({ version: 'central embedder v2' });
     for (const l of [laptops.a, laptops.b]) {
       const info = await until(`${l.name} to take the model`, async () => {
         await api(l.server!.url, 'POST', '/api/app/v1/sync/run/');
@@ -407,7 +411,8 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
       });
       expect(info.model_version).toMatch(/sha256:/);
       const listed = spawnSync(process.execPath, [cli, 'models', 'list', '--data-dir', l.dir], { encoding: 'utf8' });
-      expect(listed.stdout).toMatch(/current: central detector v2/);
+      expect(listed.stdout).toMatch(/detector: current: central detector v2/);
+      expect(listed.stdout).toMatch(/embedder: current: central embedder v2/);
     }
   }), 120_000);
 

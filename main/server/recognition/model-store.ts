@@ -1,14 +1,27 @@
-// Detector models installed into the data folder, over the one the app ships: by `npm run cli --
-// models install FILE`, or pulled from the central by sync (docs/sync.md, "Models"). A model is
-// checked before it is used (its checksum, and that onnxruntime loads it with the detector's inputs
-// and outputs); the one it replaces is kept, so a model that fails later can be rolled back to the
-// previous one. The recognition worker reads the current choice before each job, so a new model is
-// only ever used from the next job on (jobs/worker.ts).
+// Models installed into the data folder, over the ones the app ships (the shelf detector and the
+// product embedder): by `npm run cli -- models install FILE [--kind embedder]`, or pulled from the
+// central by sync (docs/sync.md, "Models"). A model is checked before it is used (its checksum, and
+// that onnxruntime loads it with its kind's inputs and outputs); the one it replaces is kept, so a model
+// that fails later can be rolled back to the previous one. The recognition worker reads the current
+// choice before each job, so a new model is only ever used from the next job on (jobs/worker.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { EMBED_DIM, EMBED_SIDE } from './identification/embedding.js';
+
+export type ModelKind = 'detector' | 'embedder';
+
+/** What each kind of model is called and must look like to onnxruntime. */
+export const MODEL_KINDS: Record<ModelKind, { name: string; label: string; inputs: string[]; outputs: string[] }> = {
+  detector: { name: 'shelf-detector', label: 'shelf detector', inputs: ['image'], outputs: ['heatmap', 'size', 'offset'] },
+  embedder: { name: 'product-embedder', label: 'product embedder', inputs: ['image'], outputs: ['embedding'] },
+};
+
+export function isModelKind(kind: string): kind is ModelKind {
+  return Object.hasOwn(MODEL_KINDS, kind);
+}
 
 export interface InstalledModel {
   /** A version people read ("shelf-detector 2026-12-01"), from the installer or the central. */
@@ -33,29 +46,29 @@ export function modelsDir(dataDir: string): string {
   return path.join(dataDir, 'models');
 }
 
-function choiceFile(dataDir: string): string {
-  return path.join(modelsDir(dataDir), 'detector.json');
+function choiceFile(dataDir: string, kind: ModelKind): string {
+  return path.join(modelsDir(dataDir), `${kind}.json`);
 }
 
 export class ModelError extends Error {}
 
-/** The installed detector choice (nothing installed: the shipped model is used). */
-export function readModelChoice(dataDir: string): ModelChoice {
+/** The installed choice of a kind (nothing installed: the shipped model is used). */
+export function readModelChoice(dataDir: string, kind: ModelKind = 'detector'): ModelChoice {
   try {
-    return { ...EMPTY, ...(JSON.parse(readFileSync(choiceFile(dataDir), 'utf8')) as ModelChoice) };
+    return { ...EMPTY, ...(JSON.parse(readFileSync(choiceFile(dataDir, kind), 'utf8')) as ModelChoice) };
   } catch {
     return { ...EMPTY };
   }
 }
 
-/** The path of the detector to use now, or null for the shipped one. */
-export function currentModelPath(dataDir: string): string | null {
-  const { current } = readModelChoice(dataDir);
+/** The path of the model of that kind to use now, or null for the shipped one. */
+export function currentModelPath(dataDir: string, kind: ModelKind = 'detector'): string | null {
+  const { current } = readModelChoice(dataDir, kind);
   return current ? path.join(modelsDir(dataDir), current.file) : null;
 }
 
-async function writeChoice(dataDir: string, choice: ModelChoice): Promise<void> {
-  const target = choiceFile(dataDir);
+async function writeChoice(dataDir: string, kind: ModelKind, choice: ModelChoice): Promise<void> {
+  const target = choiceFile(dataDir, kind);
   const tmp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
   const fh = await open(tmp, 'w');
   try {
@@ -73,8 +86,9 @@ export async function sha256OfFile(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Loads the file as the detector would and checks its interface; throws ModelError saying what is wrong. */
-export async function checkDetectorModel(file: string): Promise<void> {
+/** Loads the file and checks its kind's interface (an embedder also embeds); throws ModelError saying what is wrong. */
+export async function checkModel(file: string, kind: ModelKind = 'detector'): Promise<void> {
+  const want = MODEL_KINDS[kind];
   let session: ort.InferenceSession;
   try {
     session = await ort.InferenceSession.create(await readFile(file), { intraOpNumThreads: 1 });
@@ -82,10 +96,17 @@ export async function checkDetectorModel(file: string): Promise<void> {
     throw new ModelError(`onnxruntime cannot load it: ${(error as Error).message.split('\n')[0]}`);
   }
   try {
-    const outputs = ['heatmap', 'size', 'offset'];
-    if (!session.inputNames.includes('image') || !outputs.every((o) => session.outputNames.includes(o))) {
-      throw new ModelError(`it is not a shelf detector: inputs ${session.inputNames.join(', ')}, outputs ${session.outputNames.join(', ')} (expected image -> ${outputs.join(', ')})`);
+    if (!want.inputs.every((i) => session.inputNames.includes(i)) || !want.outputs.every((o) => session.outputNames.includes(o))) {
+      throw new ModelError(`it is not a ${want.label}: inputs ${session.inputNames.join(', ')}, outputs ${session.outputNames.join(', ')} (expected ${want.inputs.join(', ')} -> ${want.outputs.join(', ')})`);
     }
+    if (kind === 'embedder') {
+      // The vectors must be comparable with the app's: one image in, EMBED_DIM numbers out.
+      const out = await session.run({ image: new ort.Tensor('float32', new Float32Array(3 * EMBED_SIDE * EMBED_SIDE), [1, 3, EMBED_SIDE, EMBED_SIDE]) });
+      if (out.embedding.data.length !== EMBED_DIM) throw new ModelError(`it embeds into ${out.embedding.data.length} numbers, not ${EMBED_DIM}`);
+    }
+  } catch (error) {
+    if (error instanceof ModelError) throw error;
+    throw new ModelError(`it does not run on a ${EMBED_SIDE}x${EMBED_SIDE} image: ${(error as Error).message.split('\n')[0]}`);
   } finally {
     await session.release();
   }
@@ -96,22 +117,24 @@ export async function checkDetectorModel(file: string): Promise<void> {
  * (a model pulled from the central) must match. A model that fails its check is not installed, and
  * its checksum is remembered so that sync does not fetch it again.
  */
-export async function installModel(dataDir: string, source: string, options: { version?: string; expectedSha256?: string } = {}): Promise<InstalledModel> {
+export async function installModel(dataDir: string, source: string, options: { kind?: ModelKind; version?: string; expectedSha256?: string } = {}): Promise<InstalledModel> {
+  const kind = options.kind ?? 'detector';
+  const { name } = MODEL_KINDS[kind];
   const sha256 = await sha256OfFile(source);
   if (options.expectedSha256 && sha256 !== options.expectedSha256) {
     throw new ModelError(`checksum mismatch: the file hashes to ${sha256}, not ${options.expectedSha256}`);
   }
-  const choice = readModelChoice(dataDir);
+  const choice = readModelChoice(dataDir, kind);
   if (choice.current?.sha256 === sha256) return choice.current;
   try {
-    await checkDetectorModel(source);
+    await checkModel(source, kind);
   } catch (error) {
     await mkdir(modelsDir(dataDir), { recursive: true });
-    await writeChoice(dataDir, { ...choice, refused: [...new Set([...choice.refused, sha256])] });
+    await writeChoice(dataDir, kind, { ...choice, refused: [...new Set([...choice.refused, sha256])] });
     throw error;
   }
   await mkdir(modelsDir(dataDir), { recursive: true });
-  const file = `shelf-detector-${sha256.slice(0, 16)}.onnx`;
+  const file = `${name}-${sha256.slice(0, 16)}.onnx`;
   const target = path.join(modelsDir(dataDir), file);
   const tmp = `${target}.tmp`;
   await copyFile(source, tmp);
@@ -123,7 +146,7 @@ export async function installModel(dataDir: string, source: string, options: { v
   }
   await rename(tmp, target);
   const installed: InstalledModel = {
-    version: options.version ?? `shelf-detector sha256:${sha256.slice(0, 12)}`,
+    version: options.version ?? `${name} sha256:${sha256.slice(0, 12)}`,
     sha256,
     bytes: (await stat(target)).size,
     file,
@@ -134,7 +157,7 @@ export async function installModel(dataDir: string, source: string, options: { v
   if (choice.previous && choice.previous.file !== file && choice.previous.file !== previous?.file) {
     await rm(path.join(modelsDir(dataDir), choice.previous.file), { force: true });
   }
-  await writeChoice(dataDir, { current: installed, previous, refused: choice.refused.filter((s) => s !== sha256) });
+  await writeChoice(dataDir, kind, { current: installed, previous, refused: choice.refused.filter((s) => s !== sha256) });
   return installed;
 }
 
@@ -142,15 +165,16 @@ export async function installModel(dataDir: string, source: string, options: { v
  * Goes back to the previous model (or to the shipped one when there is none). `refuse`: the current
  * one failed here, so sync never installs it again.
  */
-export async function rollbackModel(dataDir: string, options: { refuse?: boolean } = {}): Promise<ModelChoice> {
-  const choice = readModelChoice(dataDir);
+export async function rollbackModel(dataDir: string, options: { kind?: ModelKind; refuse?: boolean } = {}): Promise<ModelChoice> {
+  const kind = options.kind ?? 'detector';
+  const choice = readModelChoice(dataDir, kind);
   if (!choice.current) throw new ModelError('No installed model to roll back: the shipped model is in use.');
   const next: ModelChoice = {
     current: choice.previous,
     previous: null,
     refused: options.refuse ? [...new Set([...choice.refused, choice.current.sha256])] : choice.refused,
   };
-  await writeChoice(dataDir, next);
+  await writeChoice(dataDir, kind, next);
   await rm(path.join(modelsDir(dataDir), choice.current.file), { force: true });
   return next;
 }

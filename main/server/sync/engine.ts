@@ -24,8 +24,8 @@ export interface EngineOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   photos?: PhotoTransfer;
-  /** The central's detector model, pulled when it changes (sync/models.ts). */
-  models?: { pull(central: string, deviceKey: string): Promise<string | null> };
+  /** The central's detector and embedder models, pulled when they change (sync/models.ts). */
+  models?: { pull(central: string, deviceKey: string): Promise<string[]> };
 }
 
 /** A refusal with a state of its own (what the user is told) rather than "offline". */

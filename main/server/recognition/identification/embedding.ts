@@ -15,7 +15,35 @@ const BATCH = 32;
 
 let session: Promise<ort.InferenceSession> | undefined;
 let fingerprint: number | undefined;
-const modelPath = () => findModelFile(EMBED_MODEL_FILE, 'SHELF_EMBEDDER_MODEL');
+// An embedder installed in the data folder (recognition/model-store.ts), or null for the shipped one.
+// Chosen by the recognition worker between jobs, and sent to identification threads with each task.
+let installed: string | null = null;
+const modelPath = () => installed ?? findModelFile(EMBED_MODEL_FILE, 'SHELF_EMBEDDER_MODEL');
+
+/** The installed embedder this process uses (null: the shipped one). */
+export function activeEmbedderPath(): string | null {
+  return installed;
+}
+
+/**
+ * Switches this process to another embedder file (null: the shipped one); true when it changed. The
+ * fingerprint changes with it, so stored reference embeddings are recomputed rather than compared
+ * across models. Only between jobs: a job's embeddings must all come from one model.
+ */
+export function useEmbedderModel(file: string | null): boolean {
+  if (file === installed) return false;
+  installed = file;
+  const old = session;
+  session = undefined;
+  fingerprint = undefined;
+  void old?.then((s) => s.release()).catch(() => undefined);
+  return true;
+}
+
+/** Loads the current embedder now: a file that does not load fails here, between jobs, not inside one. */
+export async function loadEmbedder(): Promise<void> {
+  await getSession();
+}
 
 /** `product-embedder sha256:0123456789ab`, or null when the model is missing (for reporting). */
 export function embedderModelVersion(): string | null {

@@ -2,6 +2,7 @@
 // each batch, tagged with a version so an unchanged catalog is not rebuilt) and identifies crops.
 import { parentPort } from 'node:worker_threads';
 import { decodeDescriptor } from './describe.js';
+import { useEmbedderModel } from './embedding.js';
 import { identifyCrops, type CropIdentity } from './identify-crops.js';
 import { Identifier, type IdentifierOptions } from './identifier.js';
 import type { RawPixels } from './image-input.js';
@@ -16,6 +17,8 @@ export type PoolRequest = {
   task: number;
   catalog: { version: number; options: IdentifierOptions; refs?: PoolReference[] };
   crops: RawPixels[];
+  /** The installed embedder the main thread uses (null: the shipped one): the catalog's vectors are its. */
+  embedder: string | null;
 };
 
 export type PoolReply = { task: number; results?: CropIdentity[]; error?: string };
@@ -24,6 +27,7 @@ let current: { version: number; identifier: Identifier } | undefined;
 
 parentPort?.on('message', async (m: PoolRequest) => {
   try {
+    if (useEmbedderModel(m.embedder)) current = undefined;
     if (!current || current.version !== m.catalog.version) {
       if (!m.catalog.refs) throw new Error('catalog missing');
       const identifier = new Identifier(m.catalog.options);

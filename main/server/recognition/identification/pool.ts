@@ -8,6 +8,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { encodeDescriptor } from './describe.js';
+import { activeEmbedderPath } from './embedding.js';
 import type { CropIdentity } from './identify-crops.js';
 import type { PoolReference, PoolReply, PoolRequest } from './identify-worker.js';
 import type { Identifier } from './identifier.js';
@@ -64,7 +65,7 @@ export class IdentifyPool {
         w.catalog = version;
       }
       const task = this.nextTask++;
-      const request: PoolRequest = { task, catalog: { version, options: identifier.options, refs: catalog !== version ? refs : undefined }, crops: slice };
+      const request: PoolRequest = { task, catalog: { version, options: identifier.options, refs: catalog !== version ? refs : undefined }, crops: slice, embedder: activeEmbedderPath() };
       return new Promise<CropIdentity[]>((resolve, reject) => {
         this.pending.set(task, { resolve, reject });
         worker.postMessage(request);

@@ -9,6 +9,7 @@ import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
 import { getUpload, uploadFilePath } from '../../domain/uploads.js';
 import { decodeDescriptor, describeProduct, encodeDescriptor } from './describe.js';
+import { embedderVersion } from './embedding.js';
 import { Identifier, PIPELINE_IDENTIFIER } from './identifier.js';
 import type { Rect } from './image-input.js';
 
@@ -101,11 +102,20 @@ export async function deleteSkuImage(db: Kysely<Database>, skuId: string, imageI
 // spares every job both the reload here and the re-send there.
 const cachedIdentifiers = new WeakMap<Kysely<Database>, { key: string; identifier: Identifier }>();
 
+function embedderKey(): string {
+  try {
+    return String(embedderVersion());
+  } catch {
+    return 'none'; // no embedder file: describing fails later, with its own message
+  }
+}
+
 export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Promise<Identifier> {
   // The references' ids and SKUs (an SKU rename cascades into sku_id) say whether the catalog changed;
   // reading them skips the descriptor blobs.
   const keys = await db.selectFrom('sku_images').select(['id', 'sku_id']).orderBy('data_id').execute();
-  const key = keys.map((k) => `${k.id}\u0000${k.sku_id}`).join('\u0001');
+  // The embedder too: another model's vectors are recomputed, so the catalog is another.
+  const key = `${embedderKey()}\u0002` + keys.map((k) => `${k.id}\u0000${k.sku_id}`).join('\u0001');
   const cached = cachedIdentifiers.get(db);
   if (cached?.key === key) return cached.identifier;
 

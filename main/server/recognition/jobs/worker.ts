@@ -7,6 +7,7 @@ import { serverSettings } from '../../config.js';
 import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
 import { createDetector, type Detector } from '../detector/index.js';
+import { loadEmbedder, useEmbedderModel } from '../identification/embedding.js';
 import { IdentifyPool } from '../identification/pool.js';
 import { currentModelPath, rollbackModel } from '../model-store.js';
 import { deliverDue } from '../webhooks/deliveries.js';
@@ -128,6 +129,27 @@ export class RecognitionWorker {
     return this.detector;
   }
 
+  /**
+   * Takes up a newly installed embedder, or goes back to the previous one, between jobs only: every
+   * embedding of a job (and of the catalog it is compared with) must come from one model. One that
+   * does not load is rolled back and refused.
+   */
+  private async chooseEmbedder(): Promise<void> {
+    if (this.detectorUsers.size > 0) return; // another job is running: switch when none is
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const wanted = currentModelPath(this.o.dataDir, 'embedder');
+      if (!useEmbedderModel(wanted)) return;
+      try {
+        await loadEmbedder();
+        return;
+      } catch (error) {
+        if (!wanted) throw error;
+        this.o.log?.(`the installed embedder ${wanted} failed to load; rolling back to the previous model`, error);
+        await rollbackModel(this.o.dataDir, { kind: 'embedder', refuse: true });
+      }
+    }
+  }
+
   private async jobLoop(): Promise<void> {
     while (!this.stopping) {
       let job: ClaimedJob | null = null;
@@ -154,7 +176,8 @@ export class RecognitionWorker {
       }
     };
     try {
-      // The model is chosen when the job starts and kept for the whole job.
+      // The models are chosen when the job starts and kept for the whole job.
+      await this.chooseEmbedder();
       const detector = this.getDetector();
       const processing = processSceneJob({ db: this.o.db, dataDir: this.o.dataDir, detector: () => detector, pool: this.pool, checkpoint, baseUrl: this.o.baseUrl }, job);
       const settled = processing.catch(() => undefined);

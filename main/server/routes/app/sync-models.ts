@@ -1,11 +1,11 @@
-// /api/app/v1/sync/models/ on the central (device keys): the detector it offers, with its version and
-// checksum, and the file itself. Laptops verify the checksum and switch between jobs (docs/sync.md).
+// /api/app/v1/sync/models/ on the central (device keys): the detector and embedder it offers, with
+// their version and checksum, and the files themselves. Laptops verify the checksum and switch between jobs (docs/sync.md).
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { HttpError, detail } from '../../http/errors.js';
-import { modelsDir, readModelChoice } from '../../recognition/model-store.js';
+import { modelsDir, readModelChoice, type ModelKind } from '../../recognition/model-store.js';
 import { Detail, errorResponses } from '../../schemas/common.js';
 import { ModelContentParams, OfferedModels } from '../../schemas/sync.js';
 import { checkProtocol, deviceAuthenticator } from '../../sync/central/device-auth.js';
@@ -23,16 +23,19 @@ const syncModels: FastifyPluginAsyncTypebox = async (app) => {
     onRequest,
     schema: { tags, summary: 'The detector model the central offers: version, checksum, size (device key)', response: { 200: OfferedModels, ...errorResponses, 426: Detail } },
   }, async () => {
-    const { current } = readModelChoice(app.dataDir);
-    return { detector: current ? { version: current.version, sha256: current.sha256, bytes: current.bytes } : null };
+    const offer = (kind: ModelKind) => {
+      const { current } = readModelChoice(app.dataDir, kind);
+      return current ? { version: current.version, sha256: current.sha256, bytes: current.bytes } : null;
+    };
+    return { detector: offer('detector'), embedder: offer('embedder') };
   });
 
-  app.get('/sync/models/detector/:sha256/', {
+  app.get('/sync/models/:kind/:sha256/', {
     config: { auth: false },
     onRequest,
-    schema: { tags, summary: "The offered detector's file (device key); 404 once another replaced it", params: ModelContentParams },
+    schema: { tags, summary: "An offered model's file (device key); 404 once another replaced it", params: ModelContentParams },
   }, async (request, reply) => {
-    const { current } = readModelChoice(app.dataDir);
+    const { current } = readModelChoice(app.dataDir, request.params.kind);
     if (!current || current.sha256 !== request.params.sha256) throw new HttpError(404, detail('The central does not offer this model (any more).'));
     reply.header('content-type', 'application/octet-stream').header('content-length', current.bytes);
     return reply.send(createReadStream(path.join(modelsDir(app.dataDir), current.file)));
