@@ -3,8 +3,9 @@
 // One generic plugin serves them all from a ResourceDef and its schemas.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
-import { createRecord, deleteRecord, getRecord, listPageIds, listRecords, recordsByDataId, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
+import { createRecord, deleteRecord, getRecord, listAllIds, listPageIds, listRecords, recordsByDataId, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
 import { envelope, pageOf, readFormPaging } from '../http/pagination.js';
+import { ORDER_MAX_IDS } from '../http/record-cache.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import { Created, Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../schemas/common.js';
 
@@ -76,6 +77,13 @@ export function listQueryProperties(def: ResourceDef, item: TSchema): Record<str
   return out;
 }
 
+/** What a list's order depends on: its table and every query parameter but the page's. */
+function orderKey(table: string, list: ListQuery): string {
+  const params = Object.entries(list.filters ?? {}).filter(([k]) => k !== 'limit' && k !== 'offset');
+  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${table}?${JSON.stringify(params)}|${list.search ?? ''}|${list.ordering ?? ''}`;
+}
+
 /** The list's query beside limit/offset: the resource's filters, `search`, `ordering`. */
 type ListQueryValue = Record<string, string | number | boolean | undefined>;
 
@@ -109,7 +117,10 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
             const { count, results } = await listRecords(db, o.def, page, list);
             return envelope(request, page, count, results);
           }
-          const { count, ids } = await listPageIds(db, o.def, page, list);
+          const order = await app.recordCache.order(orderKey(o.def.table, list), () => listAllIds(db, o.def, list, ORDER_MAX_IDS));
+          const { count, ids } = order
+            ? { count: order.length, ids: order.slice(page.offset, page.offset + page.limit) }
+            : await listPageIds(db, o.def, page, list);
           const items = await app.recordCache.records(o.def.table, ids, async (missing) => {
             const rows = await recordsByDataId(db, o.def, missing);
             return new Map([...rows].map(([id, row]) => [id, reply.serializeInput(row, itemSchema as unknown as Record<string, unknown>)]));
