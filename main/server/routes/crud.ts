@@ -2,6 +2,7 @@
 // visits) share one HTTP shape: list with the envelope, create, read, PUT/PATCH, sometimes DELETE.
 // One generic plugin serves them all from a ResourceDef and its schemas.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { createRecord, deleteRecord, getRecord, listAllIds, listPageIds, listRecords, recordsByDataId, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
 import { envelope, pageOf, readFormPaging } from '../http/pagination.js';
@@ -112,25 +113,28 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
         const page = pageOf(request.query);
         const { search, ordering } = request.query;
         const list: ListQuery = { filters: request.query, search: search?.toString(), ordering: ordering?.toString() };
-        return app.pageCache.send(request, reply, page, async () => {
-          if (!app.recordCache.active()) {
-            const { count, results } = await listRecords(db, o.def, page, list);
-            return envelope(request, page, count, results);
-          }
-          const order = await app.recordCache.order(orderKey(o.def.table, list), () => listAllIds(db, o.def, list, ORDER_MAX_IDS));
-          const { count, ids } = order
-            ? { count: order.length, ids: order.slice(page.offset, page.offset + page.limit) }
-            : await listPageIds(db, o.def, page, list);
-          const items = await app.recordCache.records(o.def.table, ids, async (missing) => {
-            const rows = await recordsByDataId(db, o.def, missing);
-            return new Map([...rows].map(([id, row]) => [id, reply.serializeInput(row, itemSchema as unknown as Record<string, unknown>)]));
-          });
-          // The envelope serialised as the route's schema does it, its empty results filled with the records.
-          const empty = reply.serialize(envelope(request, page, count, [])) as string;
-          if (items !== null && empty.endsWith(RESULTS_TAIL)) return `${empty.slice(0, -RESULTS_TAIL.length)}[${items.join(',')}]}`;
-          const { count: total, results } = await listRecords(db, o.def, page, list);
-          return envelope(request, page, total, results);
+        // Records and list orders are kept while the database is unchanged (http/record-cache.ts), so
+        // any page is a slice and a join of serialised records, not a query and a serialisation.
+        if (!app.recordCache.active()) {
+          const { count, results } = await listRecords(db, o.def, page, list);
+          return envelope(request, page, count, results);
+        }
+        const order = await app.recordCache.order(orderKey(o.def.table, list), () => listAllIds(db, o.def, list, ORDER_MAX_IDS));
+        const { count, ids } = order
+          ? { count: order.length, ids: order.slice(page.offset, page.offset + page.limit) }
+          : await listPageIds(db, o.def, page, list);
+        const items = await app.recordCache.records(o.def.table, ids, async (missing) => {
+          const rows = await recordsByDataId(db, o.def, missing);
+          return new Map([...rows].map(([id, row]) => [id, reply.serializeInput(row, itemSchema as unknown as Record<string, unknown>)]));
         });
+        // The envelope serialised as the route's schema does it, its empty results filled with the records.
+        const empty = reply.serialize(envelope(request, page, count, [])) as string;
+        if (items !== null && empty.endsWith(RESULTS_TAIL)) {
+          // Already serialised: sent as it is (a string body skips the response serialiser).
+          return (reply as FastifyReply).type('application/json; charset=utf-8').send(`${empty.slice(0, -RESULTS_TAIL.length)}[${items.join(',')}]}`);
+        }
+        const { count: total, results } = await listRecords(db, o.def, page, list);
+        return envelope(request, page, total, results);
       });
     }
     if (has('create')) {
