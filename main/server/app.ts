@@ -72,7 +72,7 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
   });
 
   await registerBodyParsers(app);
-  registerAuth(app, db);
+  registerAuth(app, db, changeStamp);
   registerRoles(app);
   registerBodyAdmission(app);
   await registerRateLimit(app);
