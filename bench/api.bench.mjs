@@ -1,88 +1,244 @@
-// API throughput on the real server over loopback: GET /api/v1.5/sku/ (a page of 100 out of 10,000
-// SKUs; the same page, then every request another one so the page cache misses) and
-// POST /api/v1.5/brands/, 50 connections for 10 s each (autocannon). The server runs in its
-// own process (the built `serve` CLI) so the load generator does not share its event loop.
-// Env: API_BENCH_SECONDS (default 10), API_BENCH_CONNECTIONS (default 50), API_BENCH_SKUS (10000).
-import autocannon from 'autocannon';
-import { spawnServe } from './serve-process.mjs';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// API throughput and latency over loopback, side by side with a Django REST Framework 3.14 baseline
+// (bench/drf/: gunicorn, 2 sync workers, SQLite in WAL) on the same catalog (100 brands, 50
+// categories, 10,000 SKUs) under the same wrk load (2 threads, 50 connections, bench/api.lua):
+//   GET a SKU page of 100, the same page each time (the page cache's best case);
+//   GET a SKU page of 100 at a random offset (what real clients do: the cache misses);
+//   GET one brand (a random one of 100);  POST a brand;  GET /health (calibration).
+// Our server runs the built `serve` CLI, with 1 and 2 processes (--workers) on SQLite, then as the
+// central on a throw-away PostgreSQL (scripts/pg-cluster.mjs) with 1 and 2 processes.
+// The load generator shares the machine's cores with the servers, and other work may run too: read
+// the figures as ratios within one run, not as absolutes.
+// Env: API_BENCH_SECONDS (default 10), API_BENCH_CONNECTIONS (50), API_BENCH_SKUS (10000),
+// API_BENCH_DRF=0 (skip the baseline), API_BENCH_PG=0 (skip PostgreSQL), API_BENCH_ROWS (comma-separated
+// row names: page-fixed,page-random,brand-get,brand-post,health).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { PgCluster, PG_BIN } from '../scripts/pg-cluster.mjs';
+import { spawnServe } from './serve-process.mjs';
 
 const seconds = Number(process.env.API_BENCH_SECONDS ?? 10);
 const connections = Number(process.env.API_BENCH_CONNECTIONS ?? 50);
 const skuCount = Number(process.env.API_BENCH_SKUS ?? 10_000);
-const KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
-const GOAL = 5000;
+const BRANDS = 100;
+const CATEGORIES = 50;
+// DRF's authtoken keys are 40 characters; both servers take the same one.
+const KEY = 'bench-key-0123456789abcdefghijklmnopqrst';
+const GOAL_RATIO = 10;
+const GOAL_P99_MS = 20;
+const ROWS = [
+  ['page-fixed', 'GET sku page of 100, same page'],
+  ['page-random', 'GET sku page of 100, random offset'],
+  ['brand-get', 'GET one brand (random of 100)'],
+  ['brand-post', 'POST a brand'],
+  ['health', 'GET /health (calibration)'],
+].filter(([mode]) => !process.env.API_BENCH_ROWS || process.env.API_BENCH_ROWS.split(',').includes(mode));
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-bench-'));
-const { server, url } = await spawnServe(dataDir, KEY);
-/**
- * CPU seconds the server process has used (Linux /proc; null elsewhere). On a shared machine wall-clock
- * throughput depends on what else runs; CPU time per request does much less.
- */
-function serverCpuSeconds() {
+const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p));
+if (!WRK) {
+  console.log('api bench skipped: it needs wrk (apt-get install wrk)');
+  process.exit(0);
+}
+const PYTHON = '/usr/bin/python3';
+const hasDrf =
+  process.env.API_BENCH_DRF !== '0' &&
+  spawnSync(PYTHON, ['-c', 'import rest_framework, django, gunicorn'], { stdio: 'ignore' }).status === 0;
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-api-bench-'));
+const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' };
+const catalog = {
+  brands: Array.from({ length: BRANDS }, (_, i) => ({ id: `brand-${i}`, name: `Brand ${i}` })),
+  categories: Array.from({ length: CATEGORIES }, (_, i) => ({ id: `cat-${i}`, name: `Category ${i}` })),
+  skus: Array.from({ length: skuCount }, (_, i) => ({
+    id: `sku-${String(i).padStart(5, '0')}`, cid: `C${i}`, ean13: String(4000000000000 + i), name: `Product ${i} 0.5 l`,
+    brand: `brand-${i % BRANDS}`, category: `cat-${i % CATEGORIES}`, size_x_mm: 65, size_y_mm: 205, size_z_mm: 65, attributes: { package: 'pet' },
+  })),
+};
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** The process and its descendants (the server processes of `--workers`, gunicorn's workers). */
+function processTree(pid) {
+  let children = [];
   try {
-    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // gone, or not Linux
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** CPU seconds used by a server: its whole process tree (Linux /proc; null elsewhere). */
+function cpuSeconds(pid) {
+  try {
+    let total = 0;
+    for (const p of processTree(pid)) {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in ticks of 1/100 s
+    }
+    return total;
   } catch {
     return null;
   }
 }
-const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' };
 
-try {
-  // Seed through the import endpoint: brands, categories and 10,000 SKUs in one transaction.
-  const doc = {
-    brands: Array.from({ length: 50 }, (_, i) => ({ id: `brand-${i}`, name: `Brand ${i}` })),
-    categories: Array.from({ length: 20 }, (_, i) => ({ id: `cat-${i}`, name: `Category ${i}` })),
-    skus: Array.from({ length: skuCount }, (_, i) => ({
-      id: `sku-${String(i).padStart(5, '0')}`, cid: `C${i}`, ean13: String(4000000000000 + i), name: `Product ${i} 0.5 l`,
-      brand: `brand-${i % 50}`, category: `cat-${i % 20}`, size_x_mm: 65, size_y_mm: 205, size_z_mm: 65, attributes: { package: 'pet' },
-    })),
-  };
-  let t = performance.now();
-  const seeded = await fetch(`${url}/api/app/v1/import/`, { method: 'POST', headers, body: JSON.stringify(doc) });
+/** Runs wrk once; resolves with req/s, latency percentiles (ms) and failed requests. */
+function wrk(url, mode, secs = seconds) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(WRK, ['-t2', `-c${connections}`, `-d${secs}s`, '--latency', '-s', 'bench/api.lua', url], {
+      env: { ...process.env, BENCH_MODE: mode, BENCH_TOKEN: KEY, BENCH_SKUS: String(skuCount), BENCH_BRANDS: String(BRANDS) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('error', reject);
+    child.on('exit', () => {
+      const m = /WRK_RESULT (\{.*\})/.exec(out);
+      if (!m) return reject(new Error(`wrk printed no result:\n${out}`));
+      const r = JSON.parse(m[1]);
+      if (process.env.API_BENCH_DEBUG) console.log(out);
+      resolve({ rps: r.requests / r.seconds, p50: r.p50_us / 1000, p99: r.p99_us / 1000, max: r.max_us / 1000, bad: r.bad, requests: r.requests });
+    });
+  });
+}
+
+async function waitFor(url) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      const r = await fetch(url, { headers });
+      if (r.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** The DRF baseline: its own SQLite file seeded with the catalog, gunicorn with 2 sync workers. */
+async function startDrf() {
+  const db = path.join(tmp, 'drf.sqlite3');
+  const env = { ...process.env, DRF_BENCH_DB: db, PYTHONDONTWRITEBYTECODE: '1' };
+  execFileSync(PYTHON, ['seed.py', KEY, String(BRANDS), String(CATEGORIES), String(skuCount)], { cwd: 'bench/drf', env, stdio: 'pipe' });
+  const port = await freePort();
+  const server = spawn(PYTHON, ['/usr/bin/gunicorn', '-w', '2', '-b', `127.0.0.1:${port}`, '--log-level', 'warning', 'wsgi:application'], {
+    cwd: 'bench/drf', env, stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/api/v1.5/brands/brand-0/`);
+  return { server, url };
+}
+
+/** Our server (1 or more processes), seeded through the import endpoint. */
+async function startOurs(name, args) {
+  const dataDir = path.join(tmp, name);
+  const t = performance.now();
+  const { server, url } = await spawnServe(dataDir, KEY, args);
+  const seeded = await fetch(`${url}/api/app/v1/import/`, { method: 'POST', headers, body: JSON.stringify(catalog) });
   if (seeded.status !== 200) throw new Error(`seeding failed: ${seeded.status} ${await seeded.text()}`);
-  console.log(`seeded ${skuCount} SKUs through POST /api/app/v1/import/ in ${((performance.now() - t) / 1000).toFixed(2)} s`);
-
   const page = await (await fetch(`${url}/api/v1.5/sku/?limit=100&offset=5000`, { headers })).json();
   if (page.count !== skuCount || page.results.length !== 100) throw new Error('unexpected list page');
+  console.log(`${name}: started and seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  return { server, url };
+}
 
-  const run = async (opts) => {
-    const cpu0 = serverCpuSeconds();
-    const result = await new Promise((resolve, reject) => autocannon({ url, connections, duration: seconds, headers, ...opts }, (e, r) => (e ? reject(e) : resolve(r))));
-    const cpu1 = serverCpuSeconds();
-    result.serverCpuPerRequestUs = cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / result.requests.total;
-    return result;
-  };
-  const report = (label, r) => {
-    const ok = r['2xx'];
-    const bad = r.non2xx + r.errors + r.timeouts;
-    console.log(`${label}: ${r.requests.average.toFixed(0)} req/s (mean), p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ` +
-      `${(r.throughput.average / 1024 / 1024).toFixed(1)} MiB/s, ${ok} ok, ${bad} failed, ${connections} connections, ${seconds} s`);
-    if (r.serverCpuPerRequestUs !== null) {
-      console.log(`  server CPU ${r.serverCpuPerRequestUs.toFixed(0)} µs per request (one free core would serve ~${(1e6 / r.serverCpuPerRequestUs).toFixed(0)} req/s)`);
+/** Loads every row against one server; returns {mode: result}. */
+async function measure(name, { server, url }, skip = []) {
+  // Warm-up: JIT, SQLite's page cache, Python's imports.
+  await wrk(url, 'page-random', 2);
+  await wrk(url, 'brand-get', 1);
+  await waitFor(`${url}/api/v1.5/brands/brand-0/`);
+  const out = {};
+  for (const [mode, label] of ROWS) {
+    if (skip.includes(mode)) continue;
+    const cpu0 = cpuSeconds(server.pid);
+    const r = await wrk(url, mode);
+    const cpu1 = cpuSeconds(server.pid);
+    // Requests wrk gave up on may still be queued in the server: let it drain before the next row.
+    await waitFor(`${url}/api/v1.5/brands/brand-0/`);
+    r.cpuUs = cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / r.requests;
+    out[mode] = r;
+    console.log(`  ${name.padEnd(22)} ${label.padEnd(36)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  max ${r.max.toFixed(0)} ms` +
+      `${r.cpuUs === null ? '' : `  server CPU ${r.cpuUs.toFixed(0)} µs/req`}${r.bad ? `  ${r.bad} FAILED` : ''}`);
+  }
+  return out;
+}
+
+const cell = (r) => (r ? `${r.rps.toFixed(0).padStart(6)} ${r.p50.toFixed(1).padStart(5)} ${r.p99.toFixed(1).padStart(6)}` : '     -     -      -');
+
+function table(title, columns, drf) {
+  console.log(`\n${title}  (req/s, p50 ms, p99 ms; ${connections} connections, ${seconds} s, wrk -t2)`);
+  console.log(`${'request'.padEnd(36)} ${columns.map(([n]) => n.padStart(20)).join(' ')} ${drf ? 'DRF 3.14 gunicorn -w2'.padStart(20) : ''} ${drf ? '  best/DRF' : ''}`);
+  for (const [mode, label] of ROWS) {
+    const ours = columns.map(([, results]) => results[mode]);
+    const best = ours.reduce((a, b) => (b && (!a || b.rps > a.rps) ? b : a), undefined);
+    const ratio = drf?.[mode] && best ? best.rps / drf[mode].rps : null;
+    const verdict = ratio === null ? '' : `${ratio.toFixed(1)}x${ratio >= GOAL_RATIO ? '' : ' (<10x)'}${best.p99 <= GOAL_P99_MS ? '' : ' (p99>20)'}`;
+    console.log(`${label.padEnd(36)} ${ours.map(cell).join(' ')} ${drf ? cell(drf[mode]) : ''}   ${verdict}`);
+  }
+}
+
+const children = [];
+let cluster;
+try {
+  console.log(`${os.cpus().length} CPU(s), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  let drf;
+  if (hasDrf) {
+    const d = await startDrf();
+    children.push(d.server);
+    // The baseline has no /health: its row is ours alone.
+    drf = await measure('DRF (gunicorn -w 2)', d, ['health']);
+    await stop(d.server);
+  } else {
+    console.log('DRF baseline skipped (needs python3-djangorestframework and gunicorn, or API_BENCH_DRF=0 was set)');
+  }
+  const sqlite = [];
+  for (const workers of [1, 2]) {
+    const s = await startOurs(`sqlite-${workers}p`, ['--workers', String(workers)]);
+    children.push(s.server);
+    sqlite.push([`ours SQLite ${workers} proc`, await measure(`ours SQLite ${workers} proc`, s)]);
+    await stop(s.server);
+  }
+  const pg = [];
+  if (process.env.API_BENCH_PG !== '0' && PG_BIN) {
+    cluster = new PgCluster();
+    await cluster.start({ max_connections: 200 });
+    for (const workers of [1, 2]) {
+      // A fresh database for each: the earlier run's POSTs would change the catalog.
+      const dbName = `bench${workers}`;
+      cluster.run('psql', ['-h', cluster.dir, '-p', String(cluster.port), '-U', 'postgres', '-c', `CREATE DATABASE ${dbName}`]);
+      const url = cluster.url.replace('/postgres?', `/${dbName}?`);
+      const s = await startOurs(`pg-${workers}p`, ['--role', 'central', '--database', url, '--workers', String(workers)]);
+      children.push(s.server);
+      pg.push([`ours PG ${workers} proc`, await measure(`ours PostgreSQL ${workers} proc`, s)]);
+      await stop(s.server);
     }
-    return r.requests.average;
-  };
-
-  // Warm-up (JIT, SQLite page cache), then the measured runs.
-  await new Promise((resolve, reject) => autocannon({ url: `${url}/api/v1.5/sku/?limit=100`, connections: 10, duration: 2, headers }, (e, r) => (e ? reject(e) : resolve(r))));
-  // Calibration: the cheapest route, to tell this machine's speed at the moment from the API's cost.
-  report('GET /health (calibration)', await run({ url: `${url}/health` }));
-  const list = report('GET /api/v1.5/sku/?limit=100&offset=5000 (page of 100 of 10,000)', await run({ url: `${url}/api/v1.5/sku/?limit=100&offset=5000` }));
-  console.log(`  goal ${GOAL} req/s: ${list >= GOAL ? 'met' : 'NOT met'} on ${os.cpus().length} CPU(s), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  // Every request a different page (offsets 0..9899), so the list page cache never hits: the cost of
-  // building a page from the database.
-  let n = 0;
-  report('GET /api/v1.5/sku/?limit=100&offset=<each request another> (page cache missed)', await run({
-    url: `${url}/api/v1.5/sku/`,
-    requests: [{ setupRequest: (req) => ({ ...req, path: `/api/v1.5/sku/?limit=100&offset=${n++ % (skuCount - 100)}` }) }],
-  }));
-  report('POST /api/v1.5/brands/', await run({ method: 'POST', path: '/api/v1.5/brands/', body: JSON.stringify({ name: 'Bench brand' }), url: `${url}/api/v1.5/brands/` }));
+  } else if (process.env.API_BENCH_PG !== '0') {
+    console.log('PostgreSQL rows skipped: no PostgreSQL server binaries (apt-get install postgresql)');
+  }
+  table('Headless server on SQLite vs DRF', sqlite, drf);
+  if (pg.length) table('Central on PostgreSQL vs DRF (on SQLite)', pg, drf);
+  console.log(`goals: every row >= ${GOAL_RATIO}x DRF's req/s, p99 <= ${GOAL_P99_MS} ms; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.on('exit', resolve));
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const c of children) await stop(c);
+  cluster?.stop();
+  rmSync(tmp, { recursive: true, force: true });
 }

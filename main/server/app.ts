@@ -11,6 +11,7 @@ import { BODY_LIMIT, registerBodyParsers } from './http/body.js';
 import { detail, drfErrorHandler, NOT_FOUND } from './http/errors.js';
 import { collectMethods } from './http/method-not-allowed.js';
 import { createPageCache } from './http/page-cache.js';
+import { createRecordCache } from './http/record-cache.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerRoles } from './http/roles.js';
 import { registerWebUi, sendSpaFallback } from './http/web-ui.js';
@@ -55,6 +56,7 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
   app.decorate('dataDir', config.dataDir);
   app.decorate('serverConfig', config);
   app.decorate('pageCache', createPageCache(changeStamp));
+  app.decorate('recordCache', createRecordCache(changeStamp));
 
   app.setErrorHandler(drfErrorHandler);
   const methods = collectMethods(app);
@@ -70,7 +72,7 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
   });
 
   await registerBodyParsers(app);
-  registerAuth(app, db);
+  registerAuth(app, db, changeStamp);
   registerRoles(app);
   registerBodyAdmission(app);
   await registerRateLimit(app);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { DEFAULT_HOST, defaultWebRoot, type ServerConfig } from './config.js';
 import { ensureApiKey } from './domain/api-keys.js';
-import { openDatabase, openDatabaseTarget } from './storage/database.js';
+import { openDatabase, openDatabaseTarget, type OpenDatabase } from './storage/database.js';
 import type { EngineOptions } from './sync/engine.js';
 import { saveSettings } from './sync/device-store.js';
 import { write } from './storage/transaction.js';
@@ -35,6 +35,34 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+async function openFor(options: ServerOptions, dataDir: string) {
+  return options.database ? openDatabaseTarget({ kind: 'postgres', connectionString: options.database }) : openDatabase(dataDir);
+}
+
+/** Writes what the command line asks into the database: the API key, the central and device key. */
+async function applyOptions(db: OpenDatabase['db'], options: ServerOptions): Promise<void> {
+  if (options.apiKey) {
+    const key = options.apiKey;
+    await write(db, (ctx) => ensureApiKey(ctx, key, 'serve --api-key'));
+  }
+  if (options.central !== undefined || options.deviceKey !== undefined) {
+    await saveSettings(db, { central_url: options.central, device_key: options.deviceKey });
+  }
+}
+
+/**
+ * Migrates the database and applies the command line's settings once, before several server
+ * processes start on it (`serve --workers N`): they would otherwise race to migrate and register.
+ */
+export async function prepareDatabase(options: ServerOptions): Promise<void> {
+  const database = await openFor(options, path.resolve(options.dataDir));
+  try {
+    await applyOptions(database.db, options);
+  } finally {
+    await database.close();
+  }
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const config: ServerConfig = {
     host: options.host ?? DEFAULT_HOST,
@@ -44,18 +72,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     logger: options.logger ?? false,
     role: options.role ?? 'laptop',
   };
-  const database = options.database
-    ? await openDatabaseTarget({ kind: 'postgres', connectionString: options.database })
-    : await openDatabase(config.dataDir);
+  const database = await openFor(options, config.dataDir);
   let app: FastifyInstance | undefined;
   try {
-    if (options.apiKey) {
-      const key = options.apiKey;
-      await write(database.db, (ctx) => ensureApiKey(ctx, key, 'serve --api-key'));
-    }
-    if (options.central !== undefined || options.deviceKey !== undefined) {
-      await saveSettings(database.db, { central_url: options.central, device_key: options.deviceKey });
-    }
+    await applyOptions(database.db, options);
     app = await buildApp({ db: database.db, config, changeStamp: database.changeStamp, sync: options.sync });
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {

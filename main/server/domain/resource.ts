@@ -151,6 +151,22 @@ function containing(term: string): string {
   return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** Whether a list request filters at all (a filter with a value, or a search term). */
+function filters(def: ResourceDef, q: ListQuery): boolean {
+  const known = listFilters(def);
+  const filtered = Object.entries(q.filters ?? {}).some(([param, value]) => Object.hasOwn(known, param) && value !== undefined && value !== '');
+  return filtered || (!!q.search?.trim() && !!def.list?.search?.length);
+}
+
+/**
+ * The WHERE clause of a list: every filter given (AND), and the search term in any search field;
+ * none when nothing filters, since `WHERE 1 = 1` keeps SQLite from answering count(*) from its
+ * b-tree's size (a scan of every row instead, on every page).
+ */
+function withListWhere<Q extends { where(e: (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>): Q }>(query: Q, def: ResourceDef, q: ListQuery): Q {
+  return filters(def, q) ? query.where(listWhere(def, q)) : query;
+}
+
 /** The WHERE clause of a list: every filter given (AND), and the search term in any search field. */
 function listWhere(def: ResourceDef, q: ListQuery) {
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
@@ -195,14 +211,48 @@ export function orderingOf(def: ResourceDef, ordering: string | undefined): Arra
 
 /** One page of records with the filters, search and ordering the resource allows; ties in creation order. */
 export async function listRecords(db: Kysely<Database>, def: ResourceDef, page: Page, query: ListQuery = {}): Promise<ListResult<Row>> {
-  const where = listWhere(def, query);
-  const [{ n }] = await (db as AnyDb).selectFrom(def.table).select((eb) => eb.fn.countAll().as('n')).where(where).execute();
-  let rowsQ = selectRows(db as AnyDb, def).where(where);
+  const [{ n }] = await withListWhere((db as AnyDb).selectFrom(def.table).select((eb) => eb.fn.countAll().as('n')), def, query).execute();
+  let rowsQ = withListWhere(selectRows(db as AnyDb, def), def, query);
   for (const o of orderingOf(def, query.ordering)) rowsQ = rowsQ.orderBy((eb) => fieldExpr(eb, def, o.field), o.desc ? 'desc' : 'asc');
   const rows = await rowsQ.orderBy(`${def.table}.data_id`).limit(page.limit).offset(page.offset).execute();
   return { count: Number(n), results: rows.map((r: Row) => present(def, r)) };
 }
 
+/** A page as its count and its records' data_ids in list order: what the record cache builds a page from. */
+export async function listPageIds(db: Kysely<Database>, def: ResourceDef, page: Page, query: ListQuery = {}): Promise<{ count: number; ids: number[] }> {
+  const [{ n }] = await withListWhere((db as AnyDb).selectFrom(def.table).select((eb) => eb.fn.countAll().as('n')), def, query).execute();
+  let idsQ = withListWhere((db as AnyDb).selectFrom(def.table).select(`${def.table}.data_id`), def, query);
+  for (const o of orderingOf(def, query.ordering)) idsQ = idsQ.orderBy((eb) => fieldExpr(eb, def, o.field), o.desc ? 'desc' : 'asc');
+  const rows = await idsQ.orderBy(`${def.table}.data_id`).limit(page.limit).offset(page.offset).execute();
+  return { count: Number(n), ids: rows.map((r: { data_id: number }) => Number(r.data_id)) };
+}
+
+// An alias no API field has.
+const DATA_ID = '__data_id';
+
+/**
+ * Every data_id of a list, in list order, when there are at most `max` (else null): a client walking
+ * the list then costs a slice of this instead of an OFFSET scan per page.
+ */
+export async function listAllIds(db: Kysely<Database>, def: ResourceDef, query: ListQuery, max: number): Promise<number[] | null> {
+  let idsQ = withListWhere((db as AnyDb).selectFrom(def.table).select(`${def.table}.data_id`), def, query);
+  for (const o of orderingOf(def, query.ordering)) idsQ = idsQ.orderBy((eb) => fieldExpr(eb, def, o.field), o.desc ? 'desc' : 'asc');
+  const rows = await idsQ.orderBy(`${def.table}.data_id`).limit(max + 1).execute();
+  return rows.length > max ? null : rows.map((r: { data_id: number }) => Number(r.data_id));
+}
+
+/** Presented records by data_id (those that exist); at most a page's worth (MAX_PAGE_SIZE) at a time. */
+export async function recordsByDataId(db: Kysely<Database>, def: ResourceDef, ids: number[]): Promise<Map<number, Row>> {
+  const out = new Map<number, Row>();
+  if (ids.length === 0) return out;
+  const rows = await selectRows(db as AnyDb, def).select(`${def.table}.data_id as ${DATA_ID}`).where(`${def.table}.data_id`, 'in', ids).execute();
+  for (const row of rows as Row[]) {
+    const dataId = Number(row[DATA_ID]);
+    delete row[DATA_ID];
+    out.set(dataId, present(def, row));
+  }
+  return out;
+}
 export async function findRow(db: Kysely<Database>, def: ResourceDef, id: string): Promise<Row | undefined> {
   return selectRows(db as AnyDb, def).where(`${def.table}.id`, '=', id).executeTakeFirst();
 }

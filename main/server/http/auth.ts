@@ -41,7 +41,38 @@ function tokenOf(request: FastifyRequest): string {
   return parts[1];
 }
 
-export function registerAuth(app: FastifyInstance, db: Kysely<Database>): void {
+/** Bound on the verified keys remembered (a server sees few keys; a flood of valid ones starts over). */
+const KEYS_KEPT = 1000;
+
+/**
+ * Verified keys remembered while the database is unchanged (`changeStamp`, storage/dialect.ts): every
+ * request carries its key, and hashing it and reading its row was most of a small request's cost. A
+ * revocation is a write, by this process or another, so it retires every key remembered.
+ */
+function keyVerifier(db: Kysely<Database>, changeStamp: () => string | null) {
+  let stamp: string | null = null;
+  let kept = new Map<string, VerifiedApiKey>();
+  return async (token: string): Promise<VerifiedApiKey | undefined> => {
+    const now = changeStamp();
+    if (now === null) return verifyApiKey(db, token);
+    if (now !== stamp) {
+      stamp = now;
+      kept = new Map();
+    }
+    const known = kept.get(token);
+    if (known) return known;
+    const key = await verifyApiKey(db, token);
+    // Only valid keys: invalid tokens would let any client fill the map.
+    if (key && changeStamp() === now && stamp === now) {
+      if (kept.size >= KEYS_KEPT) kept = new Map();
+      kept.set(token, key);
+    }
+    return key;
+  };
+}
+
+export function registerAuth(app: FastifyInstance, db: Kysely<Database>, changeStamp: () => string | null = () => null): void {
+  const verify = keyVerifier(db, changeStamp);
   app.decorateRequest('apiKey', null);
   // The options objects themselves are kept: hooks of inner scopes (public docs, static UI) set
   // `auth: false` on them after this hook has seen them.
@@ -55,7 +86,7 @@ export function registerAuth(app: FastifyInstance, db: Kysely<Database>): void {
   app.addHook('onRequest', async (request) => {
     // Unmatched URLs (404/405 answers) carry no route config: nothing there to protect.
     if (request.is404 || !routeNeedsAuth(request.routeOptions.config)) return;
-    const key = await verifyApiKey(db, tokenOf(request));
+    const key = await verify(tokenOf(request));
     if (!key) throw unauthorized('Invalid token.');
     request.apiKey = key;
   });

@@ -15,7 +15,10 @@ declare module 'fastify' {
 export const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface PageCache {
-  /** Sends the page for this request: from the cache if current, else from compute(), then kept. */
+  /**
+   * Sends the page for this request: from the cache if current, else from compute(), then kept.
+   * compute() answers the page, or a string: the page already serialised (http/record-cache.ts).
+   */
   send(request: FastifyRequest, reply: FastifyReply, page: Page, compute: () => Promise<unknown>): Promise<FastifyReply>;
 }
 
@@ -36,7 +39,8 @@ export function createPageCache(changeStamp: () => string | null, maxBytes = PAG
       if (hit && hit.stamp === stamp) return reply.type('application/json; charset=utf-8').send(hit.body);
       // A write landing while compute() runs changes the stamp, so a page stored under the stamp read
       // before it can never be served after it.
-      const body = reply.serialize(await compute()) as string;
+      const value = await compute();
+      const body = typeof value === 'string' ? value : (reply.serialize(value) as string);
       if (stamp !== null && body.length <= maxBytes) {
         drop(key);
         // Oldest first: Map keeps insertion order.

@@ -2,13 +2,17 @@
 // visits) share one HTTP shape: list with the envelope, create, read, PUT/PATCH, sometimes DELETE.
 // One generic plugin serves them all from a ResourceDef and its schemas.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
-import { createRecord, deleteRecord, getRecord, listFilters, listRecords, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
+import { createRecord, deleteRecord, getRecord, listAllIds, listFilters, listPageIds, listRecords, recordsByDataId, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
 import { envelope, pageOf, readFormPaging } from '../http/pagination.js';
+import { ORDER_MAX_IDS } from '../http/record-cache.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import { Created, Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../schemas/common.js';
 
 type Row = Record<string, unknown>;
+/** How an envelope with no results ends once serialised (its schema puts `results` last). */
+const RESULTS_TAIL = '[]}';
 export type Method = 'list' | 'create' | 'get' | 'put' | 'patch' | 'delete';
 
 /** Generic over its schemas: request bodies are typed by the schemas that validate them. */
@@ -74,6 +78,13 @@ export function listQueryProperties(def: ResourceDef, item: TSchema): Record<str
   return out;
 }
 
+/** What a list's order depends on: its table and every query parameter but the page's. */
+function orderKey(table: string, list: ListQuery): string {
+  const params = Object.entries(list.filters ?? {}).filter(([k]) => k !== 'limit' && k !== 'offset');
+  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${table}?${JSON.stringify(params)}|${list.search ?? ''}|${list.ordering ?? ''}`;
+}
+
 /** The list's query beside limit/offset: the resource's filters, `search`, `ordering`. */
 type ListQueryValue = Record<string, string | number | boolean | undefined>;
 
@@ -87,24 +98,43 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
     const update = o.update ?? ((ctx, id, body) => updateRecord(ctx, o.def, id, body));
 
     if (has('list')) {
-      const query = Type.Object({ ...PageQueryProperties, ...listQueryProperties(o.def, o.listItem ?? o.item) });
+      const itemSchema = o.listItem ?? o.item;
+      const query = Type.Object({ ...PageQueryProperties, ...listQueryProperties(o.def, itemSchema) });
       app.get(o.path, {
         schema: {
           tags,
           summary: `List ${o.def.label} records`,
           // Built from the resource's ListSpec: its static type is the page query plus named filters.
           querystring: Type.Unsafe<Static<typeof PageQuery> & ListQueryValue>(query),
-          response: { 200: Envelope(o.listItem ?? o.item), ...errorResponses },
+          response: { 200: Envelope(itemSchema), ...errorResponses },
         },
         preValidation: readFormPaging,
       }, async (request, reply) => {
         const page = pageOf(request.query);
         const { search, ordering } = request.query;
         const list: ListQuery = { filters: request.query, search: search?.toString(), ordering: ordering?.toString() };
-        return app.pageCache.send(request, reply, page, async () => {
+        // Records and list orders are kept while the database is unchanged (http/record-cache.ts), so
+        // any page is a slice and a join of serialised records, not a query and a serialisation.
+        if (!app.recordCache.active()) {
           const { count, results } = await listRecords(db, o.def, page, list);
           return envelope(request, page, count, results);
+        }
+        const order = await app.recordCache.order(orderKey(o.def.table, list), () => listAllIds(db, o.def, list, ORDER_MAX_IDS));
+        const { count, ids } = order
+          ? { count: order.length, ids: order.slice(page.offset, page.offset + page.limit) }
+          : await listPageIds(db, o.def, page, list);
+        const items = await app.recordCache.records(o.def.table, ids, async (missing) => {
+          const rows = await recordsByDataId(db, o.def, missing);
+          return new Map([...rows].map(([id, row]) => [id, reply.serializeInput(row, itemSchema as unknown as Record<string, unknown>)]));
         });
+        // The envelope serialised as the route's schema does it, its empty results filled with the records.
+        const empty = reply.serialize(envelope(request, page, count, [])) as string;
+        if (items !== null && empty.endsWith(RESULTS_TAIL)) {
+          // Already serialised: sent as it is (a string body skips the response serialiser).
+          return (reply as FastifyReply).type('application/json; charset=utf-8').send(`${empty.slice(0, -RESULTS_TAIL.length)}[${items.join(',')}]}`);
+        }
+        const { count: total, results } = await listRecords(db, o.def, page, list);
+        return envelope(request, page, total, results);
       });
     }
     if (has('create')) {

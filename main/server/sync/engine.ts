@@ -26,6 +26,8 @@ export interface EngineOptions {
   photos?: PhotoTransfer;
   /** The central's detector and embedder models, pulled when they change (sync/models.ts). */
   models?: { pull(central: string, deviceKey: string): Promise<string[]> };
+  /** false: the loop is not started here (`serve --workers N`: only the first process syncs). */
+  run?: boolean;
 }
 
 /** A refusal with a state of its own (what the user is told) rather than "offline". */

@@ -96,7 +96,7 @@ export async function registerSync(app: FastifyInstance, prefix: string, options
   }
   const engine = new SyncEngine(app.db, { photos: new TusPhotoTransfer(app.db, app.dataDir), models: new ModelTransfer(app.dataDir), ...options });
   app.decorate('syncEngine', engine);
-  app.addHook('onReady', async () => engine.start());
+  if (options.run !== false) app.addHook('onReady', async () => engine.start());
   app.addHook('onClose', async () => engine.stop());
   app.addHook('onRequest', async (request) => {
     if (!WRITE_METHODS.has(request.method) || !MASTER_WRITES.test(request.url)) return;

@@ -92,11 +92,17 @@ export async function claimJob(db: Kysely<Database>, owner: string, leaseMs: num
       .executeTakeFirst();
     if (!row) return null;
     const attempts = row.attempts + 1;
-    await trx
+    // Only if the row is still as read (compare-and-set): another server process on the same
+    // database (`serve --workers N`) that claimed it first leaves nothing to update here.
+    const claimed = await trx
       .updateTable('recognition_jobs')
       .set({ status: 'running', attempts, lease_owner: owner, lease_until: new Date(at.getTime() + leaseMs).toISOString(), updated_at: at.toISOString() })
       .where('id', '=', row.id)
-      .execute();
+      .where('status', '=', row.status)
+      .where('attempts', '=', row.attempts)
+      .where((eb) => (row.lease_owner === null ? eb('lease_owner', 'is', null) : eb('lease_owner', '=', row.lease_owner)))
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return null;
     return { id: row.id, sceneId: row.scene_id, reportIds: JSON.parse(row.reports) as string[], attempts };
   });
 }

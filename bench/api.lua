@@ -1,0 +1,42 @@
+-- wrk script of bench/api.bench.mjs. BENCH_MODE picks the request:
+--   page-fixed   GET /api/v1.5/sku/?limit=100&offset=5000 (the same page each time)
+--   page-random  GET /api/v1.5/sku/?limit=100&offset=<random 0..BENCH_SKUS-100>
+--   brand-get    GET /api/v1.5/brands/brand-<random 0..BENCH_BRANDS-1>/
+--   brand-post   POST /api/v1.5/brands/ {"name": "Bench brand"}
+--   health       GET /health
+-- BENCH_TOKEN is the API key. done() prints one JSON line the bench reads.
+local mode = os.getenv("BENCH_MODE") or "page-random"
+local skus = tonumber(os.getenv("BENCH_SKUS") or "10000")
+local brands = tonumber(os.getenv("BENCH_BRANDS") or "100")
+wrk.headers["Authorization"] = "Token " .. (os.getenv("BENCH_TOKEN") or "")
+wrk.headers["Content-Type"] = "application/json"
+
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  thread:set("seed", counter)
+end
+
+function init(args)
+  math.randomseed(os.time() * 1000 + (seed or 0))
+end
+
+function request()
+  if mode == "page-fixed" then
+    return wrk.format("GET", "/api/v1.5/sku/?limit=100&offset=5000")
+  elseif mode == "page-random" then
+    return wrk.format("GET", "/api/v1.5/sku/?limit=100&offset=" .. math.random(0, skus - 100))
+  elseif mode == "brand-get" then
+    return wrk.format("GET", "/api/v1.5/brands/brand-" .. math.random(0, brands - 1) .. "/")
+  elseif mode == "brand-post" then
+    return wrk.format("POST", "/api/v1.5/brands/", nil, '{"name": "Bench brand"}')
+  else
+    return wrk.format("GET", "/health")
+  end
+end
+
+function done(summary, latency, requests)
+  local bad = summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout
+  io.write(string.format('WRK_RESULT {"requests": %d, "seconds": %.3f, "bad": %d, "p50_us": %d, "p90_us": %d, "p99_us": %d, "max_us": %d}\n',
+    summary.requests, summary.duration / 1e6, bad, latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
+end

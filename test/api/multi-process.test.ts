@@ -1,0 +1,119 @@
+// Several server processes over one database (`serve --workers N`, issue 24): they answer on one port,
+// see each other's writes at once (lists, records and verified keys are kept per process only while
+// the database is unchanged), stop together on SIGTERM; recognition jobs are leased once.
+import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claimJob } from '../../main/server/recognition/jobs/queue.js';
+import { DATABASE_FILE, openDatabase } from '../../main/server/storage/database.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const KEY = 'workers-key-0123456789abcdefghijklmnop';
+
+function listening(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c) => {
+      out += c;
+      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+    setTimeout(() => reject(new Error(`no listening line: ${out}`)), 60_000);
+  });
+}
+
+/** The pids of a process's children (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+describe('serve --workers 2 (build)', () => {
+  it('serves from two processes on one port; every process sees every write at once; SIGTERM stops them all', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-workers-'));
+    const child = spawn(process.execPath, [path.join(root, 'dist/main/cli/serve.js'), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--api-key', KEY, '--workers', '2'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' };
+    try {
+      const url = await listening(child);
+      const workers = existsSync('/proc') ? childrenOf(child.pid!) : [];
+      if (existsSync('/proc')) expect(workers).toHaveLength(2);
+      const list = async (query = '') => (await (await fetch(`${url}/api/v1.5/brands/${query}`, { headers })).json()) as { count: number; results: Array<{ id: string; name: string }> };
+      // Each round: a write through one connection, then reads over fresh connections, which the
+      // cluster hands to both processes in turn. None may answer from before the write.
+      for (let round = 0; round < 4; round++) {
+        const created = await fetch(`${url}/api/v1.5/brands/`, { method: 'POST', headers, body: JSON.stringify({ id: `b${round}`, name: `Brand ${round}` }) });
+        expect(created.status).toBe(201);
+        for (let i = 0; i < 6; i++) {
+          const page = await list('?limit=2&offset=0&ordering=-name');
+          expect(page.count).toBe(round + 1);
+          expect(page.results[0]).toEqual({ id: `b${round}`, name: `Brand ${round}` });
+        }
+      }
+      const renamed = await fetch(`${url}/api/v1.5/brands/b0/`, { method: 'PATCH', headers, body: JSON.stringify({ name: 'Renamed' }) });
+      expect(renamed.status).toBe(200);
+      for (let i = 0; i < 6; i++) expect((await list('?limit=10')).results.find((b) => b.id === 'b0')?.name).toBe('Renamed');
+      // A key revoked through one process is refused by every process from then on.
+      const second = (await (await fetch(`${url}/api/app/v1/keys/`, { method: 'POST', headers, body: JSON.stringify({ name: 'second' }) })).json()) as { id: string; key: string };
+      for (let i = 0; i < 6; i++) expect((await fetch(`${url}/api/v1.5/brands/`, { headers: { authorization: `Token ${second.key}` } })).status).toBe(200);
+      expect((await fetch(`${url}/api/app/v1/keys/${second.id}/`, { method: 'DELETE', headers })).status).toBe(200);
+      for (let i = 0; i < 6; i++) expect((await fetch(`${url}/api/v1.5/brands/`, { headers: { authorization: `Token ${second.key}` } })).status).toBe(401);
+
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('refuses a --workers that is not a count', async () => {
+    const child = spawn(process.execPath, [path.join(root, 'dist/main/cli/serve.js'), '--workers', 'many'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(2);
+    expect(err).toMatch(/invalid --workers many/);
+  });
+});
+
+describe('recognition jobs over one database from several processes', () => {
+  it('leases each job once when claimers race on separate connections', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-lease-'));
+    const a = await openDatabase(dataDir);
+    const b = await openDatabase(dataDir);
+    try {
+      // Job rows alone (their scenes do not matter to the queue): foreign keys off on this connection.
+      const raw = new Database(path.join(dataDir, DATABASE_FILE));
+      raw.pragma('foreign_keys = OFF');
+      const insert = raw.prepare("INSERT INTO recognition_jobs (id, scene_id, reports, status, attempts, created_at, updated_at) VALUES (?, ?, '[]', 'queued', 0, ?, ?)");
+      const JOBS = 40;
+      for (let i = 0; i < JOBS; i++) insert.run(`job-${i}`, `scene-${i}`, new Date().toISOString(), new Date().toISOString());
+      raw.close();
+
+      const claimed: string[] = [];
+      const claimer = async (db: typeof a.db, owner: string) => {
+        for (let idle = 0; idle < 20; ) {
+          // A claimer that loses a race on SQLite may get SQLITE_BUSY: it tries again, as the worker does.
+          const job = await claimJob(db, owner, 60_000).catch(() => 'busy' as const);
+          if (job === 'busy') continue;
+          if (job === null) idle++;
+          else claimed.push(job.id);
+        }
+      };
+      await Promise.all([claimer(a.db, 'worker-a'), claimer(b.db, 'worker-b'), claimer(a.db, 'worker-c'), claimer(b.db, 'worker-d')]);
+      expect(claimed.toSorted()).toEqual(Array.from({ length: JOBS }, (_, i) => `job-${i}`).toSorted());
+      const owners = await a.db.selectFrom('recognition_jobs' as never).select(['status', 'attempts'] as never[]).execute();
+      expect(owners.every((r) => (r as { status: string; attempts: number }).status === 'running' && (r as { attempts: number }).attempts === 1)).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
