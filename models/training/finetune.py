@@ -1,8 +1,8 @@
 """Fine-tune the detector on supervisors' corrections (issue 23): a training export (`npm run cli --
 export-training --out EXPORT`, COCO) mixed with generated shelves, starting from the detector in use.
 
-1. Splits the export's reviewed photos by scene (the photos of one scene overlap, so a split by photo
-   would test on what it trained on) into training and held-out scenes, deterministically from --seed.
+1. Splits the export's reviewed photos by scene into training and held-out scenes, deterministically
+   from --seed (review_export.split_scenes).
 2. Starts from a detector ONNX file (--base: the shipped model by default, or the one installed on the
    laptop), rebuilt in PyTorch by onnx_import.py, and fine-tunes every network of it with train.py's
    losses on crops (dataset.ShelfCrops) of which --mix come from the training photos and the rest from
@@ -21,13 +21,9 @@ Usage (from models/training, after `npm run build`):
   python3 finetune.py --export EXPORT --generated cache/train --out OUT [--minutes 10] [--steps N]
 """
 import argparse
-import datetime
-import hashlib
 import json
 import math
 import os
-import random
-import re
 import shutil
 import sys
 import tempfile
@@ -42,43 +38,14 @@ import evaluate
 from dataset import ShelfCrops, list_samples
 from model import ShelfEnsemble
 from onnx_export import export_onnx
-from onnx_import import NotShelfNet, freeze_batchnorm, load_detector
+from onnx_import import load_detector
+from onnx_weights import UnknownGraph, freeze_batchnorm
+from review_export import BadInput, model_version, read_export, sha256, split_scenes
 from train import losses
 
 DEFAULT_BASE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'shelf-detector.onnx')
 APP_LONG_SIDE = 1280  # the app's detector input (MODEL_CARD.md): training crops are cut at that scale
 EXPORT_FIRST = 1_000_000  # sample numbers of the export's photos in the work folder, after the generated ones
-
-
-class BadInput(Exception):
-    pass
-
-
-def read_export(folder):
-    """COCO export -> [{'file', 'scene', 'boxes' (N,4) x1,y1,x2,y2 displayed pixels}], one per photo."""
-    path = os.path.join(folder, 'annotations.json')
-    if not os.path.exists(path):
-        raise BadInput(f'{path} not found: --export takes a folder written by `npm run cli -- export-training`')
-    with open(path) as fh:
-        coco = json.load(fh)
-    boxes = {im['id']: [] for im in coco['images']}
-    for a in coco['annotations']:
-        x, y, w, h = a['bbox']
-        boxes[a['image_id']].append([x, y, x + w, y + h])
-    return [{'file': os.path.join(folder, im['file_name']), 'scene': im['scene'],
-             'boxes': np.array(boxes[im['id']], np.float64).reshape(-1, 4)} for im in coco['images']]
-
-
-def split_scenes(photos, holdout, seed):
-    """(training photos, held-out photos): a --holdout share of the scenes (at least one each side),
-    chosen by a shuffle seeded with --seed over the sorted scene ids, so a run can be repeated."""
-    scenes = sorted({p['scene'] for p in photos})
-    if len(scenes) < 2:
-        raise BadInput(f'the export holds {len(scenes)} reviewed scene(s): at least 2 are needed, one to train on and one to test on')
-    random.Random(seed).shuffle(scenes)
-    n = min(len(scenes) - 1, max(1, round(holdout * len(scenes))))
-    held = set(scenes[:n])
-    return [p for p in photos if p['scene'] not in held], [p for p in photos if p['scene'] in held]
 
 
 def prepare_samples(work, generated, train_photos):
@@ -150,14 +117,6 @@ def score(model_file, photos):
     return {'AP50': float(aps[0.5]), 'AP': float(np.mean(list(aps.values())))}
 
 
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, 'rb') as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b''):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--export', required=True, help='a folder written by `npm run cli -- export-training`')
@@ -176,9 +135,8 @@ def parse_args(argv):
     ap.add_argument('--min-gain', type=float, default=0.0, help='AP50 the new model must gain over the base')
     ap.add_argument('--force', action='store_true', help='write the model even if it is not better (tests)')
     a = ap.parse_args(argv)
+    a.version = model_version(a.version)
     if a.version is None:
-        a.version = 'finetune-' + datetime.datetime.now(datetime.timezone.utc).strftime('%Y%m%d-%H%M')
-    if not re.fullmatch(r'[A-Za-z0-9][A-Za-z0-9._-]{0,63}', a.version):
         ap.error('--version: letters, digits, ".", "_" and "-" only (it is part of a file name)')
     if not 0 < a.holdout < 1:
         ap.error('--holdout must lie between 0 and 1')
@@ -198,7 +156,7 @@ def main(argv=None):
         if not os.path.isdir(a.generated):
             raise BadInput(f'--generated {a.generated} is not a folder')
         model, info = load_detector(a.base)
-    except (BadInput, NotShelfNet, OSError) as e:
+    except (BadInput, UnknownGraph, OSError) as e:
         print(f'finetune: {e}', file=sys.stderr)
         return 2
     print(f"{len(train_photos)} photos to train on, {len(held)} held out ({len({p['scene'] for p in held})} scenes); "

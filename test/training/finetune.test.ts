@@ -1,7 +1,8 @@
 // Training from supervisors' corrections (issue 23, item 5), end to end on a tiny case: composed shelves
-// recognised and reviewed through the real API, exported by the built CLI, fine-tuned by finetune.py for
-// a few CPU steps from the shipped model, and the result installed by `models install`. Nothing here
-// asks the network to learn: a few steps only show that the path works and what it writes.
+// recognised and reviewed through the real API, exported by the built CLI, fine-tuned by finetune.py
+// (detector) and embedder/finetune.py (product embedder) for a few CPU steps from the shipped models,
+// rebuilt from their ONNX files, and the detector installed by `models install`. Nothing here asks the
+// networks to learn: a few steps only show that the path works and what it writes.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,11 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../api/harness.js';
 import { composeShelf } from '../recognition/fixtures.js';
 import { createCatalog, upload, waitForReports } from '../recognition/helpers.js';
-import { runPython } from './python.js';
+import { runPython, TRAINING } from './python.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const cli = (...args: string[]) => promisify(execFile)(process.execPath, [path.join(root, 'dist/main/cli/cli.js'), ...args]);
 const SHIPPED = path.join(root, 'models/shelf-detector.onnx');
+const SHIPPED_EMBEDDER = path.join(root, 'models/product-embedder.onnx');
+const checkExport = (model: string, dir: string) =>
+  promisify(execFile)(process.execPath, [path.join(TRAINING, 'check_export.mjs'), model, dir]);
 const LAYOUTS: Array<Array<Array<[string, number]>>> = [
   [[['fanta_pet', 3], ['sprite_pet', 2]], [['cocacola_pet', 2]]],
   [[['sprite_pet', 4]], [['cocacola_pet', 2], ['fanta_pet', 1]]],
@@ -59,6 +63,49 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('the shipped models rebuilt in PyTorch from their ONNX files (no checkpoint ships)', () => {
+  it("give the ONNX files' own outputs through onnxruntime-node", async () => {
+    const detector = path.join(tmp, 'check-detector');
+    expect(runPython(['onnx_import.py', SHIPPED, '--check-dir', detector])).toMatch(/small, wide, weights 0\.6, 0\.4/);
+    expect((await checkExport(SHIPPED, detector)).stdout).toContain('export matches PyTorch');
+    const embedder = path.join(tmp, 'check-embedder');
+    runPython(['-c', `
+import sys, torch
+sys.path.insert(0, 'embedder')
+import finetune
+from onnx_export import write_check_cases
+model, _ = finetune.load_embedder(sys.argv[1])
+g = torch.Generator().manual_seed(0)
+write_check_cases(model, [torch.rand(n, 3, 96, 96, generator=g) * 255 for n in (1, 3)], ['embedding'], sys.argv[2])`, SHIPPED_EMBEDDER, embedder]);
+    expect((await checkExport(SHIPPED_EMBEDDER, embedder)).stdout).toContain('export matches PyTorch');
+  }, 60_000);
+});
+
+describe('embedder/finetune.py', () => {
+  it('fine-tunes the shipped embedder on the SKU crops, and the app embeds with the model it writes', async () => {
+    const out = path.join(tmp, 'out-embedder');
+    const stdout = runPython(['embedder/finetune.py', '--export', exportDir, '--out', out, '--version', 'ci-e1', '--force',
+      '--steps', '3', '--batch', '8', '--synthetic', '4', '--threads', '1', '--log-every', '1', '--holdout', '0.34']);
+    expect(stdout).toMatch(/^14 crops of 3 SKUs to train on, 7 held out; 4 drawn packages$/m);
+    expect(stdout).toMatch(/held-out top-1 \d\.\d{3} against the base's \d\.\d{3} \(7 crops\); wrote .*product-embedder-ci-e1\.onnx/);
+    const model = path.join(out, 'product-embedder-ci-e1.onnx');
+    const report = JSON.parse(readFileSync(path.join(out, 'product-embedder-ci-e1.json'), 'utf8'));
+    expect(report).toMatchObject({ version: 'ci-e1', written: true, training: { crops: 14, skus: 3, steps: 3 }, base: { sha256: sha256(SHIPPED_EMBEDDER) }, sha256: sha256(model) });
+    expect(report.better).toBe(report.new.top1 > report.base.top1);
+    // The app's own embedding code, pointed at the new file as SHELF_EMBEDDER_MODEL.
+    const script = `
+const { embed, embeddingInput, embedderModelVersion } = await import('./dist/main/server/recognition/identification/embedding.js');
+const [v] = await embed([await embeddingInput(process.argv[1])]);
+console.log(JSON.stringify({ version: embedderModelVersion(), length: v.length, norm: Math.hypot(...v) }));`;
+    const r = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, path.join(exportDir, 'images', '1.jpg')],
+      { cwd: root, env: { ...process.env, SHELF_EMBEDDER_MODEL: model } });
+    const e = JSON.parse(r.stdout);
+    expect(e.version).toContain(report.sha256.slice(0, 12));
+    expect(e.length).toBe(128);
+    expect(e.norm).toBeCloseTo(1, 4);
+  }, 120_000);
+});
 
 describe('finetune.py', () => {
   it('fine-tunes the shipped model on an export, and the model it writes installs and detects', async () => {
@@ -105,7 +152,7 @@ describe('finetune.py', () => {
   it('the same seed holds out the same scene; another seed may hold out another', () => {
     // One Python run for every split: importing torch is most of a run's time.
     const splits: Array<[string[], string[]]> = JSON.parse(runPython(['-c', `
-import json, sys, finetune
+import json, sys, review_export as finetune
 photos = finetune.read_export(sys.argv[1])
 out = []
 for seed in [0, 0, 1, 2, 3, 4, 5]:
