@@ -79,7 +79,7 @@ model, _ = finetune.load_embedder(sys.argv[1])
 g = torch.Generator().manual_seed(0)
 write_check_cases(model, [torch.rand(n, 3, 96, 96, generator=g) * 255 for n in (1, 3)], ['embedding'], sys.argv[2])`, SHIPPED_EMBEDDER, embedder]);
     expect((await checkExport(SHIPPED_EMBEDDER, embedder)).stdout).toContain('export matches PyTorch');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('embedder/finetune.py', () => {
@@ -165,7 +165,7 @@ print(json.dumps(out))`, exportDir]));
     expect(a[1]).toHaveLength(1);
     expect(a[0]).not.toContain(a[1][0]);
     expect(new Set([a[1][0], ...others.map((s) => s[1][0])]).size).toBeGreaterThan(1);
-  });
+  }, 60_000);
 
   it('refuses an export it cannot split, with exit status 2 and a reason', () => {
     const one = path.join(tmp, 'one-scene');
@@ -178,5 +178,5 @@ print(json.dumps(out))`, exportDir]));
       .toThrow(/exited 2:\nfinetune: the export holds 1 reviewed scene\(s\): at least 2 are needed/);
     expect(() => runPython(['finetune.py', '--export', path.join(tmp, 'nowhere'), '--generated', generated, '--out', path.join(tmp, 'x')]))
       .toThrow(/exited 2:\nfinetune: .*annotations\.json not found/);
-  });
+  }, 120_000);
 });
