@@ -17,6 +17,8 @@ import json
 import os
 import random
 import shutil
+import signal
+import sys
 import tempfile
 
 import cv2
@@ -62,6 +64,8 @@ def main():
     a = ap.parse_args()
     a.photo_aug = False
     torch.set_num_threads(a.threads)
+    # A stopped run must delete its weights too: SIGTERM leaves through the finally below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     work = tempfile.mkdtemp(prefix='learning-curve-')  # every weight file lives here and goes with it
     try:
         regions = region_samples(a.photos, work)

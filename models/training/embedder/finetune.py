@@ -24,7 +24,6 @@ import sys
 import time
 
 import cv2
-import numpy as np
 import torch
 import torch.nn.functional as F
 
