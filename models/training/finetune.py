@@ -128,7 +128,7 @@ def parse_args(argv):
     ap.add_argument('--seed', type=int, default=0)
     ap.add_argument('--steps', type=int, default=10 ** 9); ap.add_argument('--minutes', type=float, default=10)
     ap.add_argument('--batch', type=int, default=8); ap.add_argument('--size', type=int, default=384)
-    ap.add_argument('--lr', type=float, default=3e-4, help='lower than from scratch: the weights are already good')
+    ap.add_argument('--lr', type=float, default=1e-4, help='lower than from scratch: the weights are already good (1e-4: the learning curve, MODEL_CARD.md)')
     ap.add_argument('--mix', type=float, default=0.5, help='share of the crops cut from the reviewed photos')
     ap.add_argument('--photo-aug', action='store_true', help='dataset.degrade on every crop, as the shipped runs')
     ap.add_argument('--threads', type=int, default=2); ap.add_argument('--log-every', type=int, default=20)
@@ -187,7 +187,7 @@ def main(argv=None):
                                'size': a.size, 'seed': a.seed, 'holdout': a.holdout}}
         figures = f"held-out AP50 {after['AP50']:.3f} against the base's {before['AP50']:.3f} ({len(held)} photos)"
         if not report['written']:
-            print(f'not better, nothing written: {figures}')
+            print(f'not better, nothing written: {figures}' + (f', a gain of more than {a.min_gain} asked' if a.min_gain else ''))
             print(json.dumps(report))
             return 0
         os.makedirs(a.out, exist_ok=True)

@@ -162,7 +162,7 @@ def main(argv=None):
               'new': {'top1': after}, 'training': {'crops': len(refs), 'skus': len(skus), 'synthetic': a.synthetic, 'steps': steps,
                                                     'minutes': round(seconds / 60, 2), 'lr': a.lr, 'batch': a.batch, 'seed': a.seed, 'holdout': a.holdout}}
     if not report['written']:
-        print(f'not better, nothing written: {figures}')
+        print(f'not better, nothing written: {figures}' + (f', a gain of more than {a.min_gain} asked' if a.min_gain else ''))
         print(json.dumps(report))
         return 0
     os.makedirs(a.out, exist_ok=True)
