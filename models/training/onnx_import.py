@@ -1,0 +1,67 @@
+"""Rebuild a PyTorch ShelfNet (or ShelfEnsemble) from an exported detector ONNX file, so a model can be
+fine-tuned from what a laptop actually runs: the shipped model's checkpoints (runs/*.pt) are not in the
+repository, and an installed model may come from anywhere. How the weights come back: onnx_weights.py.
+
+Usage (a check): python3 onnx_import.py ../shelf-detector.onnx --check-dir runs/import-check
+                 node check_export.mjs ../shelf-detector.onnx runs/import-check
+"""
+import argparse
+
+import torch
+
+from model import ARCHS, ShelfEnsemble, ShelfNet
+from onnx_export import write_check_cases
+from onnx_weights import UnknownGraph, load_folded_convs, read_graph
+
+CONVS_PER_NET = 22  # ShelfNet's convolutions, in the order forward() runs them
+
+
+def ensemble_weights(graph, consts, members):
+    """The heatmap weights of an ensemble: the constants its graph multiplies each member's sigmoid by."""
+    sigmoids = {n.output[0] for n in graph.node if n.op_type == 'Sigmoid'}
+    weights = []
+    for n in graph.node:
+        if n.op_type == 'Mul' and n.input[0] in sigmoids and n.input[1] in consts:
+            weights.append(float(consts[n.input[1]]))
+    if members == 1:
+        return [1.0]
+    if len(weights) != members:
+        raise UnknownGraph(f'found {len(weights)} member weights for {members} networks')
+    return weights
+
+
+def load_detector(path):
+    """ONNX detector file -> (model in eval mode, {'metadata': {...}, 'weights': [...], 'archs': [...]})."""
+    m, inits, consts = read_graph(path)
+    convs = [n for n in m.graph.node if n.op_type == 'Conv']
+    if not convs or len(convs) % CONVS_PER_NET:
+        raise UnknownGraph(f'{path}: {len(convs)} convolutions, not a ShelfNet or an ensemble of them')
+    nets, archs = [], []
+    for k in range(len(convs) // CONVS_PER_NET):
+        nodes = convs[k * CONVS_PER_NET:(k + 1) * CONVS_PER_NET]
+        first = inits[nodes[0].input[1]].shape[0]
+        arch = next((a for a, (w, _) in ARCHS.items() if w[0] == first), None)
+        if arch is None:
+            raise UnknownGraph(f'{path}: network {k} starts with {first} channels, no known arch')
+        net = ShelfNet(arch)
+        load_folded_convs(net, nodes, inits, f'{path}: network {k} ({arch})')
+        nets.append(net.eval()); archs.append(arch)
+    weights = ensemble_weights(m.graph, consts, len(nets))
+    model = nets[0] if len(nets) == 1 else ShelfEnsemble(nets, weights)
+    return model.eval(), {'metadata': {p.key: p.value for p in m.metadata_props}, 'weights': weights, 'archs': archs}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('onnx'); ap.add_argument('--check-dir', required=True)
+    a = ap.parse_args()
+    torch.set_num_threads(2)
+    model, info = load_detector(a.onnx)
+    print(f"{a.onnx}: {', '.join(info['archs'])}, weights {', '.join(f'{w:g}' for w in info['weights'])}")
+    gen = torch.Generator().manual_seed(0)
+    write_check_cases(model, [torch.rand(1, 3, h, w, generator=gen) * 255 for h, w in [(640, 640), (384, 512)]],
+                      ['heatmap', 'size', 'offset'], a.check_dir)
+
+
+if __name__ == '__main__':
+    main()
