@@ -2,13 +2,10 @@
 // or an embedder whose checksum differs from the one installed here (and that did not fail here before), it is
 // downloaded, its checksum verified, checked and installed (recognition/model-store.ts); the
 // recognition worker takes it up from its next job and keeps the previous one to fall back to.
-import { createHash } from 'node:crypto';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ModelError, installModel, modelsDir, readModelChoice, type ModelKind } from '../recognition/model-store.js';
+import { downloadVerified } from './download.js';
 import { PROTOCOL_HEADER, SYNC_PROTOCOL_VERSION, type OfferedModelsBody } from '../schemas/sync.js';
 
 export class ModelTransfer {
@@ -38,15 +35,7 @@ export class ModelTransfer {
     try {
       const file = await fetch(`${central}/api/app/v1/sync/models/${kind}/${offered.sha256}/`, { headers, signal: AbortSignal.timeout(600_000) });
       if (!file.ok || !file.body) throw new Error(`models: the central answered ${file.status} for the ${kind} file`);
-      const out = (await open(tmp, 'w')).createWriteStream();
-      const hash = createHash('sha256');
-      await pipeline(Readable.fromWeb(file.body as WebReadableStream), async function* (chunks: AsyncIterable<Buffer>) {
-        for await (const chunk of chunks) {
-          hash.update(chunk);
-          yield chunk;
-        }
-      }, out);
-      if (hash.digest('hex') !== offered.sha256) throw new Error(`models: the ${kind} file received does not match its checksum; it will be fetched again`);
+      await downloadVerified(file.body, tmp, offered.sha256, `the ${kind} model`);
       await installModel(this.dataDir, tmp, { kind, version: offered.version, expectedSha256: offered.sha256 });
       return offered.version;
     } catch (error) {

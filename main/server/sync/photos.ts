@@ -4,12 +4,8 @@
 // resumes from the last byte the central stored: the upload's URL is kept in `sync_photos` until the
 // central confirms the file. A supervisor's laptop also fetches the photos of the visits it pulled.
 import { createReadStream } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Kysely } from 'kysely';
 import { Upload } from 'tus-js-client';
 import { uploadsDir } from '../domain/uploads.js';
@@ -17,6 +13,7 @@ import { PHOTO_UPLOAD_PATH, PROTOCOL_HEADER, SYNC_PROTOCOL_VERSION } from '../sc
 import { FileBlobStore, isBlobKey } from '../storage/blob-store.js';
 import { now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
+import { downloadVerified } from './download.js';
 import type { PhotoTransfer } from './engine.js';
 
 /** Keys asked about per request (the central's limit, schemas/sync.ts). */
@@ -155,16 +152,7 @@ export class TusPhotoTransfer implements PhotoTransfer {
     await mkdir(path.dirname(target), { recursive: true });
     const tmp = `${target}.${process.pid}.download`;
     try {
-      const out = (await open(tmp, 'w')).createWriteStream();
-      const hash = createHash('sha256');
-      await pipeline(Readable.fromWeb(res.body as WebReadableStream), async function* (chunks: AsyncIterable<Buffer>) {
-        for await (const chunk of chunks) {
-          hash.update(chunk);
-          yield chunk;
-        }
-      }, out);
-      // The key is the content's hash: a file that does not match it is not kept.
-      if (hash.digest('hex') !== path.basename(t.file).split('.')[0]) throw new Error(`photo ${t.file}: the bytes received do not match its hash`);
+      await downloadVerified(res.body, tmp, path.basename(t.file).split('.')[0], `photo ${t.file}`);
       await this.blobs.putFile(t.file, tmp);
     } finally {
       await rm(tmp, { force: true });

@@ -3,20 +3,15 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { HttpError, detail } from '../../http/errors.js';
 import { modelsDir, readModelChoice, type ModelKind } from '../../recognition/model-store.js';
 import { Detail, errorResponses } from '../../schemas/common.js';
 import { ModelContentParams, OfferedModels } from '../../schemas/sync.js';
-import { checkProtocol, deviceAuthenticator } from '../../sync/central/device-auth.js';
+import { deviceOnRequest } from '../../sync/central/device-auth.js';
 
 const syncModels: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: sync'];
-  const authenticate = deviceAuthenticator(app.db);
-  const onRequest = async (request: FastifyRequest) => {
-    request.device = await authenticate(request);
-    checkProtocol(request);
-  };
+  const onRequest = deviceOnRequest(app.db);
 
   app.get('/sync/models/', {
     config: { auth: false },

@@ -6,7 +6,7 @@ import { HttpError, detail } from '../../http/errors.js';
 import { Detail, errorResponses } from '../../schemas/common.js';
 import { PHOTO_UPLOAD_PATH, PhotoContentParams, PhotosMissingRequest, PhotosMissingResponse } from '../../schemas/sync.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import { checkProtocol, deviceAuthenticator } from '../../sync/central/device-auth.js';
+import { deviceOnRequest } from '../../sync/central/device-auth.js';
 import { isCentralPhoto } from '../../sync/central/photos.js';
 import type { PhotoReceiver } from '../../sync/central/photos.js';
 
@@ -17,11 +17,7 @@ export interface SyncPhotoOptions {
 
 const syncPhotos: FastifyPluginAsyncTypebox<SyncPhotoOptions> = async (app, { receiver, blobs }) => {
   const tags = ['app: sync'];
-  const authenticate = deviceAuthenticator(app.db);
-  const onRequest = async (request: FastifyRequest) => {
-    request.device = await authenticate(request);
-    checkProtocol(request);
-  };
+  const onRequest = deviceOnRequest(app.db);
 
   app.post('/sync/photos/missing/', {
     config: { auth: false },

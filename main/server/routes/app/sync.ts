@@ -5,7 +5,7 @@ import { serverSettings } from '../../config.js';
 import { HttpError, detail } from '../../http/errors.js';
 import { Detail, errorResponses } from '../../schemas/common.js';
 import { PullQuery, PullResponse, PushRequest, PushResponse, SyncSettings, SyncSettingsBody, SyncStatus } from '../../schemas/sync.js';
-import { checkClock, checkProtocol, deviceAuthenticator } from '../../sync/central/device-auth.js';
+import { checkClock, deviceOnRequest } from '../../sync/central/device-auth.js';
 import { CursorError, readPull } from '../../sync/central/pull.js';
 import { applyPush } from '../../sync/central/push.js';
 import { readSettings, saveSettings } from '../../sync/device-store.js';
@@ -18,17 +18,14 @@ const syncRefusals = { ...errorResponses, 409: Detail, 426: Detail };
 
 const sync: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: sync'];
-  const authenticate = deviceAuthenticator(app.db);
+  const onDevice = deviceOnRequest(app.db);
   const pullPage = serverSettings().syncPullPage;
 
   app.post('/sync/push/', {
     config: { auth: false },
     bodyLimit: PUSH_BODY_LIMIT,
     // The device is checked before the body is parsed: a stranger's push costs no parsing.
-    onRequest: async (request) => {
-      request.device = await authenticate(request);
-      checkProtocol(request);
-    },
+    onRequest: onDevice,
     schema: { tags, summary: 'Apply a batch of a device\'s changes (device key)', body: PushRequest, response: { 200: PushResponse, ...syncRefusals } },
   }, async (request) => {
     checkClock(request.body.client_time);
@@ -37,10 +34,7 @@ const sync: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/sync/pull/', {
     config: { auth: false },
-    onRequest: async (request) => {
-      request.device = await authenticate(request);
-      checkProtocol(request);
-    },
+    onRequest: onDevice,
     schema: { tags, summary: 'Changes since the cursor that concern this device (device key)', querystring: PullQuery, response: { 200: PullResponse, ...syncRefusals } },
   }, async (request) => {
     checkClock(request.query.client_time);

@@ -55,3 +55,12 @@ export function checkClock(clientTime: string, at = Date.now()): void {
     });
   }
 }
+
+/** The onRequest hook of every device endpoint: the device key, then the protocol version. */
+export function deviceOnRequest(db: Kysely<Database>) {
+  const authenticate = deviceAuthenticator(db);
+  return async (request: FastifyRequest): Promise<void> => {
+    request.device = await authenticate(request);
+    checkProtocol(request);
+  };
+}
