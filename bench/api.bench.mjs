@@ -13,11 +13,11 @@
 // row names: page-fixed,page-random,brand-get,brand-post,health).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PgCluster, PG_BIN } from '../scripts/pg-cluster.mjs';
 import { spawnServe } from './serve-process.mjs';
+import { freePort } from '../scripts/free-port.mjs';
 
 const seconds = Number(process.env.API_BENCH_SECONDS ?? 10);
 const connections = Number(process.env.API_BENCH_CONNECTIONS ?? 50);
@@ -56,17 +56,6 @@ const catalog = {
     brand: `brand-${i % BRANDS}`, category: `cat-${i % CATEGORIES}`, size_x_mm: 65, size_y_mm: 205, size_z_mm: 65, attributes: { package: 'pet' },
   })),
 };
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 /** The process and its descendants (the server processes of `--workers`, gunicorn's workers). */
 function processTree(pid) {

@@ -15,7 +15,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceFiles } from '../recognition/fixtures.js';
-import { API_KEY, startTestServer, type ApiResponse, type TestServer } from './harness.js';
+import { API_KEY, startTestServer, type TestServer } from './harness.js';
+import { expectOk, seedEveryResource } from './seed-every-resource.js';
 
 type Schema = Record<string, any>;
 interface Operation {
@@ -43,31 +44,13 @@ beforeAll(async () => {
   t = await startTestServer();
   // Nothing may change stored data behind the requests' backs: no recognition jobs run here.
   await t.server.app.recognitionWorker.stop();
-  const ok = (r: ApiResponse, what: string) => {
-    if (r.status >= 300) throw new Error(`${what} -> ${r.status} ${r.text}`);
-    return r.body;
-  };
-  ok(await t.post('/api/app/v1/import/', {
-    brands: [{ id: 'b1', name: 'Brand' }],
-    categories: [{ id: 'c1', name: 'Category' }],
-    manufacturers: [{ id: 'm1', name: 'Maker' }],
-    skus: [{ id: 's1', name: 'Cola', brand: 'b1', category: 'c1', manufacturer: 'm1' }],
-    displays: [{ id: 'd1', name: 'Display' }],
-    planograms: [{ id: 'p1', name: 'Planogram', display: 'd1', records: [{ id: 'pr1', sku: 's1', rack_index: 0, shelf_index: 0, product_index: 0 }] }],
-    mhls: [{ id: 'mh1', name: 'MHL', display: 'd1', records: [{ id: 'mr1', sku: 's1' }] }],
-    tasks: [{ name: 'Task' }],
-    kpis: [{ cid: 'kpi-1', name: 'KPI' }],
-  }), 'import');
-  ok(await t.post('/api/v1.5/visits/', { id: 'v1', name: 'Visit' }), 'visit');
-  const form = new FormData();
-  form.append('datafile', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'ref.png');
-  const upload = ok(await t.call('POST', '/api/v1.5/uploads/', { multipart: form }), 'upload');
-  seeded.uploads = upload.id;
-  seeded.token = new URL(upload.url).pathname.split('/').filter(Boolean).at(-1)!;
-  seeded.image_id = ok(await t.post('/api/v1.5/sku/s1/images/', { image: upload.id }), 'sku image').id;
-  const recognized = ok(await t.post('/api/v1.5/recognize/', { images: [upload.id], visit: 'v1', report_types: ['FACING_COUNT'], metadata: { agent_id: 'agent-1' } }), 'recognize');
-  seeded.scene = recognized.scene;
-  seeded.reports = recognized.reports.FACING_COUNT;
+  const ids = await seedEveryResource(t, png);
+  seeded.uploads = ids.upload;
+  seeded.token = ids.token;
+  seeded.image_id = ids.skuImage;
+  seeded.scene = ids.scene;
+  seeded.reports = ids.report;
+  const ok = expectOk;
   seeded.keys = ok(await t.post('/api/app/v1/keys/', { name: 'fuzzed' }), 'key').id;
   seeded.devices = ok(await t.post('/api/app/v1/devices/', { name: 'fuzzed', role: 'auditor' }), 'device').id;
   doc = (await t.get('/api/schema/')).body;

@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceFiles } from '../recognition/fixtures.js';
 import { waitForReports } from '../recognition/helpers.js';
-import { startTestServer, type ApiResponse, type TestServer } from './harness.js';
+import { expectOk, seedEveryResource } from './seed-every-resource.js';
+import { startTestServer, type TestServer } from './harness.js';
 
 type Schema = Record<string, any>;
 interface Operation {
@@ -26,31 +27,14 @@ const png = readFileSync(referenceFiles('fanta_pet')[0]);
 
 beforeAll(async () => {
   t = await startTestServer();
-  const ok = (r: ApiResponse, what: string) => {
-    if (r.status >= 300) throw new Error(`${what} -> ${r.status} ${r.text}`);
-    return r.body;
-  };
-  ok(await t.post('/api/app/v1/import/', {
-    brands: [{ id: 'b1', name: 'Brand' }],
-    categories: [{ id: 'c1', name: 'Category' }],
-    manufacturers: [{ id: 'm1', name: 'Maker' }],
-    skus: [{ id: 's1', name: 'Cola', brand: 'b1', category: 'c1', manufacturer: 'm1' }],
-    displays: [{ id: 'd1', name: 'Display' }],
-    planograms: [{ id: 'p1', name: 'Planogram', display: 'd1', records: [{ id: 'pr1', sku: 's1', rack_index: 0, shelf_index: 0, product_index: 0 }] }],
-    mhls: [{ id: 'mh1', name: 'MHL', display: 'd1', records: [{ id: 'mr1', sku: 's1' }] }],
-    tasks: [{ name: 'Task' }],
-    kpis: [{ cid: 'kpi-1', name: 'KPI' }],
-  }), 'import');
-  ok(await t.post('/api/v1.5/visits/', { id: 'v1', name: 'Visit' }), 'visit');
-  const form = new FormData();
-  form.append('datafile', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'ref.png');
-  const upload = ok(await t.call('POST', '/api/v1.5/uploads/', { multipart: form }), 'upload');
-  ids.upload = upload.id;
-  ids.token = new URL(upload.url).pathname.split('/').filter(Boolean).at(-1)!;
-  ids.skuImage = ok(await t.post('/api/v1.5/sku/s1/images/', { image: upload.id }), 'sku image').id;
-  const recognized = ok(await t.post('/api/v1.5/recognize/', { images: [upload.id], visit: 'v1', report_types: ['FACING_COUNT'], metadata: { agent_id: 'agent-1' } }), 'recognize');
-  ids.scene = recognized.scene;
-  ids.report = recognized.reports.FACING_COUNT;
+  const seeded = await seedEveryResource(t, png);
+  ids.upload = seeded.upload;
+  ids.token = seeded.token;
+  ids.skuImage = seeded.skuImage;
+  ids.scene = seeded.scene;
+  ids.report = seeded.report;
+  const ok = expectOk;
+  const upload = { id: seeded.upload };
   // A scene of its own for the review routes, recognised before they are called (force_update, called
   // on the first scene, drops that one's analysis again).
   const forReview = ok(await t.post('/api/v1.5/recognize/', { images: [upload.id], report_types: ['FACING_COUNT'] }), 'recognize for review');

@@ -11,6 +11,7 @@ import pg from 'pg';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export { PG_BIN, PgCluster } from '../../scripts/pg-cluster.mjs';
+export { freePort } from '../../scripts/free-port.mjs';
 
 export const ADMIN_KEY = 'sync-admin-key';
 
@@ -24,17 +25,6 @@ export function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 export interface ServerProcess {
