@@ -120,11 +120,16 @@ describe('review of a recognised scene', () => {
     // A box drawn by hand over a Coca-Cola bottle of the bottom shelf: asked of the server.
     const coke = boxes.find((b: any) => b.sku_id === 'cocacola_pet');
     expect(coke, JSON.stringify(boxes.map((b: any) => b.sku_id))).toBeDefined();
-    const before = t.snapshot();
+    // What the scene's webhook delivery does in the background is not this request's doing.
+    const stored = () => {
+      const { webhook_deliveries: _deliveries, ...rest } = t.snapshot() as Record<string, unknown>;
+      return rest;
+    };
+    const before = stored();
     const asked = await t.post(`/api/v1.5/scenes/${created.scene}/suggestions/`, { image: photo.id, x: coke.x + 2, y: coke.y - 3, w: coke.w * 0.95, h: coke.h * 0.95 });
     expect(asked.status, asked.text).toBe(200);
     expect(asked.body.suggestions[0].sku_id).toBe('cocacola_pet');
-    expect(t.snapshot()).toEqual(before);
+    expect(stored()).toEqual(before);
     // Bad boxes are a clear 4xx.
     expect((await t.post(`/api/v1.5/scenes/${created.scene}/suggestions/`, { image: 'nope', x: 10, y: 10, w: 5, h: 5 })).body).toHaveProperty('image');
     const outside = await t.post(`/api/v1.5/scenes/${created.scene}/suggestions/`, { image: photo.id, x: -500, y: -500, w: 10, h: 10 });
