@@ -392,6 +392,60 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
     expect(onCentral.rejections).toEqual([expect.objectContaining({ record_id: id, device: laptops.b.deviceId })]);
   }), 120_000);
 
+  it('a push written in bulk still refuses each bad change alone: a broken reference, a repeated id, a stranger', onFailure(async () => {
+    const device = (await api(centralUrl, 'POST', '/api/app/v1/devices/', { name: `bulk ${SEED}`, role: 'auditor' })).body;
+    const push = async (body: unknown) => {
+      const res = await fetch(`${centralUrl}/api/app/v1/sync/push/`, {
+        method: 'POST',
+        headers: { authorization: `Token ${device.key}`, 'x-sync-protocol': '1', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    const at = new Date().toISOString();
+    const visit = (id: string, shop: string) => ({ id, shop, created_at: at, updated_at: at });
+    const scene = (id: string, visitId: string) => ({ id, request_id: `req-${id}`, visit_id: visitId, images: '[]', options: '{}', created_at: at, updated_at: at });
+    const v = (i: number) => `bulk-${SEED}-v${i}`;
+    const s = (i: number) => `bulk-${SEED}-s${i}`;
+    // Another laptop's visit, as a stranger would name it.
+    const theirs = [...(await pgRows(cluster.url, 'visits')).keys()].find((id) => !id.startsWith('bulk-'))!;
+    // Shuffled by the seed: where the bad changes fall in the runs must not matter.
+    const bad = [
+      { entity: 'scene', id: s(99), op: 'upsert', row: scene(s(99), `missing-${SEED}`) },
+      { entity: 'visit', id: theirs, op: 'upsert', row: visit(theirs, 'not mine') },
+    ];
+    const good = [...Array.from({ length: 30 }, (_, i) => ({ entity: 'visit', id: v(i), op: 'upsert', row: visit(v(i), `shop ${i}`) }))];
+    const scenes = Array.from({ length: 20 }, (_, i) => ({ entity: 'scene', id: s(i), op: 'upsert', row: scene(s(i), v(i)) }));
+    const changes = [...good];
+    changes.push({ entity: 'visit', id: v(3), op: 'upsert', row: visit(v(3), 'shop 3, again') });
+    const mixed = [...scenes, ...bad].sort(() => random() - 0.5);
+    changes.push(...mixed);
+    const numbered = changes.map((c, i) => ({ ...c, n: i + 1 }));
+    const first = await push({ client_time: at, last: numbered.length, changes: numbered });
+    expect(first.applied).toBe(numbered.length - 2);
+    expect(first.rejections.map((r: { record_id: string; reason: string }) => [r.record_id, r.reason]).sort()).toEqual(
+      [
+        [s(99), expect.stringMatching(/broken reference/)],
+        [theirs, expect.stringMatching(/another device/)],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    const visits = await pgRows(cluster.url, 'visits');
+    const scenesOnCentral = await pgRows(cluster.url, 'scenes');
+    expect(Object.fromEntries(JSON.parse(visits.get(v(3))!)).shop).toBe('shop 3, again');
+    expect(Object.fromEntries(JSON.parse(visits.get(theirs)!)).shop).not.toBe('not mine');
+    expect(scenes.every((c) => scenesOnCentral.has(c.id))).toBe(true);
+    expect(scenesOnCentral.has(s(99))).toBe(false);
+    // The device's own records again, changed: applied over what it pushed, once.
+    const again = good.map((c, i) => ({ ...c, row: { ...c.row, shop: `shop ${i}, edited` }, n: numbered.length + i + 1 }));
+    const second = await push({ client_time: at, last: numbered.length + again.length, changes: again });
+    expect(second).toMatchObject({ applied: 30, rejections: [] });
+    const replay = await push({ client_time: at, last: numbered.length + again.length, changes: again });
+    expect(replay).toMatchObject({ applied: 0, last_change: numbered.length + again.length });
+    expect(Object.fromEntries(JSON.parse((await pgRows(cluster.url, 'visits')).get(v(29))!)).shop).toBe('shop 29, edited');
+    expect((await api(centralUrl, 'DELETE', `/api/app/v1/devices/${device.id}/`)).status).toBe(200);
+  }), 120_000);
+
   it("detector and embedder models installed on the central reach the laptops, checksum verified", onFailure(async () => {
     const cli = path.join(import.meta.dirname, '../../dist/main/cli/cli.js');
     const detector = path.join(import.meta.dirname, '../../models/shelf-detector.onnx');

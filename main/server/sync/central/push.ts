@@ -76,6 +76,95 @@ function refusal(def: SyncEntity, change: Change, error: unknown): string {
   return `${def.entity} ${change.id} was refused by the central's database: ${text.slice(0, 200)}`;
 }
 
+/** Each change's owner before this push: one query per entity instead of one per change. */
+async function ownersOf(trx: Trx, changes: Change[]): Promise<Map<string, string>> {
+  const owners = new Map<string, string>();
+  const byEntity = new Map<string, string[]>();
+  for (const c of changes) byEntity.set(c.entity, [...(byEntity.get(c.entity) ?? []), c.id]);
+  for (const [entity, ids] of byEntity) {
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await trx.selectFrom('sync_owners').select(['record_id', 'device_id']).where('entity', '=', entity).where('record_id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) owners.set(`${entity}\u0000${r.record_id}`, r.device_id);
+    }
+  }
+  return owners;
+}
+
+/** The ids of `table` that already exist, of those given. */
+async function existing(trx: Trx, table: string, ids: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await (trx as unknown as Kysely<any>).selectFrom(table).select('id').where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const r of rows) found.add(r.id as string);
+  }
+  return found;
+}
+
+/**
+ * A run of consecutive upserts of one entity with the same columns, each the pushing device's own
+ * record or a new one: written with one multi-row statement. `fresh` are the new ones (owner to add).
+ */
+interface Run {
+  def: SyncEntity;
+  columns: string;
+  changes: Change[];
+  fresh: Change[];
+}
+
+/**
+ * The push split into runs written in bulk, in order, and single changes that need the careful path
+ * (another device's record, a delete, a record that exists with no owner). Decided from two set
+ * queries; the bulk write re-proves it (a constraint it breaks sends the run to the careful path).
+ */
+async function plan(trx: Trx, device: PushingDevice, changes: Change[]): Promise<Array<Run | Change>> {
+  const owners = await ownersOf(trx, changes);
+  const unowned = new Map<string, string[]>();
+  for (const c of changes) {
+    if (c.op === 'upsert' && !owners.has(`${c.entity}\u0000${c.id}`)) unowned.set(c.entity, [...(unowned.get(c.entity) ?? []), c.id]);
+  }
+  const exists = new Map<string, Set<string>>();
+  for (const [entity, ids] of unowned) exists.set(entity, await existing(trx, syncEntity(entity)!.table, ids));
+  const steps: Array<Run | Change> = [];
+  for (const c of changes) {
+    const owner = owners.get(`${c.entity}\u0000${c.id}`);
+    const fresh = owner === undefined && !exists.get(c.entity)?.has(c.id);
+    if (c.op !== 'upsert' || !(owner === device.id || fresh)) {
+      steps.push(c);
+      continue;
+    }
+    const columns = Object.keys(c.row!).sort().join(',');
+    const last = steps.at(-1);
+    const run = last && 'changes' in last && last.def.entity === c.entity && last.columns === columns ? last : undefined;
+    if (run) {
+      run.changes.push(c);
+      if (fresh) run.fresh.push(c);
+    } else steps.push({ def: syncEntity(c.entity)!, columns, changes: [c], fresh: fresh ? [c] : [] });
+  }
+  return steps;
+}
+
+/** A run in bulk: the new records' owners, then every row in multi-row upserts. */
+async function applyRun(trx: Trx, device: PushingDevice, run: Run): Promise<void> {
+  const t = trx as unknown as Kysely<any>;
+  for (let i = 0; i < run.fresh.length; i += 500) {
+    await trx
+      .insertInto('sync_owners')
+      .values(run.fresh.slice(i, i + 500).map((c) => ({ entity: run.def.entity, record_id: c.id, device_id: device.id })))
+      .execute();
+  }
+  const columns = run.columns.split(',');
+  const rest = columns.filter((c) => c !== 'id');
+  // Under both databases' bound-parameter limits.
+  const size = Math.max(1, Math.min(500, Math.floor(20_000 / columns.length)));
+  for (let i = 0; i < run.changes.length; i += size) {
+    const insert = t.insertInto(run.def.table).values(run.changes.slice(i, i + size).map((c) => c.row!));
+    await (rest.length > 0
+      ? insert.onConflict((oc) => oc.column('id').doUpdateSet(Object.fromEntries(rest.map((c) => [c, sql.ref(`excluded.${c}`)]))))
+      : insert.onConflict((oc) => oc.column('id').doNothing())
+    ).execute();
+  }
+}
+
 export async function applyPush(db: Kysely<Database>, device: PushingDevice, body: PushRequestBody): Promise<PushResponseBody> {
   checkShape(body.changes, await syncColumns(db));
   const pg = isPostgres(db);
@@ -87,30 +176,49 @@ export async function applyPush(db: Kysely<Database>, device: PushingDevice, bod
     const last = Number((await q.executeTakeFirstOrThrow()).last_change);
     let applied = 0;
     const at = now();
+    /** One change on its own, in a savepoint: a refused one rolls back alone. */
+    const careful = async (change: Change) => {
+      const def = syncEntity(change.entity)!;
+      // (PostgreSQL would otherwise abort the whole transaction at the first error.)
+      await sql`savepoint sync_change`.execute(trx);
+      let outcome: Outcome;
+      try {
+        outcome = await applyOne(trx, device, def, change);
+      } catch (error) {
+        await sql`rollback to savepoint sync_change`.execute(trx);
+        outcome = { applied: false, reason: refusal(def, change, error) };
+      }
+      await sql`release savepoint sync_change`.execute(trx);
+      if (outcome.applied) {
+        applied += 1;
+        ctx.changed(def.entity, change.id, change.op, device.id);
+      } else {
+        await trx
+          .insertInto('sync_rejections')
+          .values({ id: `${device.id}:${change.n}`, device_id: device.id, change_number: change.n, entity: def.entity, record_id: change.id, reason: outcome.reason, created_at: at })
+          .execute();
+      }
+    };
     if (body.last > last) {
-      for (const change of body.changes) {
-        if (change.n <= last) continue;
-        const def = syncEntity(change.entity)!;
-        // A savepoint per change: a refused one rolls back alone (PostgreSQL would otherwise abort
-        // the whole transaction at the first error).
-        await sql`savepoint sync_change`.execute(trx);
-        let outcome: Outcome;
+      for (const step of await plan(trx, device, body.changes.filter((c) => c.n > last))) {
+        if (!('changes' in step)) {
+          await careful(step);
+          continue;
+        }
+        // The common case, a device's own new and changed records, in bulk; should any row break a
+        // constraint, the run is undone and each of its changes goes the careful way.
+        await sql`savepoint sync_run`.execute(trx);
         try {
-          outcome = await applyOne(trx, device, def, change);
-        } catch (error) {
-          await sql`rollback to savepoint sync_change`.execute(trx);
-          outcome = { applied: false, reason: refusal(def, change, error) };
+          await applyRun(trx, device, step);
+        } catch {
+          await sql`rollback to savepoint sync_run`.execute(trx);
+          await sql`release savepoint sync_run`.execute(trx);
+          for (const change of step.changes) await careful(change);
+          continue;
         }
-        await sql`release savepoint sync_change`.execute(trx);
-        if (outcome.applied) {
-          applied += 1;
-          ctx.changed(def.entity, change.id, change.op, device.id);
-        } else {
-          await trx
-            .insertInto('sync_rejections')
-            .values({ id: `${device.id}:${change.n}`, device_id: device.id, change_number: change.n, entity: def.entity, record_id: change.id, reason: outcome.reason, created_at: at })
-            .execute();
-        }
+        await sql`release savepoint sync_run`.execute(trx);
+        applied += step.changes.length;
+        for (const change of step.changes) ctx.changed(step.def.entity, change.id, change.op, device.id);
       }
     }
     await trx.updateTable('devices').set({ last_change: Math.max(last, body.last), last_seen_at: at }).where('id', '=', device.id).execute();
