@@ -4,10 +4,12 @@
 // file, checks that it is an image, and only then files it in the blob store under the same key the
 // laptop's upload row names (`ab/<sha256>.<ext>`). Records may arrive before their photo: such an
 // upload row is "pending" (its content answers 404 saying so) until the file lands.
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
 import type { Kysely } from 'kysely';
 import { Server, type Upload } from '@tus/server';
@@ -31,6 +33,73 @@ async function sha256OfFile(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Uploads hashed as they arrive, kept at most this many at once (abandoned ones fall out first). */
+const HASHING_LIMIT = 1_000;
+/**
+ * Bytes gathered per write to the incoming file: a quarter of the file system calls, and at most
+ * this much to send again when a connection is cut (what was gathered but not written).
+ */
+const WRITE_BYTES = 256 * 1024;
+
+/**
+ * tus's file store, hashing the bytes on their way to disk: a photo that arrives in one process,
+ * from its first byte on (the usual case, resumes in the same process included), is checked without
+ * reading it back. Anything else (a resume in another central process, a failed write) forgets the
+ * running hash and the file is read back at the end, as before.
+ */
+class HashingFileStore extends FileStore {
+  private readonly hashing = new Map<string, { hash: Hash; bytes: number }>();
+
+  override async write(readable: IncomingMessage | Readable, id: string, offset: number): Promise<number> {
+    const known = this.hashing.get(id);
+    this.hashing.delete(id);
+    const state = offset === 0 ? { hash: createHash('sha256'), bytes: 0 } : known?.bytes === offset ? known : undefined;
+    if (!state) return super.write(readable, id, offset);
+    // Also gathers the socket's 64 KiB chunks into larger writes.
+    let held: Buffer[] = [];
+    let heldBytes = 0;
+    const tee = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        state.hash.update(chunk);
+        state.bytes += chunk.length;
+        held.push(chunk);
+        heldBytes += chunk.length;
+        if (heldBytes < WRITE_BYTES) return done();
+        const out = Buffer.concat(held, heldBytes);
+        held = [];
+        heldBytes = 0;
+        done(null, out);
+      },
+      flush(done) {
+        done(null, heldBytes > 0 ? Buffer.concat(held, heldBytes) : undefined);
+      },
+    });
+    const end = await super.write(
+      pipeline(readable, tee, () => undefined),
+      id,
+      offset,
+    );
+    if (state.bytes === end) {
+      this.hashing.set(id, state);
+      if (this.hashing.size > HASHING_LIMIT) this.hashing.delete(this.hashing.keys().next().value!);
+    }
+    return end;
+  }
+
+  override async remove(id: string): Promise<void> {
+    this.hashing.delete(id);
+    await super.remove(id);
+  }
+
+  /** The SHA-256 of the upload's `size` bytes: from the running hash when it covers them all. */
+  async sha256(id: string, size: number): Promise<string> {
+    const state = this.hashing.get(id);
+    this.hashing.delete(id);
+    if (state?.bytes === size) return state.hash.digest('hex');
+    return sha256OfFile(path.join(this.directory, id));
+  }
+}
+
 export interface PhotoReceiver {
   tus: Server;
   /** Which of these blob keys the central does not hold yet. */
@@ -41,7 +110,7 @@ export async function createPhotoReceiver(dataDir: string, blobs: BlobStore): Pr
   // Uploads in progress: on the same (shared) storage as the blob store, so a finished file is renamed, not copied.
   const incoming = path.join(dataDir, 'sync-incoming');
   await mkdir(incoming, { recursive: true });
-  const datastore = new FileStore({ directory: incoming });
+  const datastore = new HashingFileStore({ directory: incoming });
   const tus = new Server({
     path: PHOTO_UPLOAD_PATH,
     datastore,
@@ -60,7 +129,7 @@ export async function createPhotoReceiver(dataDir: string, blobs: BlobStore): Pr
       const file = path.join(incoming, upload.id);
       const claimed = upload.metadata?.sha256 ?? '';
       const ext = upload.metadata?.ext ?? '';
-      const actual = await sha256OfFile(file);
+      const actual = await datastore.sha256(upload.id, upload.size ?? -1);
       if (actual !== claimed) {
         await datastore.remove(upload.id).catch(() => undefined);
         refuse(422, `The photo's bytes hash to ${actual}, not to ${claimed}: it was not stored; send it again.`);
