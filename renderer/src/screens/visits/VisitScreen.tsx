@@ -38,6 +38,7 @@ import { skuColours } from './skuColours';
 import { OosReasonDialog, RecognitionErrorDialog } from './VisitFeedback';
 import { mayLeave } from '../../navigation/leaveGuard';
 import { ReviewPanel } from './review/ReviewPanel';
+import { FacingTable } from './FacingTable';
 
 
 export function VisitScreen({ id }: { id: string }) {
@@ -261,30 +262,7 @@ export function VisitScreen({ id }: { id: string }) {
               (facings.length === 0 ? (
                 <Empty>No products found.</Empty>
               ) : (
-                <table aria-label="Facing counts">
-                  <thead>
-                    <tr>
-                      <th scope="col">Product</th>
-                      <th scope="col">Facings</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {facings.map((f) => (
-                      <tr key={f.sku_id ?? 'unknown'}>
-                        <td>
-                          <span className="swatch" style={{ background: colourOf(f.sku_id) }} aria-hidden="true" /> {name(f.sku_id)}
-                        </td>
-                        <td>{f.count}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                  <tfoot>
-                    <tr>
-                      <th scope="row">Total</th>
-                      <td>{facings.reduce((n, f) => n + f.count, 0)}</td>
-                    </tr>
-                  </tfoot>
-                </table>
+                <FacingTable label="Facing counts" rows={facings} nameOf={name} colourOf={colourOf} />
               ))}
           </section>
 

@@ -16,6 +16,7 @@ import { useBoxSuggestions } from './suggestions';
 import { ReviewPhoto, type ZoomControl } from './ReviewPhoto';
 import { acceptKey, changedPhotos, correctionOf, countBoxes, createReviewStore, photoKey, type EditBox } from './reviewStore';
 import type { View } from './view';
+import { FacingTable } from '../FacingTable';
 
 export const UNSAVED_MESSAGE = 'You have unsaved corrections to the boxes. Leave without saving them?';
 
@@ -300,41 +301,7 @@ export function ReviewPanel({ scenes, onSaved, onClose }: { scenes: readonly str
 
           <section aria-labelledby="review-counts-title">
             <h4 id="review-counts-title">Counts as corrected</h4>
-            <table aria-label="Counts as corrected">
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col">Facings</th>
-                </tr>
-              </thead>
-              <tbody>
-                {counts.map((c) => (
-                  <tr key={c.sku_id ?? 'unknown'}>
-                    <td>
-                      <span className="swatch" style={{ background: colourOf(c.sku_id) }} aria-hidden="true" /> {c.sku_id ? nameOf(c.sku_id) : 'Unknown products'}
-                    </td>
-                    <td>
-                      {c.count}
-                      {(before.get(c.sku_id) ?? 0) !== c.count && <span className="muted"> (was {before.get(c.sku_id) ?? 0})</span>}
-                    </td>
-                  </tr>
-                ))}
-                {[...before].filter(([sku]) => !counts.some((c) => c.sku_id === sku)).map(([sku, was]) => (
-                  <tr key={`gone-${sku ?? 'unknown'}`}>
-                    <td>{sku ? nameOf(sku) : 'Unknown products'}</td>
-                    <td>
-                      0 <span className="muted">(was {was})</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row">Total</th>
-                  <td>{counts.reduce((n, c) => n + c.count, 0)}</td>
-                </tr>
-              </tfoot>
-            </table>
+            <FacingTable label="Counts as corrected" rows={counts} nameOf={(sku) => (sku ? nameOf(sku) : 'Unknown products')} colourOf={colourOf} before={before} />
           </section>
 
           <section aria-labelledby="review-todo-title">
