@@ -1,5 +1,5 @@
 // Displays and what hangs off them: the planogram a display should follow and its must-have list.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { collectionSource, createOne, updateOne, type Collection } from '../../api/endpoints';
 import type { Display, Mhl, Planogram } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
@@ -9,6 +9,7 @@ import { RecordName } from '../../components/RecordName';
 import { RecordPickerField } from '../../components/RecordPickerField';
 import { Empty } from '../../components/StateMessage';
 import { DataTable } from '../../components/table/DataTable';
+import type { ServerSource } from '../../components/table/serverPage';
 import { useSubmission } from '../../components/useSubmission';
 import { hrefFor } from '../../navigation/routes';
 import { navigate } from '../../navigation/useRoute';
@@ -106,64 +107,24 @@ export function DisplaysScreen() {
           />
         }
       </section>
-      <section aria-labelledby="planogram-list-title">
-        <header className="screen-header">
-          <h3 id="planogram-list-title">Planograms</h3>
-          <button type="button" className="primary" onClick={() => setEditing({ kind: 'planograms', record: null })}>
-            New planogram
-          </button>
-        </header>
-        <DisplayFilter label="Planograms of display" value={planogramDisplay} onChange={setPlanogramDisplay} />
-        {
-          <DataTable<Planogram>
-            label="Planograms"
-            source={collectionSource(api, 'planograms', planogramDisplay ? { display: planogramDisplay } : {}, version)}
-            rowKey={(r) => r.id}
-            initialSort="name"
-            pageSize={8}
-            columns={[
-              {
-                key: 'name',
-                label: 'Name',
-                value: (r) => r.name,
-                render: (r) => <a href={hrefFor({ screen: 'planogram', id: r.id })}>{r.name}</a>,
-              },
-              { key: 'display', label: 'Display', value: (r) => r.display, render: (r) => <RecordName collection="displays" id={r.display} /> },
-            ]}
-            actions={(r) => rowActions('planograms', 'planogram', r, () => setEditing({ kind: 'planograms', record: r }))}
-            empty={<Empty>No planograms yet.</Empty>}
-          />
-        }
-      </section>
-      <section aria-labelledby="mhl-list-title">
-        <header className="screen-header">
-          <h3 id="mhl-list-title">Must-have lists</h3>
-          <button type="button" className="primary" onClick={() => setEditing({ kind: 'mhl', record: null })}>
-            New must-have list
-          </button>
-        </header>
-        <DisplayFilter label="Must-have lists of display" value={mhlDisplay} onChange={setMhlDisplay} />
-        {
-          <DataTable<Mhl>
-            label="Must-have lists"
-            source={collectionSource(api, 'mhl', mhlDisplay ? { display: mhlDisplay } : {}, version)}
-            rowKey={(r) => r.id}
-            initialSort="name"
-            pageSize={8}
-            columns={[
-              {
-                key: 'name',
-                label: 'Name',
-                value: (r) => r.name,
-                render: (r) => <a href={hrefFor({ screen: 'mhl', id: r.id })}>{r.name}</a>,
-              },
-              { key: 'display', label: 'Display', value: (r) => r.display, render: (r) => <RecordName collection="displays" id={r.display} /> },
-            ]}
-            actions={(r) => rowActions('mhl', 'must-have list', r, () => setEditing({ kind: 'mhl', record: r }))}
-            empty={<Empty>No must-have lists yet.</Empty>}
-          />
-        }
-      </section>
+      <DisplayChildren
+        kind="planograms"
+        title="Planograms"
+        source={collectionSource(api, 'planograms', planogramDisplay ? { display: planogramDisplay } : {}, version)}
+        display={planogramDisplay}
+        onDisplay={setPlanogramDisplay}
+        onNew={() => setEditing({ kind: 'planograms', record: null })}
+        actions={(r) => rowActions('planograms', NOUNS.planograms, r, () => setEditing({ kind: 'planograms', record: r }))}
+      />
+      <DisplayChildren
+        kind="mhl"
+        title="Must-have lists"
+        source={collectionSource(api, 'mhl', mhlDisplay ? { display: mhlDisplay } : {}, version)}
+        display={mhlDisplay}
+        onDisplay={setMhlDisplay}
+        onNew={() => setEditing({ kind: 'mhl', record: null })}
+        actions={(r) => rowActions('mhl', NOUNS.mhl, r, () => setEditing({ kind: 'mhl', record: r }))}
+      />
       {editing && <MasterDataForm editing={editing} onClose={() => setEditing(null)} onSaved={changed} />}
       {deleting && (
         <ConfirmDelete
@@ -177,6 +138,49 @@ export function DisplaysScreen() {
           }}
         />
       )}
+    </section>
+  );
+}
+
+/** What hangs off displays, each listed with its display and filtered by it on the server. */
+function DisplayChildren<T extends Planogram | Mhl>(props: {
+  kind: 'planograms' | 'mhl';
+  title: string;
+  source: ServerSource<T>;
+  display: string;
+  onDisplay(id: string): void;
+  onNew(): void;
+  actions(record: T): ReactNode;
+}) {
+  const noun = NOUNS[props.kind];
+  const screen = props.kind === 'mhl' ? 'mhl' : 'planogram';
+  return (
+    <section aria-labelledby={`${screen}-list-title`}>
+      <header className="screen-header">
+        <h3 id={`${screen}-list-title`}>{props.title}</h3>
+        <button type="button" className="primary" onClick={props.onNew}>
+          New {noun}
+        </button>
+      </header>
+      <DisplayFilter label={`${props.title} of display`} value={props.display} onChange={props.onDisplay} />
+      <DataTable<T>
+        label={props.title}
+        source={props.source}
+        rowKey={(r) => r.id}
+        initialSort="name"
+        pageSize={8}
+        columns={[
+          {
+            key: 'name',
+            label: 'Name',
+            value: (r) => r.name,
+            render: (r) => <a href={hrefFor({ screen, id: r.id })}>{r.name}</a>,
+          },
+          { key: 'display', label: 'Display', value: (r) => r.display, render: (r) => <RecordName collection="displays" id={r.display} /> },
+        ]}
+        actions={props.actions}
+        empty={<Empty>No {props.title.toLowerCase()} yet.</Empty>}
+      />
     </section>
   );
 }
