@@ -4,10 +4,11 @@ import { spawn } from 'node:child_process';
 
 /**
  * Starts `serve` on dataDir; resolves with the child process and its base URL once it listens.
- * `args` adds to the command line (`--role central --database ...`), `env` to the environment.
+ * `args` adds to the command line (`--role central --database ...`), `env` to the environment,
+ * `nodeArgs` to node's own (`--cpu-prof`).
  */
-export async function spawnServe(dataDir, key, args = [], env = {}) {
-  const server = spawn(process.execPath, ['dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...args], {
+export async function spawnServe(dataDir, key, args = [], env = {}, nodeArgs = []) {
+  const server = spawn(process.execPath, [...nodeArgs, 'dist/main/cli/serve.js', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });

@@ -12,6 +12,7 @@
 //    device keys): records/s with 1 and with 2 central processes.
 //
 //   node bench/sync-push.bench.mjs [--visits 1000] [--photos 5] [--devices 50] [--batches 10]
+// BENCH_SYNC_PROFILE=DIR writes the laptop's and the central's CPU profiles (node --cpu-prof) there.
 // Disk: about 2 x visits x photos x 3.5 MB while it runs (laptop and central copies), removed after.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -47,6 +48,13 @@ const children = [];
 function peakMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+)/.exec(status)[1]) / 1024;
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpu(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime, in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function call(base, method, p, body, key = KEY, headers = {}) {
@@ -90,8 +98,9 @@ async function pool(n, count, fn) {
 
 async function laptopPush() {
   const bases = await basePhotos();
-  const central = await spawnServe(path.join(tmp, 'central'), KEY, ['--role', 'central', '--database', cluster.url]);
-  const laptop = await spawnServe(path.join(tmp, 'laptop'), KEY, [], { SHELF_AUDIT_SYNC_INTERVAL_MS: '200' });
+  const prof = process.env.BENCH_SYNC_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SYNC_PROFILE}`] : [];
+  const central = await spawnServe(path.join(tmp, 'central'), KEY, ['--role', 'central', '--database', cluster.url], {}, prof);
+  const laptop = await spawnServe(path.join(tmp, 'laptop'), KEY, [], { SHELF_AUDIT_SYNC_INTERVAL_MS: '200' }, prof);
   children.push(central.server, laptop.server);
   const device = await call(central.url, 'POST', '/api/app/v1/devices/', { name: 'bench laptop', role: 'auditor' });
 
@@ -113,6 +122,7 @@ async function laptopPush() {
   const seeded = (performance.now() - t0) / 1000;
   const before = await call(laptop.url, 'GET', '/api/app/v1/sync/status/');
 
+  const cpuBefore = [cpu(laptop.server.pid), cpu(central.server.pid)];
   const t1 = performance.now();
   await call(laptop.url, 'PUT', '/api/app/v1/sync/settings/', { central_url: central.url, device_key: device.key });
   for (;;) {
@@ -124,6 +134,7 @@ async function laptopPush() {
   const syncSeconds = (performance.now() - t1) / 1000;
   const laptopPeak = peakMb(laptop.server.pid);
   const centralPeak = peakMb(central.server.pid);
+  const cpuSync = [cpu(laptop.server.pid) - cpuBefore[0], cpu(central.server.pid) - cpuBefore[1]];
 
   // The same bytes with curl, from the laptop's own files.
   const laptopDb = new Database(path.join(tmp, 'laptop', 'shelf-audit.sqlite'), { readonly: true });
@@ -160,9 +171,12 @@ async function laptopPush() {
   console.log(`| sync: records + photos over tus, hash verified | ${syncSeconds.toFixed(1)} s | ${(records / syncSeconds).toFixed(0)} | ${(mb / syncSeconds).toFixed(1)} |`);
   console.log(`| curl: the same bytes, plain PUT, fsynced | ${curlSeconds.toFixed(1)} s | | ${(mb / curlSeconds).toFixed(1)} |`);
   console.log(`ratio sync / curl: ${(syncSeconds / curlSeconds).toFixed(2)}x (goal: at most 1.5x)`);
+  console.log(`CPU during the sync: laptop ${cpuSync[0].toFixed(1)} s, central ${cpuSync[1].toFixed(1)} s`);
   console.log(`peak RSS: laptop ${laptopPeak.toFixed(0)} MB, central ${centralPeak.toFixed(0)} MB`);
   central.server.kill();
   laptop.server.kill();
+  // The profiles are written as the processes exit.
+  if (prof.length > 0) await new Promise((r) => setTimeout(r, 3000));
   rmSync(path.join(tmp, 'laptop'), { recursive: true, force: true });
   rmSync(path.join(tmp, 'central'), { recursive: true, force: true });
   return visitRow;

@@ -10,6 +10,7 @@ import { DataTable } from '../../components/table/DataTable';
 import { useSubmission } from '../../components/useSubmission';
 import { directories } from '../../stores/recordDirectory';
 import { useSession } from '../../stores/session';
+import { FormActions } from '../../components/FormActions';
 
 export type NamedCollection = 'brands' | 'categories' | 'manufacturers';
 
@@ -107,14 +108,7 @@ function NamedRecordForm(props: {
           errors={fieldErrors.id}
           hint={props.record ? 'Changing it renames the record.' : 'Optional: left blank, the server assigns one.'}
         />
-        <div className="form-actions">
-          <button type="button" onClick={props.onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            Save
-          </button>
-        </div>
+        <FormActions onCancel={props.onCancel} disabled={busy} />
       </form>
     </Dialog>
   );

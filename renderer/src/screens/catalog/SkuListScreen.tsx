@@ -15,6 +15,7 @@ import { useSession } from '../../stores/session';
 import { SkuFields, SKU_FIELDS } from './SkuFields';
 import { skuBody, valuesFromSku } from './skuForm';
 import { SkuPicture } from '../../components/SkuPicture';
+import { FormActions } from '../../components/FormActions';
 
 export function SkuListScreen() {
   const api = useSession((s) => s.api);
@@ -103,14 +104,7 @@ function NewSkuDialog({ onCancel, onCreated }: { onCancel(): void; onCreated(id:
       >
         <FormError error={error} fieldErrors={fieldErrors} shownFields={SKU_FIELDS} />
         <SkuFields values={values} onChange={setValues} errors={fieldErrors} />
-        <div className="form-actions">
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            Create SKU
-          </button>
-        </div>
+        <FormActions onCancel={onCancel} disabled={busy} submit="Create SKU" />
       </form>
     </Dialog>
   );

@@ -16,6 +16,7 @@ import { navigate } from '../../navigation/useRoute';
 import { directories } from '../../stores/recordDirectory';
 import { useSession } from '../../stores/session';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { FormActions } from '../../components/FormActions';
 
 type Editing =
   | { kind: 'displays'; record: Display | null }
@@ -256,14 +257,7 @@ function MasterDataForm({ editing, onClose, onSaved }: { editing: Editing; onClo
         ) : (
           <RecordPickerField collection="displays" label="Display" value={display} onChange={setDisplay} errors={fieldErrors.display} />
         )}
-        <div className="form-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            Save
-          </button>
-        </div>
+        <FormActions onCancel={onClose} disabled={busy} />
       </form>
     </Dialog>
   );

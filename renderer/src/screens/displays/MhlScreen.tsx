@@ -14,6 +14,7 @@ import { useSubmission } from '../../components/useSubmission';
 import { hrefFor } from '../../navigation/routes';
 import { useSession } from '../../stores/session';
 import { useSkus } from '../../stores/skuDirectory';
+import { FormActions } from '../../components/FormActions';
 
 export function MhlScreen({ id }: { id: string }) {
   const api = useSession((s) => s.api);
@@ -162,14 +163,7 @@ function MhlRecordForm(props: { mhl: string; record: MhlRecord | null; onClose()
             ))}
           </div>
         </fieldset>
-        <div className="form-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            Save
-          </button>
-        </div>
+        <FormActions onCancel={props.onClose} disabled={busy} />
       </form>
     </Dialog>
   );

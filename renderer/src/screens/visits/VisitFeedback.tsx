@@ -11,6 +11,7 @@ import { FormError } from '../../components/FormError';
 import { useSubmission } from '../../components/useSubmission';
 import { useSession } from '../../stores/session';
 import { useSkus } from '../../stores/skuDirectory';
+import { FormActions } from '../../components/FormActions';
 
 export function RecognitionErrorDialog(props: {
   scene: string | null;
@@ -56,14 +57,7 @@ export function RecognitionErrorDialog(props: {
         <FormError error={error} fieldErrors={fieldErrors} shownFields={['sku_gid', 'message']} />
         <SkuPickerField label="The product really is" value={actual} onChange={setActual} errors={fieldErrors.sku_gid} />
         <TextField label="Message" value={message} onChange={(e) => setMessage(e.target.value)} errors={fieldErrors.message} />
-        <div className="form-actions">
-          <button type="button" onClick={() => props.onClose(null)}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy || !props.scene || (!props.annotation.sku_id && !actual)}>
-            Send report
-          </button>
-        </div>
+        <FormActions onCancel={() => props.onClose(null)} disabled={busy || !props.scene || (!props.annotation.sku_id && !actual)} submit="Send report" />
       </form>
     </Dialog>
   );
@@ -109,14 +103,7 @@ export function OosReasonDialog(props: { scene: string | null; sku: string; skuN
           errors={fieldErrors.reason}
         />
         <TextField label="Message" value={message} onChange={(e) => setMessage(e.target.value)} errors={fieldErrors.message} />
-        <div className="form-actions">
-          <button type="button" onClick={() => props.onClose(null)}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy || !props.scene}>
-            Record reason
-          </button>
-        </div>
+        <FormActions onCancel={() => props.onClose(null)} disabled={busy || !props.scene} submit="Record reason" />
       </form>
     </Dialog>
   );
