@@ -5,8 +5,10 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { verifyApiKey, type VerifiedApiKey } from '../domain/api-keys.js';
+import type { ChangeStamp } from '../storage/change-stamp.js';
 import type { Database } from '../storage/schema.js';
 import { HttpError, detail } from './errors.js';
+import { requestStamp } from './request-stamp.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,11 +51,11 @@ const KEYS_KEPT = 1000;
  * request carries its key, and hashing it and reading its row was most of a small request's cost. A
  * revocation is a write, by this process or another, so it retires every key remembered.
  */
-function keyVerifier(db: Kysely<Database>, changeStamp: () => string | null) {
+function keyVerifier(db: Kysely<Database>, changeStamp: ChangeStamp) {
   let stamp: string | null = null;
   let kept = new Map<string, VerifiedApiKey>();
-  return async (token: string): Promise<VerifiedApiKey | undefined> => {
-    const now = changeStamp();
+  /** `now`: the stamp as of the request. */
+  return async (token: string, now: string | null): Promise<VerifiedApiKey | undefined> => {
     if (now === null) return verifyApiKey(db, token);
     if (now !== stamp) {
       stamp = now;
@@ -63,7 +65,7 @@ function keyVerifier(db: Kysely<Database>, changeStamp: () => string | null) {
     if (known) return known;
     const key = await verifyApiKey(db, token);
     // Only valid keys: invalid tokens would let any client fill the map.
-    if (key && changeStamp() === now && stamp === now) {
+    if (key && (await changeStamp()) === now && stamp === now) {
       if (kept.size >= KEYS_KEPT) kept = new Map();
       kept.set(token, key);
     }
@@ -71,7 +73,7 @@ function keyVerifier(db: Kysely<Database>, changeStamp: () => string | null) {
   };
 }
 
-export function registerAuth(app: FastifyInstance, db: Kysely<Database>, changeStamp: () => string | null = () => null): void {
+export function registerAuth(app: FastifyInstance, db: Kysely<Database>, changeStamp: ChangeStamp): void {
   const verify = keyVerifier(db, changeStamp);
   app.decorateRequest('apiKey', null);
   // The options objects themselves are kept: hooks of inner scopes (public docs, static UI) set
@@ -86,7 +88,8 @@ export function registerAuth(app: FastifyInstance, db: Kysely<Database>, changeS
   app.addHook('onRequest', async (request) => {
     // Unmatched URLs (404/405 answers) carry no route config: nothing there to protect.
     if (request.is404 || !routeNeedsAuth(request.routeOptions.config)) return;
-    const key = await verify(tokenOf(request));
+    const token = tokenOf(request);
+    const key = await verify(token, await requestStamp(request));
     if (!key) throw unauthorized('Invalid token.');
     request.apiKey = key;
   });
