@@ -75,7 +75,7 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
   });
 
   await registerBodyParsers(app);
-  registerAuth(app, db, changeStamp);
+  registerAuth(app, db);
   registerRoles(app);
   registerBodyAdmission(app);
   await registerRateLimit(app);

@@ -5,7 +5,6 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { verifyApiKey, type VerifiedApiKey } from '../domain/api-keys.js';
-import type { ChangeStamp } from '../storage/change-stamp.js';
 import type { Database } from '../storage/schema.js';
 import { HttpError, detail } from './errors.js';
 import { requestStamp } from './request-stamp.js';
@@ -47,11 +46,11 @@ function tokenOf(request: FastifyRequest): string {
 const KEYS_KEPT = 1000;
 
 /**
- * Verified keys remembered while the database is unchanged (`changeStamp`, storage/dialect.ts): every
+ * Verified keys remembered while the database is unchanged (storage/change-stamp.ts): every
  * request carries its key, and hashing it and reading its row was most of a small request's cost. A
  * revocation is a write, by this process or another, so it retires every key remembered.
  */
-function keyVerifier(db: Kysely<Database>, changeStamp: ChangeStamp) {
+function keyVerifier(db: Kysely<Database>) {
   let stamp: string | null = null;
   let kept = new Map<string, VerifiedApiKey>();
   /** `now`: the stamp as of the request. */
@@ -64,8 +63,10 @@ function keyVerifier(db: Kysely<Database>, changeStamp: ChangeStamp) {
     const known = kept.get(token);
     if (known) return known;
     const key = await verifyApiKey(db, token);
-    // Only valid keys: invalid tokens would let any client fill the map.
-    if (key && (await changeStamp()) === now && stamp === now) {
+    // Only valid keys: invalid tokens would let any client fill the map. No second stamp read: the key
+    // was found valid after `now` was read, so it is valid for every request that reads `now` (a
+    // revocation committed since would have changed the stamp those requests read).
+    if (key && stamp === now) {
       if (kept.size >= KEYS_KEPT) kept = new Map();
       kept.set(token, key);
     }
@@ -73,8 +74,8 @@ function keyVerifier(db: Kysely<Database>, changeStamp: ChangeStamp) {
   };
 }
 
-export function registerAuth(app: FastifyInstance, db: Kysely<Database>, changeStamp: ChangeStamp): void {
-  const verify = keyVerifier(db, changeStamp);
+export function registerAuth(app: FastifyInstance, db: Kysely<Database>): void {
+  const verify = keyVerifier(db);
   app.decorateRequest('apiKey', null);
   // The options objects themselves are kept: hooks of inner scopes (public docs, static UI) set
   // `auth: false` on them after this hook has seen them.

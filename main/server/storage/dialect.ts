@@ -6,6 +6,12 @@ import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
 import { postgresChangeStamp, sqliteChangeStamp, type ChangeStamp } from './change-stamp.js';
 import type { Database } from './schema.js';
+import { startCheckpointer } from './wal-checkpoint.js';
+
+/** SQLite's default automatic checkpoint threshold, in pages. */
+const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
+/** The threshold beside the worker's checkpoints: see storage/wal-checkpoint.ts. */
+const WORKER_AUTOCHECKPOINT_PAGES = 10_000;
 
 export type DatabaseTarget =
   | { kind: 'sqlite'; file: string }
@@ -32,9 +38,15 @@ export function createDialect(target: DatabaseTarget): DialectHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
+  // Checkpoints mostly from a worker thread where one can run (storage/wal-checkpoint.ts).
+  const checkpointer = startCheckpointer(target.file, () => {
+    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
+  });
+  if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${WORKER_AUTOCHECKPOINT_PAGES}`);
   return {
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     close: async () => {
+      await checkpointer?.stop();
       if (sqlite.open) sqlite.close();
     },
     changeStamp: sqliteChangeStamp(sqlite),
