@@ -35,7 +35,8 @@ function childrenOf(pid: number): number[] {
 
 /**
  * `serve --workers 2` over `extraArgs`' database: every process sees every write at once (a list
- * after a create or rename, a key after its revocation), and SIGTERM stops them all.
+ * after a create or rename, a record by id after its rename, a key after its revocation), and
+ * SIGTERM stops them all.
  */
 async function seesEveryWriteAtOnce(extraArgs: string[]): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-workers-'));
@@ -59,9 +60,13 @@ async function seesEveryWriteAtOnce(extraArgs: string[]): Promise<void> {
         expect(page.results[0]).toEqual({ id: `b${round}`, name: `Brand ${round}` });
       }
     }
+    // By-id reads are kept too: read (and kept) in both processes before the rename, then after it.
+    const one = async (id: string) => (await (await fetch(`${url}/api/v1.5/brands/${id}/`, { headers })).json()) as { id: string; name: string };
+    for (let i = 0; i < 6; i++) expect(await one('b0')).toEqual({ id: 'b0', name: 'Brand 0' });
     const renamed = await fetch(`${url}/api/v1.5/brands/b0/`, { method: 'PATCH', headers, body: JSON.stringify({ name: 'Renamed' }) });
     expect(renamed.status).toBe(200);
     for (let i = 0; i < 6; i++) expect((await list('?limit=10')).results.find((b) => b.id === 'b0')?.name).toBe('Renamed');
+    for (let i = 0; i < 6; i++) expect(await one('b0')).toEqual({ id: 'b0', name: 'Renamed' });
     // A key revoked through one process is refused by every process from then on.
     const second = (await (await fetch(`${url}/api/app/v1/keys/`, { method: 'POST', headers, body: JSON.stringify({ name: 'second' }) })).json()) as { id: string; key: string };
     for (let i = 0; i < 6; i++) expect((await fetch(`${url}/api/v1.5/brands/`, { headers: { authorization: `Token ${second.key}` } })).status).toBe(200);

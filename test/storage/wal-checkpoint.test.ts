@@ -2,6 +2,7 @@
 // threads cannot load the TypeScript sources). The server's own connection only checkpoints past a
 // high threshold, so pages reaching the database file below it are the worker's doing; closing
 // stops the worker; everything committed is still there when reopened.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,5 +46,17 @@ describe('WAL checkpoints on a worker thread (build)', () => {
     const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM checkpoint_probe`.execute(reopened.db);
     expect(Number(rows[0].n)).toBe(2000);
     await reopened.close();
+  });
+
+  it('lets a process that only closes its database finish the close before it exits', async () => {
+    // `serve --workers N`'s primary opens the database to migrate it, closes it and goes on: an
+    // unref'd worker stopping was no reason to stay alive, and the process left mid-close.
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-checkpoint-'));
+    const script = `const { openDatabase } = await import(${JSON.stringify(path.join(DIST, 'database.js'))});
+      const database = await openDatabase(${JSON.stringify(dataDir)});
+      await database.close();
+      console.log('closed');`;
+    // Twice: the second open finds the schema migrated and closes while the worker is still starting.
+    for (let i = 0; i < 2; i++) expect(execFileSync(process.execPath, ['--input-type=module', '-e', script]).toString()).toBe('closed\n');
   });
 });

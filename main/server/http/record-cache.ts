@@ -1,4 +1,4 @@
-// Serialised list records kept while the database is unchanged. The page cache (page-cache.ts) only
+// Serialised list records (and by-id bodies) kept while the database is unchanged. The page cache (page-cache.ts) only
 // helps a client that asks for the same page again; clients walking a catalog ask for other pages,
 // and a page's cost was mostly the database materialising its rows as objects and their
 // serialisation. So a list's order is kept here as its data_ids (a page is a slice of it, its count
@@ -35,6 +35,11 @@ export interface RecordCacheView {
    * `fetch` reads and serialises the records not kept.
    */
   records(table: string, ids: number[], fetch: (missing: number[]) => Promise<Map<number, string>>): Promise<Buffer[] | null>;
+  /**
+   * A whole response body named `key` (a by-id read: its path and id), serialised by `compute`; what
+   * compute throws (a 404) is thrown and not kept.
+   */
+  body(key: string, compute: () => Promise<string>): Promise<Buffer>;
 }
 
 export interface RecordCache {
@@ -54,6 +59,7 @@ export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CA
   const generation = (stamp: string): Generation => {
     const tables = new Map<string, Map<number, Buffer>>();
     const orders = new Map<string, number[] | null>();
+    const bodies = new Map<string, Buffer>();
     /** What was computed is kept only if the database is still as it was at `stamp`. */
     const still = async () => (await changeStamp()) === stamp && current?.stamp === stamp;
     const view: RecordCacheView = {
@@ -92,6 +98,16 @@ export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CA
           }
         }
         return out;
+      },
+      async body(key, compute) {
+        const known = bodies.get(key);
+        if (known !== undefined) return known;
+        const body = Buffer.from(await compute());
+        if (bytes + body.length <= maxBytes && (await still())) {
+          bodies.set(key, body);
+          bytes += body.length;
+        }
+        return body;
       },
     };
     return { stamp, view };

@@ -155,11 +155,19 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
       });
     }
     if (has('get')) {
+      const detailSchema = (o.detailItem ?? o.item) as unknown as Record<string, unknown>;
       app.get(byId, {
         schema: { tags, summary: `Read a ${o.def.label}`, params: IdParams, response: { 200: o.detailItem ?? o.item, ...errorResponses } },
-      }, async (request) => {
-        const record = await getRecord(db, o.def, request.params.id);
-        return o.detail ? o.detail(record) : record;
+      }, async (request, reply) => {
+        const read = async () => {
+          const record = await getRecord(db, o.def, request.params.id);
+          return o.detail ? o.detail(record) : record;
+        };
+        const cached = app.recordCache.view(await requestStamp(request));
+        if (!cached) return read();
+        // Kept serialised as the route's schema does it (http/record-cache.ts), sent as it is.
+        const body = await cached.body(`${o.path}${request.params.id}`, async () => reply.serializeInput(await read(), detailSchema) as string);
+        return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
       });
     }
     for (const method of ['put', 'patch'] as const) {

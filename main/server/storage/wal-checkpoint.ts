@@ -37,6 +37,8 @@ export function startCheckpointer(file: string, fallback: () => void): Checkpoin
   return {
     async stop() {
       stopping = true;
+      // Held while it stops: an unref'd worker alone would let the process exit before it has.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
