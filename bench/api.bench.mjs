@@ -225,7 +225,7 @@ try {
       pg.push([`ours PG ${workers} proc`, await measure(`ours PostgreSQL ${workers} proc`, s)]);
       await stop(s.server);
     }
-  } else if (process.env.API_BENCH_PG !== '0') {
+  } else if (process.env.API_BENCH_PG !== '0' && SERVERS.some((s) => s.startsWith('pg-'))) {
     console.log('PostgreSQL rows skipped: no PostgreSQL server binaries (apt-get install postgresql)');
   }
   if (sqlite.length) table('Headless server on SQLite vs DRF', sqlite, drf);

@@ -99,6 +99,39 @@ describe('serve --workers 2 (build)', () => {
     }
   }, 120_000);
 
+  it('stores every write when both processes write at once (SQLite: each group commit waits for the write lock)', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-workers-'));
+    const child = spawn(process.execPath, [path.join(root, 'dist/main/cli/serve.js'), '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--api-key', KEY, '--workers', '2'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' };
+    try {
+      const url = await listening(child);
+      // Waves of concurrent creates over fresh connections, which the cluster spreads over both
+      // processes: each process's group commits race the other's for SQLite's one write lock.
+      const WAVES = 15;
+      const PER_WAVE = 40;
+      const statuses: number[] = [];
+      for (let wave = 0; wave < WAVES; wave++) {
+        const created = await Promise.all(
+          Array.from({ length: PER_WAVE }, async (_, i) => {
+            const response = await fetch(`${url}/api/v1.5/brands/`, { method: 'POST', headers, body: JSON.stringify({ id: `w${wave}-${i}`, name: `Wave ${wave}` }) });
+            await response.arrayBuffer();
+            return response.status;
+          }),
+        );
+        statuses.push(...created);
+      }
+      expect(statuses.filter((s) => s !== 201)).toEqual([]);
+      const page = (await (await fetch(`${url}/api/v1.5/brands/?limit=1`, { headers })).json()) as { count: number };
+      expect(page.count).toBe(WAVES * PER_WAVE);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.on('exit', resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('refuses a --workers that is not a count', async () => {
     const child = spawn(process.execPath, [path.join(root, 'dist/main/cli/serve.js'), '--workers', 'many'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';

@@ -79,21 +79,36 @@ async function commitQueued(db: Kysely<Database>): Promise<void> {
 async function commitGroup(db: Kysely<Database>, group: Queued[]): Promise<void> {
   const answers: Array<() => void> = [];
   const entities = new Set<string>();
+  /** Each write in its own savepoint: one that throws is undone alone and answered with its error. */
+  const runGroup = async (trx: Trx) => {
+    for (const item of group) {
+      await sql`SAVEPOINT group_write`.execute(trx);
+      const touched = new Set<string>();
+      try {
+        const value = await runWrite(trx, false, item.fn, touched);
+        await sql`RELEASE group_write`.execute(trx);
+        for (const e of touched) entities.add(e);
+        answers.push(() => item.resolve(value));
+      } catch (error) {
+        await sql`ROLLBACK TO group_write`.execute(trx);
+        await sql`RELEASE group_write`.execute(trx);
+        answers.push(() => item.reject(error));
+      }
+    }
+  };
   try {
-    await db.transaction().execute(async (trx) => {
-      for (const item of group) {
-        await sql`SAVEPOINT group_write`.execute(trx);
-        const touched = new Set<string>();
-        try {
-          const value = await runWrite(trx, false, item.fn, touched);
-          await sql`RELEASE group_write`.execute(trx);
-          for (const e of touched) entities.add(e);
-          answers.push(() => item.resolve(value));
-        } catch (error) {
-          await sql`ROLLBACK TO group_write`.execute(trx);
-          await sql`RELEASE group_write`.execute(trx);
-          answers.push(() => item.reject(error));
-        }
+    await db.connection().execute(async (connection) => {
+      // IMMEDIATE: the write lock is taken (or waited for, busy_timeout) before anything is read. A
+      // deferred transaction that read first cannot take it once another process has committed
+      // meanwhile (SQLITE_BUSY_SNAPSHOT, no waiting), which would fail the whole group.
+      await sql`BEGIN IMMEDIATE`.execute(connection);
+      try {
+        // The connection inside BEGIN is the transaction the writes see.
+        await runGroup(connection as Trx);
+        await sql`COMMIT`.execute(connection);
+      } catch (error) {
+        await sql`ROLLBACK`.execute(connection).catch(() => undefined);
+        throw error;
       }
     });
   } catch (error) {
