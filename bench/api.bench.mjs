@@ -10,7 +10,8 @@
 // the figures as ratios within one run, not as absolutes.
 // Env: API_BENCH_SECONDS (default 10), API_BENCH_CONNECTIONS (50), API_BENCH_SKUS (10000),
 // API_BENCH_DRF=0 (skip the baseline), API_BENCH_PG=0 (skip PostgreSQL), API_BENCH_ROWS (comma-separated
-// row names: page-fixed,page-random,brand-get,brand-post,health).
+// row names: page-fixed,page-random,brand-get,brand-post,health), API_BENCH_SERVERS (comma-separated:
+// sqlite-1,sqlite-2,pg-1,pg-2; default all).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -35,6 +36,8 @@ const ROWS = [
   ['brand-post', 'POST a brand'],
   ['health', 'GET /health (calibration)'],
 ].filter(([mode]) => !process.env.API_BENCH_ROWS || process.env.API_BENCH_ROWS.split(',').includes(mode));
+
+const SERVERS = (process.env.API_BENCH_SERVERS ?? 'sqlite-1,sqlite-2,pg-1,pg-2').split(',');
 
 const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p));
 if (!WRK) {
@@ -201,16 +204,18 @@ try {
   }
   const sqlite = [];
   for (const workers of [1, 2]) {
+    if (!SERVERS.includes(`sqlite-${workers}`)) continue;
     const s = await startOurs(`sqlite-${workers}p`, ['--workers', String(workers)]);
     children.push(s.server);
     sqlite.push([`ours SQLite ${workers} proc`, await measure(`ours SQLite ${workers} proc`, s)]);
     await stop(s.server);
   }
   const pg = [];
-  if (process.env.API_BENCH_PG !== '0' && PG_BIN) {
+  if (process.env.API_BENCH_PG !== '0' && PG_BIN && SERVERS.some((s) => s.startsWith('pg-'))) {
     cluster = new PgCluster();
     await cluster.start({ max_connections: 200 });
     for (const workers of [1, 2]) {
+      if (!SERVERS.includes(`pg-${workers}`)) continue;
       // A fresh database for each: the earlier run's POSTs would change the catalog.
       const dbName = `bench${workers}`;
       cluster.run('psql', ['-h', cluster.dir, '-p', String(cluster.port), '-U', 'postgres', '-c', `CREATE DATABASE ${dbName}`]);
@@ -220,10 +225,10 @@ try {
       pg.push([`ours PG ${workers} proc`, await measure(`ours PostgreSQL ${workers} proc`, s)]);
       await stop(s.server);
     }
-  } else if (process.env.API_BENCH_PG !== '0') {
+  } else if (process.env.API_BENCH_PG !== '0' && SERVERS.some((s) => s.startsWith('pg-'))) {
     console.log('PostgreSQL rows skipped: no PostgreSQL server binaries (apt-get install postgresql)');
   }
-  table('Headless server on SQLite vs DRF', sqlite, drf);
+  if (sqlite.length) table('Headless server on SQLite vs DRF', sqlite, drf);
   if (pg.length) table('Central on PostgreSQL vs DRF (on SQLite)', pg, drf);
   console.log(`goals: every row >= ${GOAL_RATIO}x DRF's req/s, p99 <= ${GOAL_P99_MS} ms; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 } finally {

@@ -13,11 +13,13 @@ import { collectMethods } from './http/method-not-allowed.js';
 import { createPageCache } from './http/page-cache.js';
 import { createRecordCache } from './http/record-cache.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerRequestStamp } from './http/request-stamp.js';
 import { registerRoles } from './http/roles.js';
 import { registerWebUi, sendSpaFallback } from './http/web-ui.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import health from './routes/health.js';
 import { APP_PREFIX, registerRoutes } from './routes/index.js';
+import type { ChangeStamp } from './storage/change-stamp.js';
 import type { Database } from './storage/schema.js';
 import { APP_VERSION } from './version.js';
 import recognitionPlugin from './recognition/plugin.js';
@@ -30,7 +32,7 @@ export interface AppOptions {
   db: Kysely<Database>;
   config: ServerConfig;
   /** The database's change stamp (OpenDatabase.changeStamp); without it list pages are not cached. */
-  changeStamp?: () => string | null;
+  changeStamp?: ChangeStamp;
   /** The laptop's sync engine timing and photo transfer (sync/engine.ts). */
   sync?: EngineOptions;
 }
@@ -55,6 +57,7 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
   app.decorate('db', db);
   app.decorate('dataDir', config.dataDir);
   app.decorate('serverConfig', config);
+  registerRequestStamp(app, changeStamp);
   app.decorate('pageCache', createPageCache(changeStamp));
   app.decorate('recordCache', createRecordCache(changeStamp));
 
@@ -72,7 +75,7 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
   });
 
   await registerBodyParsers(app);
-  registerAuth(app, db, changeStamp);
+  registerAuth(app, db);
   registerRoles(app);
   registerBodyAdmission(app);
   await registerRateLimit(app);

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { verifyApiKey, type VerifiedApiKey } from '../domain/api-keys.js';
 import type { Database } from '../storage/schema.js';
 import { HttpError, detail } from './errors.js';
+import { requestStamp } from './request-stamp.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -45,15 +46,15 @@ function tokenOf(request: FastifyRequest): string {
 const KEYS_KEPT = 1000;
 
 /**
- * Verified keys remembered while the database is unchanged (`changeStamp`, storage/dialect.ts): every
+ * Verified keys remembered while the database is unchanged (storage/change-stamp.ts): every
  * request carries its key, and hashing it and reading its row was most of a small request's cost. A
  * revocation is a write, by this process or another, so it retires every key remembered.
  */
-function keyVerifier(db: Kysely<Database>, changeStamp: () => string | null) {
+function keyVerifier(db: Kysely<Database>) {
   let stamp: string | null = null;
   let kept = new Map<string, VerifiedApiKey>();
-  return async (token: string): Promise<VerifiedApiKey | undefined> => {
-    const now = changeStamp();
+  /** `now`: the stamp as of the request. */
+  return async (token: string, now: string | null): Promise<VerifiedApiKey | undefined> => {
     if (now === null) return verifyApiKey(db, token);
     if (now !== stamp) {
       stamp = now;
@@ -62,8 +63,10 @@ function keyVerifier(db: Kysely<Database>, changeStamp: () => string | null) {
     const known = kept.get(token);
     if (known) return known;
     const key = await verifyApiKey(db, token);
-    // Only valid keys: invalid tokens would let any client fill the map.
-    if (key && changeStamp() === now && stamp === now) {
+    // Only valid keys: invalid tokens would let any client fill the map. No second stamp read: the key
+    // was found valid after `now` was read, so it is valid for every request that reads `now` (a
+    // revocation committed since would have changed the stamp those requests read).
+    if (key && stamp === now) {
       if (kept.size >= KEYS_KEPT) kept = new Map();
       kept.set(token, key);
     }
@@ -71,8 +74,8 @@ function keyVerifier(db: Kysely<Database>, changeStamp: () => string | null) {
   };
 }
 
-export function registerAuth(app: FastifyInstance, db: Kysely<Database>, changeStamp: () => string | null = () => null): void {
-  const verify = keyVerifier(db, changeStamp);
+export function registerAuth(app: FastifyInstance, db: Kysely<Database>): void {
+  const verify = keyVerifier(db);
   app.decorateRequest('apiKey', null);
   // The options objects themselves are kept: hooks of inner scopes (public docs, static UI) set
   // `auth: false` on them after this hook has seen them.
@@ -86,7 +89,11 @@ export function registerAuth(app: FastifyInstance, db: Kysely<Database>, changeS
   app.addHook('onRequest', async (request) => {
     // Unmatched URLs (404/405 answers) carry no route config: nothing there to protect.
     if (request.is404 || !routeNeedsAuth(request.routeOptions.config)) return;
-    const key = await verify(tokenOf(request));
+    const token = tokenOf(request);
+    // Reads use the stamp their caches read anyway; a write changes it, so under writes the cache
+    // would only miss, after a stamp read that on PostgreSQL is a round trip.
+    const reads = request.method === 'GET' || request.method === 'HEAD';
+    const key = await verify(token, reads ? await requestStamp(request) : null);
     if (!key) throw unauthorized('Invalid token.');
     request.apiKey = key;
   });

@@ -4,6 +4,8 @@
 // stamp is the same, so any write by this process or another (a CLI import) retires every cached page.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Page } from '../domain/resource.js';
+import type { ChangeStamp } from '../storage/change-stamp.js';
+import { requestStamp } from './request-stamp.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,7 +24,7 @@ export interface PageCache {
   send(request: FastifyRequest, reply: FastifyReply, page: Page, compute: () => Promise<unknown>): Promise<FastifyReply>;
 }
 
-export function createPageCache(changeStamp: () => string | null, maxBytes = PAGE_CACHE_BYTES): PageCache {
+export function createPageCache(changeStamp: ChangeStamp, maxBytes = PAGE_CACHE_BYTES): PageCache {
   const pages = new Map<string, { stamp: string; body: string }>();
   let bytes = 0;
   const drop = (key: string) => {
@@ -31,17 +33,16 @@ export function createPageCache(changeStamp: () => string | null, maxBytes = PAG
   };
   return {
     async send(request, reply, page, compute) {
-      const stamp = changeStamp();
+      const stamp = await requestStamp(request);
       // Everything the answer depends on: the URL (filters, and next/previous are built from it and
       // the host) and the effective page, which a form body may have set.
       const key = `${request.protocol}://${request.host}${request.url}|${page.limit}|${page.offset}`;
       const hit = stamp === null ? undefined : pages.get(key);
       if (hit && hit.stamp === stamp) return reply.type('application/json; charset=utf-8').send(hit.body);
-      // A write landing while compute() runs changes the stamp, so a page stored under the stamp read
-      // before it can never be served after it.
       const value = await compute();
       const body = typeof value === 'string' ? value : (reply.serialize(value) as string);
-      if (stamp !== null && body.length <= maxBytes) {
+      // Kept only if no write landed while computing it.
+      if (stamp !== null && body.length <= maxBytes && (await changeStamp()) === stamp) {
         drop(key);
         // Oldest first: Map keeps insertion order.
         while (bytes + body.length > maxBytes) drop(pages.keys().next().value!);

@@ -1,9 +1,12 @@
-// Serialised list records kept while the database is unchanged. The page cache (page-cache.ts) only
+// Serialised list records (and by-id bodies) kept while the database is unchanged. The page cache (page-cache.ts) only
 // helps a client that asks for the same page again; clients walking a catalog ask for other pages,
-// and a page's cost was mostly SQLite materialising its rows as objects and their serialisation. So a
-// list's order is kept here as its data_ids (a page is a slice of it, its count the length), and its
-// records serialised, once per database change stamp; only the records missing are read.
-// Any write, by this process or another, changes the stamp and retires every record kept.
+// and a page's cost was mostly the database materialising its rows as objects and their
+// serialisation. So a list's order is kept here as its data_ids (a page is a slice of it, its count
+// the length), and its records serialised to bytes, once per database change stamp
+// (storage/change-stamp.ts); only the records missing are read, and a page is the records' bytes
+// copied once into the body. Any write, by this process or another, changes the stamp and retires
+// everything kept.
+import type { ChangeStamp } from '../storage/change-stamp.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,87 +14,113 @@ declare module 'fastify' {
   }
 }
 
-/** Bound on the serialised records kept, in characters (10,000 SKUs are ~2.3 M). */
-export const RECORD_CACHE_CHARS = 32 * 1024 * 1024;
+/** Bound on the serialised records kept, in bytes (10,000 SKUs are ~2.3 M). */
+export const RECORD_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Lists longer than this are paged by the database (OFFSET) rather than kept as an id order. */
 export const ORDER_MAX_IDS = 100_000;
 /** Bound on the list orders kept (one per table, filter, search and ordering asked for). */
 const ORDERS_KEPT = 256;
 
-export interface RecordCache {
-  /** Whether records can be kept at all (the database tells its changes). */
-  active(): boolean;
+/** What is kept under one stamp, served to the requests that read that stamp. */
+export interface RecordCacheView {
   /**
-   * Every data_id of the list named `key` (table, filters, search, ordering), in order: kept while the
-   * database is unchanged; null when there are more than ORDER_MAX_IDS or nothing can be kept.
-   * `compute` reads it (null when too long).
+   * Every data_id of the list named `key` (table, filters, search, ordering), in order; null when
+   * there are more than ORDER_MAX_IDS. `compute` reads it (null when too long).
    */
   order(key: string, compute: () => Promise<number[] | null>): Promise<number[] | null>;
   /**
-   * The serialised records of `ids` (data_ids of `table`, in order), or null when the database cannot
-   * tell its changes (PostgreSQL) or a record is gone: then the caller reads the page the plain way.
+   * The serialised records of `ids` (data_ids of `table`, in order), or null when a record is gone
+   * or a write landed while reading the missing ones: then the caller reads the page the plain way.
    * `fetch` reads and serialises the records not kept.
    */
-  records(table: string, ids: number[], fetch: (missing: number[]) => Promise<Map<number, string>>): Promise<string[] | null>;
+  records(table: string, ids: number[], fetch: (missing: number[]) => Promise<Map<number, string>>): Promise<Buffer[] | null>;
+  /**
+   * A whole response body named `key` (a by-id read: its path and id), serialised by `compute`; what
+   * compute throws (a 404) is thrown and not kept.
+   */
+  body(key: string, compute: () => Promise<string>): Promise<Buffer>;
 }
 
-export function createRecordCache(changeStamp: () => string | null, maxChars = RECORD_CACHE_CHARS): RecordCache {
-  let stamp: string | null = null;
-  let kept = new Map<string, string>();
-  let chars = 0;
-  let orders = new Map<string, number[] | null>();
-  /** The current stamp, everything kept under an older one dropped; null: nothing can be kept. */
-  const current = (): string | null => {
-    const now = changeStamp();
-    if (now !== null && now !== stamp) {
-      stamp = now;
-      kept = new Map();
-      chars = 0;
-      orders = new Map();
-    }
-    return now;
+export interface RecordCache {
+  /** What is kept under `stamp` (the request's: http/request-stamp.ts); null: nothing can be kept. */
+  view(stamp: string | null): RecordCacheView | null;
+}
+
+/** Everything kept under one stamp. */
+interface Generation {
+  stamp: string;
+  view: RecordCacheView;
+}
+
+export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CACHE_BYTES): RecordCache {
+  let current: Generation | null = null;
+  let bytes = 0;
+  const generation = (stamp: string): Generation => {
+    const tables = new Map<string, Map<number, Buffer>>();
+    const orders = new Map<string, number[] | null>();
+    const bodies = new Map<string, Buffer>();
+    /** What was computed is kept only if the database is still as it was at `stamp`. */
+    const still = async () => (await changeStamp()) === stamp && current?.stamp === stamp;
+    const view: RecordCacheView = {
+      async order(key, compute) {
+        const known = orders.get(key);
+        if (known !== undefined) return known;
+        const ids = await compute();
+        if (await still()) {
+          if (orders.size >= ORDERS_KEPT) orders.delete(orders.keys().next().value!);
+          orders.set(key, ids);
+        }
+        return ids;
+      },
+      async records(table, ids, fetch) {
+        let kept = tables.get(table);
+        if (!kept) tables.set(table, (kept = new Map()));
+        const out: Buffer[] = new Array(ids.length);
+        const missing: number[] = [];
+        for (let i = 0; i < ids.length; i++) {
+          const json = kept.get(ids[i]);
+          if (json === undefined) missing.push(ids[i]);
+          else out[i] = json;
+        }
+        if (missing.length === 0) return out;
+        const fetched = await fetch(missing);
+        // A write while fetching: what was read may be newer than the records kept.
+        if (!(await still())) return null;
+        for (let i = 0; i < ids.length; i++) {
+          if (out[i] !== undefined) continue;
+          const json = fetched.get(ids[i]);
+          if (json === undefined) return null;
+          out[i] = Buffer.from(json);
+          if (bytes + out[i].length <= maxBytes) {
+            kept.set(ids[i], out[i]);
+            bytes += out[i].length;
+          }
+        }
+        return out;
+      },
+      async body(key, compute) {
+        const known = bodies.get(key);
+        if (known !== undefined) return known;
+        const body = Buffer.from(await compute());
+        if (bytes + body.length <= maxBytes && (await still())) {
+          bodies.set(key, body);
+          bytes += body.length;
+        }
+        return body;
+      },
+    };
+    return { stamp, view };
   };
   return {
-    active: () => changeStamp() !== null,
-    async order(key, compute) {
-      const now = current();
-      if (now === null) return null;
-      const known = orders.get(key);
-      if (known !== undefined) return known;
-      const ids = await compute();
-      // Kept only if no write landed while reading it.
-      if (changeStamp() === now && stamp === now) {
-        if (orders.size >= ORDERS_KEPT) orders.delete(orders.keys().next().value!);
-        orders.set(key, ids);
+    view(stamp) {
+      if (stamp === null) return null;
+      if (current?.stamp !== stamp) {
+        // A request still holding the older generation's view reads what it kept, and keeps nothing more.
+        current = generation(stamp);
+        bytes = 0;
       }
-      return ids;
-    },
-    async records(table, ids, fetch) {
-      const now = current();
-      if (now === null) return null;
-      const out: string[] = new Array(ids.length);
-      const missing: number[] = [];
-      for (let i = 0; i < ids.length; i++) {
-        const json = kept.get(`${table}:${ids[i]}`);
-        if (json === undefined) missing.push(ids[i]);
-        else out[i] = json;
-      }
-      if (missing.length === 0) return out;
-      const fetched = await fetch(missing);
-      // A write while fetching changed the stamp: what was read may be newer than the kept records.
-      const unchanged = changeStamp() === now && stamp === now;
-      for (let i = 0; i < ids.length; i++) {
-        if (out[i] !== undefined) continue;
-        const json = fetched.get(ids[i]);
-        if (json === undefined) return null;
-        out[i] = json;
-        if (unchanged && chars + json.length <= maxChars) {
-          kept.set(`${table}:${ids[i]}`, json);
-          chars += json.length;
-        }
-      }
-      return unchanged ? out : null;
+      return current.view;
     },
   };
 }

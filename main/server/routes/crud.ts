@@ -6,7 +6,9 @@ import type { FastifyReply } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { createRecord, deleteRecord, getRecord, listAllIds, listFilters, listPageIds, listRecords, recordsByDataId, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
 import { envelope, pageOf, readFormPaging } from '../http/pagination.js';
+import { jsonArrayInto } from '../http/json-bytes.js';
 import { ORDER_MAX_IDS } from '../http/record-cache.js';
+import { requestStamp } from '../http/request-stamp.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import { Created, Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../schemas/common.js';
 
@@ -114,24 +116,25 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
         const { search, ordering } = request.query;
         const list: ListQuery = { filters: request.query, search: search?.toString(), ordering: ordering?.toString() };
         // Records and list orders are kept while the database is unchanged (http/record-cache.ts), so
-        // any page is a slice and a join of serialised records, not a query and a serialisation.
-        if (!app.recordCache.active()) {
+        // any page is a slice and a copy of serialised records, not a query and a serialisation.
+        const cached = app.recordCache.view(await requestStamp(request));
+        if (!cached) {
           const { count, results } = await listRecords(db, o.def, page, list);
           return envelope(request, page, count, results);
         }
-        const order = await app.recordCache.order(orderKey(o.def.table, list), () => listAllIds(db, o.def, list, ORDER_MAX_IDS));
+        const order = await cached.order(orderKey(o.def.table, list), () => listAllIds(db, o.def, list, ORDER_MAX_IDS));
         const { count, ids } = order
           ? { count: order.length, ids: order.slice(page.offset, page.offset + page.limit) }
           : await listPageIds(db, o.def, page, list);
-        const items = await app.recordCache.records(o.def.table, ids, async (missing) => {
+        const items = await cached.records(o.def.table, ids, async (missing) => {
           const rows = await recordsByDataId(db, o.def, missing);
           return new Map([...rows].map(([id, row]) => [id, reply.serializeInput(row, itemSchema as unknown as Record<string, unknown>)]));
         });
         // The envelope serialised as the route's schema does it, its empty results filled with the records.
         const empty = reply.serialize(envelope(request, page, count, [])) as string;
         if (items !== null && empty.endsWith(RESULTS_TAIL)) {
-          // Already serialised: sent as it is (a string body skips the response serialiser).
-          return (reply as FastifyReply).type('application/json; charset=utf-8').send(`${empty.slice(0, -RESULTS_TAIL.length)}[${items.join(',')}]}`);
+          // Already serialised: sent as it is (a buffer body skips the response serialiser).
+          return (reply as FastifyReply).type('application/json; charset=utf-8').send(jsonArrayInto(empty.slice(0, -RESULTS_TAIL.length), items, '}'));
         }
         const { count: total, results } = await listRecords(db, o.def, page, list);
         return envelope(request, page, total, results);
@@ -152,11 +155,19 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
       });
     }
     if (has('get')) {
+      const detailSchema = (o.detailItem ?? o.item) as unknown as Record<string, unknown>;
       app.get(byId, {
         schema: { tags, summary: `Read a ${o.def.label}`, params: IdParams, response: { 200: o.detailItem ?? o.item, ...errorResponses } },
-      }, async (request) => {
-        const record = await getRecord(db, o.def, request.params.id);
-        return o.detail ? o.detail(record) : record;
+      }, async (request, reply) => {
+        const read = async () => {
+          const record = await getRecord(db, o.def, request.params.id);
+          return o.detail ? o.detail(record) : record;
+        };
+        const cached = app.recordCache.view(await requestStamp(request));
+        if (!cached) return read();
+        // Kept serialised as the route's schema does it (http/record-cache.ts), sent as it is.
+        const body = await cached.body(`${o.path}${request.params.id}`, async () => reply.serializeInput(await read(), detailSchema) as string);
+        return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
       });
     }
     for (const method of ['put', 'patch'] as const) {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, type MigrationProvider } from 'kysely';
+import type { ChangeStamp } from './change-stamp.js';
 import { createDialect, type DatabaseTarget } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -10,8 +11,8 @@ export const DATABASE_FILE = 'shelf-audit.sqlite';
 export interface OpenDatabase {
   db: Kysely<Database>;
   close(): Promise<void>;
-  /** See DialectHandle.changeStamp: read caches compare it to know they are still current. */
-  changeStamp(): string | null;
+  /** Read caches compare it to know they are still current (storage/change-stamp.ts). */
+  changeStamp: ChangeStamp;
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -29,7 +30,7 @@ export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDa
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     await db.destroy();
-    handle.close();
+    await handle.close();
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
   let closed = false;
@@ -40,7 +41,7 @@ export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDa
       if (closed) return;
       closed = true;
       await db.destroy();
-      handle.close();
+      await handle.close();
     },
   };
 }

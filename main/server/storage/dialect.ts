@@ -4,7 +4,14 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { postgresChangeStamp, sqliteChangeStamp, type ChangeStamp } from './change-stamp.js';
 import type { Database } from './schema.js';
+import { startCheckpointer } from './wal-checkpoint.js';
+
+/** SQLite's default automatic checkpoint threshold, in pages. */
+const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
+/** The threshold beside the worker's checkpoints: see storage/wal-checkpoint.ts. */
+const WORKER_AUTOCHECKPOINT_PAGES = 10_000;
 
 export type DatabaseTarget =
   | { kind: 'sqlite'; file: string }
@@ -13,18 +20,16 @@ export type DatabaseTarget =
 export interface DialectHandle {
   dialect: Dialect;
   /** Releases whatever the dialect holds open beyond Kysely's own destroy(). */
-  close(): void;
-  /**
-   * A value that differs whenever anything in the database may have changed since it was last read,
-   * by this process or any other; null where the dialect cannot tell (then nothing may be cached).
-   */
-  changeStamp(): string | null;
+  close(): Promise<void>;
+  /** See storage/change-stamp.ts. */
+  changeStamp: ChangeStamp;
 }
 
 export function createDialect(target: DatabaseTarget): DialectHandle {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.connectionString });
-    return { dialect: new PostgresDialect({ pool }), close: () => undefined, changeStamp: () => null };
+    const stamp = postgresChangeStamp(target.connectionString);
+    return { dialect: new PostgresDialect({ pool }), close: () => stamp.close(), changeStamp: stamp.stamp };
   }
   const sqlite = new SQLite(target.file);
   // WAL lets readers (the UI, the sync engine) run while a write is in progress; foreign keys are off
@@ -33,16 +38,18 @@ export function createDialect(target: DatabaseTarget): DialectHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  // data_version moves when another connection (a CLI import, another process) commits;
-  // total_changes counts every row this connection has written, committed or not.
-  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-  const totalChanges = sqlite.prepare('SELECT total_changes()').pluck();
+  // Checkpoints mostly from a worker thread where one can run (storage/wal-checkpoint.ts).
+  const checkpointer = startCheckpointer(target.file, () => {
+    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
+  });
+  if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${WORKER_AUTOCHECKPOINT_PAGES}`);
   return {
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-    close: () => {
+    close: async () => {
+      await checkpointer?.stop();
       if (sqlite.open) sqlite.close();
     },
-    changeStamp: () => (sqlite.open ? `${dataVersion.get()}:${totalChanges.get()}` : null),
+    changeStamp: sqliteChangeStamp(sqlite),
   };
 }
 

@@ -1,6 +1,6 @@
 // Every write runs here: one transaction, and in the same transaction one outbox row per changed
 // record, so the sync engine can push exactly what changed and never sees a half-applied write.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { randomInt } from 'node:crypto';
 import { isPostgres } from './dialect.js';
 import { now } from './ids.js';
@@ -30,40 +30,126 @@ export function onCommit(db: Kysely<Database>, listener: Listener): () => void {
   return () => set.delete(listener);
 }
 
+/** A write waiting for its group's commit (SQLite). */
+interface Queued {
+  fn: (ctx: WriteContext) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** At most this many writes share one SQLite commit. */
+export const GROUP_COMMIT_MAX = 64;
+const queues = new WeakMap<Kysely<Database>, Queued[]>();
+
 /**
  * Runs `fn` in one transaction. Inside it, use `ctx.trx` only: on SQLite the one connection is held
  * for the whole transaction, so a query through the outer `db` would wait for it forever.
+ *
+ * On SQLite, writes arriving together share one commit (group commit): a commit's cost (its WAL
+ * frames, the wal-index) was most of a small write's, and the one connection serialises them anyway.
+ * Each write runs in its own savepoint, so one that fails is undone alone and its error is its
+ * caller's; each is answered only once the group has committed, so nothing is acknowledged that a
+ * crash could lose. PostgreSQL commits each on its own connection (its WAL flush groups them).
  */
 export async function write<T>(db: Kysely<Database>, fn: (ctx: WriteContext) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) {
+    const entities = new Set<string>();
+    const result = await db.transaction().execute((trx) => runWrite(trx, true, fn, entities));
+    notify(db, entities);
+    return result;
+  }
+  return new Promise<T>((resolve, reject) => {
+    let queue = queues.get(db);
+    if (!queue) {
+      queues.set(db, (queue = []));
+      // Deferred a turn of the event loop: the requests read in the same turn join this group.
+      setImmediate(() => void commitQueued(db));
+    }
+    queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+  });
+}
+
+/** Commits the queue in groups until it is empty (writes queued meanwhile form the next group). */
+async function commitQueued(db: Kysely<Database>): Promise<void> {
+  const queue = queues.get(db)!;
+  while (queue.length > 0) await commitGroup(db, queue.splice(0, GROUP_COMMIT_MAX));
+  queues.delete(db);
+}
+
+async function commitGroup(db: Kysely<Database>, group: Queued[]): Promise<void> {
+  const answers: Array<() => void> = [];
   const entities = new Set<string>();
-  const result = await db.transaction().execute(async (trx) => {
-    const changes: Array<{ entity: string; record_id: string; op: 'upsert' | 'delete'; device_id: string | null }> = [];
-    const value = await fn({
-      trx,
-      changed(entity, id, op = 'upsert', deviceId) {
-        changes.push({ entity, record_id: id, op, device_id: deviceId ?? null });
-        entities.add(entity);
-      },
-      touched(entity) {
-        entities.add(entity);
-      },
-    });
-    if (changes.length > 0) {
-      const at = now();
-      // PostgreSQL stamps each row with its real transaction id (the column's default); on SQLite a
-      // random number per transaction marks which rows committed together, so a pull page never
-      // splits a transaction (sync/central/pull.ts).
-      const txid = isPostgres(db) ? {} : { txid: randomInt(1, 2 ** 47) };
-      // Chunked so a large import stays under SQLite's bound-parameter limit.
-      for (let i = 0; i < changes.length; i += 200) {
-        await trx
-          .insertInto('outbox')
-          .values(changes.slice(i, i + 200).map((c) => ({ ...c, created_at: at, ...txid })))
-          .execute();
+  /** Each write in its own savepoint: one that throws is undone alone and answered with its error. */
+  const runGroup = async (trx: Trx) => {
+    for (const item of group) {
+      await sql`SAVEPOINT group_write`.execute(trx);
+      const touched = new Set<string>();
+      try {
+        const value = await runWrite(trx, false, item.fn, touched);
+        await sql`RELEASE group_write`.execute(trx);
+        for (const e of touched) entities.add(e);
+        answers.push(() => item.resolve(value));
+      } catch (error) {
+        await sql`ROLLBACK TO group_write`.execute(trx);
+        await sql`RELEASE group_write`.execute(trx);
+        answers.push(() => item.reject(error));
       }
     }
-    return value;
-  });
+  };
+  try {
+    await db.connection().execute(async (connection) => {
+      // IMMEDIATE: the write lock is taken (or waited for, busy_timeout) before anything is read. A
+      // deferred transaction that read first cannot take it once another process has committed
+      // meanwhile (SQLITE_BUSY_SNAPSHOT, no waiting), which would fail the whole group.
+      await sql`BEGIN IMMEDIATE`.execute(connection);
+      try {
+        // The connection inside BEGIN is the transaction the writes see.
+        await runGroup(connection as Trx);
+        await sql`COMMIT`.execute(connection);
+      } catch (error) {
+        await sql`ROLLBACK`.execute(connection).catch(() => undefined);
+        throw error;
+      }
+    });
+  } catch (error) {
+    // The commit failed (or undoing one write did): nothing of the group is stored.
+    for (const item of group) item.reject(error);
+    return;
+  }
+  for (const answer of answers) answer();
+  notify(db, entities);
+}
+
+function notify(db: Kysely<Database>, entities: ReadonlySet<string>): void {
   if (entities.size > 0) for (const l of listeners.get(db) ?? []) l(entities);
-  return result;
+}
+
+/** Runs one write's `fn` in `trx` and adds its outbox rows; the entities it changed go to `entities`. */
+async function runWrite<T>(trx: Trx, pg: boolean, fn: (ctx: WriteContext) => Promise<T>, entities: Set<string>): Promise<T> {
+  const changes: Array<{ entity: string; record_id: string; op: 'upsert' | 'delete'; device_id: string | null }> = [];
+  const value = await fn({
+    trx,
+    changed(entity, id, op = 'upsert', deviceId) {
+      changes.push({ entity, record_id: id, op, device_id: deviceId ?? null });
+      entities.add(entity);
+    },
+    touched(entity) {
+      entities.add(entity);
+    },
+  });
+  if (changes.length > 0) {
+    const at = now();
+    // PostgreSQL stamps each row with its real transaction id (the column's default); on SQLite a
+    // random number per write marks which rows were written together, so a pull page never splits
+    // a write (sync/central/pull.ts).
+    const txid = pg ? {} : { txid: randomInt(1, 2 ** 47) };
+    // Chunked so a large import stays under SQLite's bound-parameter limit.
+    for (let i = 0; i < changes.length; i += 200) {
+      await trx
+        .insertInto('outbox')
+        .values(changes.slice(i, i + 200).map((c) => ({ ...c, created_at: at, ...txid })))
+        .execute();
+    }
+  }
+  return value;
 }
