@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { brands } from '../../main/server/domain/catalogs.js';
 import { createRecord } from '../../main/server/domain/resource.js';
@@ -58,5 +59,38 @@ describe('group commit (SQLite)', () => {
       unsubscribe();
       other.close();
     }
+  });
+
+  it('a write that must be alone is not grouped: its deferred foreign keys do not make a neighbour fail at the commit', async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-group-'));
+    database = await openDatabase(dataDir);
+    const db = database.db;
+    const at = new Date().toISOString();
+    const visit = (id: string) => sql`INSERT INTO visits (id, created_at, updated_at) VALUES (${id}, ${at}, ${at})`;
+    const scene = (id: string, visitId: string) =>
+      sql`INSERT INTO scenes (id, request_id, visit_id, images, options, created_at, updated_at) VALUES (${id}, ${'r-' + id}, ${visitId}, '[]', '{}', ${at}, ${at})`;
+    // As a pull does: checks deferred to the commit, a child written before its parent.
+    const pull = write(
+      db,
+      async ({ trx }) => {
+        await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
+        await scene('pulled-scene', 'pulled-visit').execute(trx);
+        await visit('pulled-visit').execute(trx);
+        return 'pulled';
+      },
+      { alone: true },
+    );
+    // In the same turn: a write with a broken reference, refused on its own, and a good one.
+    const broken = write(db, async ({ trx }) => scene('orphan', 'no-such-visit').execute(trx)).then(
+      () => 'stored',
+      (error: Error) => error.message,
+    );
+    const good = write(db, async ({ trx }) => {
+      await visit('local-visit').execute(trx);
+      return 'local';
+    });
+    expect(await Promise.all([pull, broken, good])).toEqual(['pulled', expect.stringMatching(/FOREIGN KEY/), 'local']);
+    const ids = (await db.selectFrom('scenes').select('id').execute()).map((r) => r.id).sort();
+    expect(ids).toEqual(['pulled-scene']);
   });
 });

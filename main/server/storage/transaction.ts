@@ -33,6 +33,7 @@ export function onCommit(db: Kysely<Database>, listener: Listener): () => void {
 /** A write waiting for its group's commit (SQLite). */
 interface Queued {
   fn: (ctx: WriteContext) => Promise<unknown>;
+  alone: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -40,6 +41,15 @@ interface Queued {
 /** At most this many writes share one SQLite commit. */
 export const GROUP_COMMIT_MAX = 64;
 const queues = new WeakMap<Kysely<Database>, Queued[]>();
+
+export interface WriteOptions {
+  /**
+   * In a transaction of its own, never grouped: for a write that changes how the whole transaction
+   * behaves (a pull defers SQLite's foreign-key checks to the commit, which would turn a grouped
+   * write's broken reference into the failure of every write in the group).
+   */
+  alone?: boolean;
+}
 
 /**
  * Runs `fn` in one transaction. Inside it, use `ctx.trx` only: on SQLite the one connection is held
@@ -51,7 +61,7 @@ const queues = new WeakMap<Kysely<Database>, Queued[]>();
  * caller's; each is answered only once the group has committed, so nothing is acknowledged that a
  * crash could lose. PostgreSQL commits each on its own connection (its WAL flush groups them).
  */
-export async function write<T>(db: Kysely<Database>, fn: (ctx: WriteContext) => Promise<T>): Promise<T> {
+export async function write<T>(db: Kysely<Database>, fn: (ctx: WriteContext) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   if (isPostgres(db)) {
     const entities = new Set<string>();
     const result = await db.transaction().execute((trx) => runWrite(trx, true, fn, entities));
@@ -65,14 +75,18 @@ export async function write<T>(db: Kysely<Database>, fn: (ctx: WriteContext) => 
       // Deferred a turn of the event loop: the requests read in the same turn join this group.
       setImmediate(() => void commitQueued(db));
     }
-    queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+    queue.push({ fn, alone: options.alone ?? false, resolve: resolve as (value: unknown) => void, reject });
   });
 }
 
 /** Commits the queue in groups until it is empty (writes queued meanwhile form the next group). */
 async function commitQueued(db: Kysely<Database>): Promise<void> {
   const queue = queues.get(db)!;
-  while (queue.length > 0) await commitGroup(db, queue.splice(0, GROUP_COMMIT_MAX));
+  while (queue.length > 0) {
+    // A group ends before a write that must be alone; that one is a group of one.
+    const end = queue[0].alone ? 1 : queue.findIndex((q, i) => i > 0 && q.alone);
+    await commitGroup(db, queue.splice(0, Math.min(GROUP_COMMIT_MAX, end > 0 ? end : queue.length)));
+  }
   queues.delete(db);
 }
 

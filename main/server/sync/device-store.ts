@@ -129,7 +129,7 @@ export async function applyPull(db: Kysely<Database>, pull: PullResponseBody): P
     await ctx.trx.deleteFrom('sync_settings').where('name', '=', 'pull_cursor').execute();
     await ctx.trx.insertInto('sync_settings').values({ name: 'pull_cursor', value: pull.cursor }).execute();
     return { applied: pull.changes.length };
-  });
+  }, { alone: true });
 }
 
 export async function listRejections(db: Kysely<Database>, limit = 50) {
