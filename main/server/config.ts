@@ -50,6 +50,8 @@ export interface ServerSettings {
   identifyThreads: number;
   /** SHELF_AUDIT_EMBED_THREADS: onnxruntime threads of the product embedder (default 2). */
   embedThreads: number;
+  /** SHELF_AUDIT_DETECTOR_THREADS: onnxruntime threads of the shelf detector (default 2). */
+  detectorThreads: number;
   /**
    * SHELF_AUDIT_ALLOW_PRIVATE_URLS=1: upload_by_url and webhooks may reach loopback and private
    * addresses (a local integration's receiver on the same laptop). Off by default (http/outgoing.ts).
@@ -76,6 +78,7 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
     webhookBackoffMs: numberSetting(env, 'SHELF_AUDIT_WEBHOOK_BACKOFF_MS') ?? 5_000,
     identifyThreads: numberSetting(env, 'SHELF_AUDIT_IDENTIFY_THREADS') ?? 0,
     embedThreads: numberSetting(env, 'SHELF_AUDIT_EMBED_THREADS') ?? 2,
+    detectorThreads: Math.max(1, numberSetting(env, 'SHELF_AUDIT_DETECTOR_THREADS') ?? 2),
     allowPrivateUrls: ['1', 'true', 'yes'].includes((env.SHELF_AUDIT_ALLOW_PRIVATE_URLS ?? '').trim().toLowerCase()),
     sync: {
       intervalMs: numberSetting(env, 'SHELF_AUDIT_SYNC_INTERVAL_MS') || undefined,

@@ -20,6 +20,7 @@ describe('server settings', () => {
       webhookBackoffMs: 5000,
       identifyThreads: 0,
       embedThreads: 2,
+      detectorThreads: 2,
       allowPrivateUrls: false,
       sync: { intervalMs: undefined, backoffMs: undefined, maxBackoffMs: undefined },
       syncPullPage: 2000,
