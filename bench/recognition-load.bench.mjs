@@ -34,6 +34,7 @@ const { server, url } = await spawnServe(dataDir, KEY, [], env);
 try {
   const client = apiClient(url, KEY);
   const { api, upload } = client;
+  console.log(`${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   let t = performance.now();
   const refs = await addCatalog(client);
   console.log(`catalog: ${refs} reference images in ${((performance.now() - t) / 1000).toFixed(1)} s` + (Object.keys(env).length ? `; server env ${JSON.stringify(env)}` : ''));
