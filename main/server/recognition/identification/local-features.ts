@@ -54,13 +54,15 @@ export async function localFeatures(gray: RawPixels, maxFeatures = REFERENCE_FEA
 
 /**
  * Number of matches between a query and a reference consistent with one homography. Matches are
- * Lowe-ratio filtered nearest neighbours (Hamming distance, hamming.ts).
+ * Lowe-ratio filtered nearest neighbours (Hamming distance, hamming.ts). With fewer than `minMatches`
+ * of them (at least the 4 a homography needs) the answer is 0 without estimating one: a caller to
+ * whom so few inliers mean nothing saves the RANSAC, the costliest step.
  */
-export async function verifiedMatches(query: LocalFeatures, ref: LocalFeatures): Promise<number> {
+export async function verifiedMatches(query: LocalFeatures, ref: LocalFeatures, minMatches = 4): Promise<number> {
   if (query.count < 2 || ref.count < 2) return 0;
   const pairs = ratioMatches(query, ref, RATIO);
   const good = pairs.length / 2;
-  if (good < 4) return 0;
+  if (good < Math.max(4, minMatches)) return 0;
   const src = new Array<number>(2 * good);
   const dst = new Array<number>(2 * good);
   for (let k = 0; k < good; k++) {

@@ -1,10 +1,11 @@
-// The JavaScript ratio-test matching (identification/hamming.ts) gives exactly OpenCV's matches:
-// knnMatch (k = 2, brute force, Hamming) filtered by Lowe's ratio, on real ORB descriptors of
-// reference crops, also from an unaligned buffer (as decoded from the database) and with ties.
+// Local-feature verification: the JavaScript ratio-test matching (identification/hamming.ts) gives
+// exactly OpenCV's matches, knnMatch (k = 2, brute force, Hamming) filtered by Lowe's ratio, on real
+// ORB descriptors of reference crops, also from an unaligned buffer (as decoded from the database)
+// and with ties; verifiedMatches skips the homography only below the matches its caller asks for.
 import { describe, expect, it } from 'vitest';
 import { describeProduct } from '../../main/server/recognition/identification/describe.js';
 import { ratioMatches } from '../../main/server/recognition/identification/hamming.js';
-import type { LocalFeatures } from '../../main/server/recognition/identification/local-features.js';
+import { verifiedMatches, type LocalFeatures } from '../../main/server/recognition/identification/local-features.js';
 import { loadOpenCv } from '../../main/server/recognition/opencv.js';
 import { referenceFiles, UPRIGHT } from './fixtures.js';
 
@@ -61,5 +62,15 @@ describe('ratio-test matching', () => {
     const doubled = { count: b.count * 2, points: new Float32Array(b.count * 4), descriptors: twice };
     expect(ratioMatches(a, doubled, 0.8).length).toBe(0);
     expect((await opencvMatches(a, doubled, 0.8)).length).toBe(0);
+  }, 60_000);
+
+  it('estimates no homography below minMatches, and counts the same inliers above', async () => {
+    const [a, b] = await Promise.all(referenceFiles('sprite_pet').slice(0, 2).map(async (f) => (await describeProduct(f)).local));
+    const matches = ratioMatches(a, b, 0.8).length / 2;
+    const inliers = await verifiedMatches(a, b);
+    expect(inliers).toBeGreaterThan(8);
+    expect(inliers).toBeLessThanOrEqual(matches);
+    expect(await verifiedMatches(a, b, matches)).toBe(inliers);
+    expect(await verifiedMatches(a, b, matches + 1)).toBe(0);
   }, 60_000);
 });
