@@ -27,9 +27,11 @@ class BuiltServer extends TestServer {
 }
 
 // Every inference run by this process's main thread (a worker thread has its own onnxruntime module).
+// (InferenceSession is typed as a factory; at run time it is the class of every session.)
 let mainThreadRuns = 0;
-const run = ort.InferenceSession.prototype.run;
-ort.InferenceSession.prototype.run = function (this: ort.InferenceSession, ...args: Parameters<typeof run>) {
+const sessions = (ort.InferenceSession as unknown as { prototype: ort.InferenceSession }).prototype;
+const run = sessions.run;
+sessions.run = function (this: ort.InferenceSession, ...args: Parameters<typeof run>) {
   mainThreadRuns++;
   return run.apply(this, args);
 } as typeof run;
@@ -50,7 +52,7 @@ beforeAll(async () => {
   photo = await upload(t, (await composeShelf(LAYOUT)).jpeg, 'shelf.jpg');
 }, 180_000);
 afterAll(async () => {
-  ort.InferenceSession.prototype.run = run;
+  sessions.run = run;
   await t?.close();
 });
 
