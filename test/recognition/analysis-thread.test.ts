@@ -3,11 +3,12 @@
 // a model synchronously on the thread that calls it, so no model may run on the main thread, whose
 // event loop answers every request; the analysis must be the one the pipeline gives in-process; and a
 // server that closes while the thread works hands the job back to the queue unfinished; a detector
-// the thread cannot load is rolled back.
+// the thread cannot load is rolled back; a thread that cannot start leaves the analysis in-process.
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY, TestServer } from '../api/harness.js';
@@ -56,6 +57,21 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** The test's catalog as the pipeline's identifier (built JavaScript), described in this thread. */
+async function catalog(): Promise<any> {
+  const { describeProduct } = await import(path.join(DIST, 'recognition/identification/describe.js'));
+  const { Identifier, PIPELINE_IDENTIFIER } = await import(path.join(DIST, 'recognition/identification/identifier.js'));
+  const identifier = new Identifier(PIPELINE_IDENTIFIER);
+  const references = [...UPRIGHT.flatMap((p) => referenceFiles(p).map((file) => ({ sku: p, file }))), ...groceryPackshots(DISTRACTORS).map((g) => ({ sku: `grocery-${g.name}`, file: g.file }))];
+  for (const [i, r] of references.entries()) identifier.add({ id: String(i), skuId: r.sku, descriptor: await describeProduct(r.file) });
+  return identifier;
+}
+
+async function photoImage(): Promise<{ id: string; path: string }> {
+  const { uploadFilePath } = await import(path.join(DIST, 'domain/uploads.js'));
+  return { id: photo.id, path: uploadFilePath(t.dataDir, row('uploads', 'id', photo.id)) };
+}
+
 function row(table: string, where: string, value: string): any {
   const db = new Database(path.join(t.dataDir, 'shelf-audit.sqlite'), { readonly: true });
   try {
@@ -77,21 +93,37 @@ describe('the analysis thread', () => {
 
     // The same photo through the pipeline in this thread, with the same references.
     const { createDetector } = await import(path.join(DIST, 'recognition/detector/index.js'));
-    const { describeProduct } = await import(path.join(DIST, 'recognition/identification/describe.js'));
-    const { Identifier, PIPELINE_IDENTIFIER } = await import(path.join(DIST, 'recognition/identification/identifier.js'));
     const { analyzeScene } = await import(path.join(DIST, 'recognition/pipeline.js'));
-    const { uploadFilePath } = await import(path.join(DIST, 'domain/uploads.js'));
-    const identifier = new Identifier(PIPELINE_IDENTIFIER);
-    const references = [...UPRIGHT.flatMap((p) => referenceFiles(p).map((file) => ({ sku: p, file }))), ...groceryPackshots(DISTRACTORS).map((g) => ({ sku: `grocery-${g.name}`, file: g.file }))];
-    for (const [i, r] of references.entries()) identifier.add({ id: String(i), skuId: r.sku, descriptor: await describeProduct(r.file) });
     const detector = await createDetector();
     try {
-      const image = { id: photo.id, path: uploadFilePath(t.dataDir, row('uploads', 'id', photo.id)) };
-      const local = await analyzeScene([image], { detector, identifier });
+      const local = await analyzeScene([await photoImage()], { detector, identifier: await catalog() });
       const stored = JSON.parse(row('scenes', 'id', res.body.scene).analysis);
       expect(stored.images).toEqual(local.images);
     } finally {
       await detector.close();
+    }
+  }, 180_000);
+
+  it('analyses in-process, and says so, when the thread cannot start', async () => {
+    const { AnalysisThread } = await import(path.join(DIST, 'recognition/analyzer/analysis-thread.js'));
+    const { SceneAnalyzer } = await import(path.join(DIST, 'recognition/analyzer/scene-analyzer.js'));
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-thread-entry-'));
+    const entry = path.join(tmp, 'entry.mjs');
+    writeFileSync(entry, "throw new Error('unreadable here');\n");
+    const logged: string[] = [];
+    const settings = { detectorThreads: 1, identifyThreads: 0 };
+    const thread = new AnalysisThread(settings, { entry: pathToFileURL(entry), log: (m: string, e: Error) => logged.push(`${m}: ${e.message}`) });
+    const inProcess = new SceneAnalyzer(settings);
+    try {
+      const identifier = await catalog();
+      const image = await photoImage();
+      const got = await thread.analyze([image], identifier, { detectorPath: null });
+      expect(logged).toEqual([expect.stringMatching(/could not start: the analysis thread did not start: unreadable here/)]);
+      expect(got.images).toEqual((await inProcess.analyze([image], identifier, { detectorPath: null })).images);
+    } finally {
+      await thread.close();
+      await inProcess.close();
+      rmSync(tmp, { recursive: true, force: true });
     }
   }, 180_000);
 

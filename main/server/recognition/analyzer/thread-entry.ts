@@ -32,3 +32,6 @@ port.on('message', async (m: ThreadRequest) => {
     port.postMessage({ task: m.task, error: { name: e.name, message: e.message } } satisfies ThreadReply);
   }
 });
+
+// Every module above has loaded: the main thread may send work (else it analyses in-process).
+port.postMessage({ ready: true } satisfies ThreadReply);

@@ -20,4 +20,5 @@ export type ThreadRequest =
     }
   | { type: 'close'; task: number };
 
-export type ThreadReply = { task: number; analysis?: SceneAnalysis; error?: { name: string; message: string } };
+/** `ready` once, when the thread has loaded its code; then one reply per request. */
+export type ThreadReply = { ready: true } | { task: number; analysis?: SceneAnalysis; error?: { name: string; message: string } };

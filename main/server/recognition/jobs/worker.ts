@@ -99,7 +99,7 @@ export class RecognitionWorker {
   // add ~150 MB each.
   private getAnalyzer(): Analyzer {
     const settings = { detectorThreads: this.o.detectorThreads, identifyThreads: serverSettings().identifyThreads };
-    this.analyzer ??= AnalysisThread.available() ? new AnalysisThread(settings) : new SceneAnalyzer(settings);
+    this.analyzer ??= AnalysisThread.available() ? new AnalysisThread(settings, { log: this.o.log }) : new SceneAnalyzer(settings);
     return this.analyzer;
   }
 
