@@ -1,5 +1,6 @@
 // Server settings and their defaults, in one place.
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir as desktopDataDir } from '../host/data-directory.js';
@@ -51,6 +52,12 @@ export interface ServerSettings {
   /** SHELF_AUDIT_EMBED_THREADS: onnxruntime threads of the product embedder (default 2). */
   embedThreads: number;
   /**
+   * SHELF_AUDIT_DETECTOR_THREADS: onnxruntime threads of the shelf detector. Default 2, but 1 on a
+   * 2-core machine: there a second thread cost ~25 % more CPU for no faster detection under load,
+   * and left no core for the server's main thread (bench/recognition-load.bench.mjs).
+   */
+  detectorThreads: number;
+  /**
    * SHELF_AUDIT_ALLOW_PRIVATE_URLS=1: upload_by_url and webhooks may reach loopback and private
    * addresses (a local integration's receiver on the same laptop). Off by default (http/outgoing.ts).
    */
@@ -76,6 +83,7 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
     webhookBackoffMs: numberSetting(env, 'SHELF_AUDIT_WEBHOOK_BACKOFF_MS') ?? 5_000,
     identifyThreads: numberSetting(env, 'SHELF_AUDIT_IDENTIFY_THREADS') ?? 0,
     embedThreads: numberSetting(env, 'SHELF_AUDIT_EMBED_THREADS') ?? 2,
+    detectorThreads: Math.max(1, numberSetting(env, 'SHELF_AUDIT_DETECTOR_THREADS') ?? Math.min(2, os.availableParallelism() - 1)),
     allowPrivateUrls: ['1', 'true', 'yes'].includes((env.SHELF_AUDIT_ALLOW_PRIVATE_URLS ?? '').trim().toLowerCase()),
     sync: {
       intervalMs: numberSetting(env, 'SHELF_AUDIT_SYNC_INTERVAL_MS') || undefined,

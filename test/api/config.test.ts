@@ -1,6 +1,7 @@
 // Every SHELF_AUDIT_* setting of the server is read in config.ts, with its default; a value that is not
 // a number stops the start with its name rather than running on NaN.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serverSettings } from '../../main/server/config.js';
@@ -20,12 +21,15 @@ describe('server settings', () => {
       webhookBackoffMs: 5000,
       identifyThreads: 0,
       embedThreads: 2,
+      // One core stays for the main thread on a 2-core machine.
+      detectorThreads: Math.max(1, Math.min(2, os.availableParallelism() - 1)),
       allowPrivateUrls: false,
       sync: { intervalMs: undefined, backoffMs: undefined, maxBackoffMs: undefined },
       syncPullPage: 2000,
     });
     expect(serverSettings({ SHELF_AUDIT_SYNC_INTERVAL_MS: '400', SHELF_AUDIT_SYNC_PULL_PAGE: '7' })).toMatchObject({ sync: { intervalMs: 400 }, syncPullPage: 7 });
     expect(serverSettings({ SHELF_AUDIT_RECOGNITION_CONCURRENCY: '3', SHELF_AUDIT_JOB_LEASE_MS: '2000' })).toMatchObject({ recognitionConcurrency: 3, jobLeaseMs: 2000 });
+    expect(serverSettings({ SHELF_AUDIT_DETECTOR_THREADS: '4' }).detectorThreads).toBe(4);
     expect(() => serverSettings({ SHELF_AUDIT_EMBED_THREADS: 'many' })).toThrow(/SHELF_AUDIT_EMBED_THREADS must be a number/);
   });
 

@@ -153,6 +153,14 @@ export class Identifier {
       .map((e) => ({ skuId: e.skuId, similarity: e.similarity, refs: e.scored.sort((a, b) => b.s - a.s).map((x) => x.ref) }));
   }
 
+  /**
+   * Fewer ratio matches than this can only give inliers that count as none (combine) and reach no
+   * threshold: verification does not estimate a homography for them.
+   */
+  private get meaningfulMatches(): number {
+    return Math.min(CHANCE_INLIERS + 1, this.opts.sureInliers, this.opts.enoughInliers, this.opts.saturatingInliers);
+  }
+
   async identify(query: ProductDescriptor | ProductQuery): Promise<Identification> {
     const ranked = this.rankGlobal(query);
     if (ranked.length === 0) return { skuId: null, score: 0, candidates: [] };
@@ -185,7 +193,7 @@ export class Identifier {
         const q = await local();
         // The most similar references first; a sure match ends the SKU's verification.
         for (const ref of c.refs.slice(0, this.opts.refsPerSku)) {
-          inliers = Math.max(inliers, await verifiedMatches(q, ref.descriptor.local));
+          inliers = Math.max(inliers, await verifiedMatches(q, ref.descriptor.local, this.meaningfulMatches));
           if (inliers >= this.opts.enoughInliers) break;
         }
         settled = inliers >= saturating;

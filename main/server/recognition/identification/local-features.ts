@@ -3,6 +3,7 @@
 // local patterns between a reference and a photo of the same product, which colour statistics alone
 // cannot confirm.
 import { loadOpenCv, type OpenCv } from '../opencv.js';
+import { ratioMatches } from './hamming.js';
 import type { RawPixels } from './image-input.js';
 
 export const LOCAL_SIDE = 320; // longest side of the grey image features are taken from
@@ -53,52 +54,39 @@ export async function localFeatures(gray: RawPixels, maxFeatures = REFERENCE_FEA
 
 /**
  * Number of matches between a query and a reference consistent with one homography. Matches are
- * Lowe-ratio filtered nearest neighbours (Hamming distance).
+ * Lowe-ratio filtered nearest neighbours (Hamming distance, hamming.ts). With fewer than `minMatches`
+ * of them (at least the 4 a homography needs) the answer is 0 without estimating one: a caller to
+ * whom so few inliers mean nothing saves the RANSAC, the costliest step.
  */
-export async function verifiedMatches(query: LocalFeatures, ref: LocalFeatures): Promise<number> {
+export async function verifiedMatches(query: LocalFeatures, ref: LocalFeatures, minMatches = 4): Promise<number> {
   if (query.count < 2 || ref.count < 2) return 0;
+  const pairs = ratioMatches(query, ref, RATIO);
+  const good = pairs.length / 2;
+  if (good < Math.max(4, minMatches)) return 0;
+  const src = new Array<number>(2 * good);
+  const dst = new Array<number>(2 * good);
+  for (let k = 0; k < good; k++) {
+    const qi = pairs[2 * k];
+    const ri = pairs[2 * k + 1];
+    src[2 * k] = query.points[qi * 2];
+    src[2 * k + 1] = query.points[qi * 2 + 1];
+    dst[2 * k] = ref.points[ri * 2];
+    dst[2 * k + 1] = ref.points[ri * 2 + 1];
+  }
   const cv = await loadOpenCv();
-  matcher ??= new cv.BFMatcher(cv.NORM_HAMMING, false);
-  const q = cv.matFromArray(query.count, 32, cv.CV_8UC1, query.descriptors as unknown as number[]);
-  const r = cv.matFromArray(ref.count, 32, cv.CV_8UC1, ref.descriptors as unknown as number[]);
-  const knn = new cv.DMatchVectorVector();
+  const a = cv.matFromArray(good, 1, cv.CV_32FC2, src);
+  const b = cv.matFromArray(good, 1, cv.CV_32FC2, dst);
+  const mask = new cv.Mat();
   try {
-    matcher.knnMatch(q, r, knn, 2);
-    const src: number[] = [];
-    const dst: number[] = [];
-    const n = knn.size();
-    for (let i = 0; i < n; i++) {
-      // Each get() copies a vector out of the WASM heap: delete it, or the heap grows per match.
-      const pair = knn.get(i);
-      if (pair.size() >= 2) {
-        const m = pair.get(0);
-        if (m.distance < RATIO * pair.get(1).distance) {
-          src.push(query.points[m.queryIdx * 2], query.points[m.queryIdx * 2 + 1]);
-          dst.push(ref.points[m.trainIdx * 2], ref.points[m.trainIdx * 2 + 1]);
-        }
-      }
-      pair.delete();
-    }
-    const good = src.length / 2;
-    if (good < 4) return 0;
-    const a = cv.matFromArray(good, 1, cv.CV_32FC2, src);
-    const b = cv.matFromArray(good, 1, cv.CV_32FC2, dst);
-    const mask = new cv.Mat();
-    try {
-      const H = cv.findHomography(a, b, cv.RANSAC, RANSAC_PX, mask);
-      const empty = H.empty();
-      H.delete();
-      if (empty) return 0;
-      return cv.countNonZero(mask);
-    } finally {
-      a.delete();
-      b.delete();
-      mask.delete();
-    }
+    const H = cv.findHomography(a, b, cv.RANSAC, RANSAC_PX, mask);
+    const empty = H.empty();
+    H.delete();
+    if (empty) return 0;
+    return cv.countNonZero(mask);
   } finally {
-    q.delete();
-    r.delete();
-    knn.delete();
+    a.delete();
+    b.delete();
+    mask.delete();
   }
 }
 

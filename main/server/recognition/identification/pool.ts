@@ -7,10 +7,10 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { encodeDescriptor } from './describe.js';
+import { CatalogVersions, catalogReferences, type CatalogReference } from './catalog-copy.js';
 import { activeEmbedderPath } from './embedding.js';
 import type { CropIdentity } from './identify-crops.js';
-import type { PoolReference, PoolReply, PoolRequest } from './identify-worker.js';
+import type { PoolReply, PoolRequest } from './identify-worker.js';
 import type { Identifier } from './identifier.js';
 import type { RawPixels } from './image-input.js';
 
@@ -20,8 +20,7 @@ export class IdentifyPool {
   private workers: { worker: Worker; catalog: number }[] = [];
   private nextTask = 0;
   private readonly pending = new Map<number, { resolve: (r: CropIdentity[]) => void; reject: (e: Error) => void }>();
-  private readonly versions = new WeakMap<Identifier, number>();
-  private nextVersion = 1;
+  private readonly versions = new CatalogVersions();
 
   constructor(readonly size = Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length))) {}
 
@@ -52,16 +51,15 @@ export class IdentifyPool {
   async identify(crops: readonly RawPixels[], identifier: Identifier): Promise<CropIdentity[]> {
     if (crops.length === 0) return [];
     this.spawn();
-    let version = this.versions.get(identifier);
-    if (version === undefined) this.versions.set(identifier, (version = this.nextVersion++));
-    let refs: PoolReference[] | undefined;
+    const version = this.versions.of(identifier);
+    let refs: CatalogReference[] | undefined;
     const chunk = Math.ceil(crops.length / this.workers.length);
     const parts = this.workers.map(({ worker, catalog }, i) => {
       const slice = crops.slice(i * chunk, (i + 1) * chunk);
       if (slice.length === 0) return Promise.resolve([] as CropIdentity[]);
       const w = this.workers[i];
       if (catalog !== version) {
-        refs ??= identifier.references().map((r) => ({ id: r.id, skuId: r.skuId, descriptor: encodeDescriptor(r.descriptor) }));
+        refs ??= catalogReferences(identifier);
         w.catalog = version;
       }
       const task = this.nextTask++;

@@ -8,11 +8,10 @@ import type { Database, SceneTable } from '../../storage/schema.js';
 import { now } from '../../storage/ids.js';
 import { write } from '../../storage/transaction.js';
 import type { SceneAnalysis } from '../analysis.js';
-import type { Detector } from '../detector/index.js';
-import type { IdentifyPool } from '../identification/pool.js';
+import type { Identifier } from '../identification/identifier.js';
 import { loadIdentifier } from '../identification/references.js';
 import { stitchPanorama } from '../panorama.js';
-import { analyzeScene } from '../pipeline.js';
+import type { SceneImage } from '../pipeline.js';
 import { buildFacingCount } from '../reports/facing-count.js';
 import { buildMhlCompliance } from '../reports/mhl-compliance.js';
 import { buildPlanogramCompliance } from '../reports/planogram-compliance.js';
@@ -30,9 +29,8 @@ import type { PanoramaBody } from '../reports/bodies.js';
 export interface JobContext {
   db: Kysely<Database>;
   dataDir: string;
-  detector: () => Promise<Detector>;
-  /** Worker threads for identification, when available. */
-  pool?: IdentifyPool;
+  /** Detects and identifies the products of a scene's photos (recognition/analyzer/). */
+  analyze: (images: readonly SceneImage[], identifier: Identifier) => Promise<SceneAnalysis>;
   /** Renews the lease; throws when the job must stop (shutdown, lease lost). */
   checkpoint: () => Promise<void>;
   /** Base URL for absolute image URLs in report bodies (the server's own address). */
@@ -61,7 +59,7 @@ async function analysisOf(ctx: JobContext, scene: Scene): Promise<SceneAnalysis>
 async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalysis> {
   if (scene.analysis) return JSON.parse(scene.analysis) as SceneAnalysis;
   const identifier = await loadIdentifier(ctx.db, ctx.dataDir);
-  const analysis = await analyzeScene(await sceneImages(ctx, scene), { detector: await ctx.detector(), identifier, pool: ctx.pool, checkpoint: ctx.checkpoint });
+  const analysis = await ctx.analyze(await sceneImages(ctx, scene), identifier);
   // Through write(): the scene's analysis is part of the record that syncs (a supervisor reviews it).
   await write(ctx.db, async (w) => {
     await w.trx.updateTable('scenes').set({ analysis: JSON.stringify(analysis), updated_at: now() }).where('id', '=', scene.id).execute();

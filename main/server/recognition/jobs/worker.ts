@@ -6,10 +6,12 @@ import type { Kysely } from 'kysely';
 import { serverSettings } from '../../config.js';
 import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
-import { createDetector, type Detector } from '../detector/index.js';
+import { AnalysisThread } from '../analyzer/analysis-thread.js';
+import { DetectorLoadError, SceneAnalyzer, type Analyzer } from '../analyzer/scene-analyzer.js';
+import type { Identifier } from '../identification/identifier.js';
 import { loadEmbedder, useEmbedderModel } from '../identification/embedding.js';
-import { IdentifyPool } from '../identification/pool.js';
 import { currentModelPath, rollbackModel } from '../model-store.js';
+import type { SceneImage } from '../pipeline.js';
 import { deliverDue } from '../webhooks/deliveries.js';
 import { failReports, processSceneJob } from './process-scene.js';
 import { claimJob, finishJob, MAX_ATTEMPTS, newLeaseOwner, reclaimOrphanedJobs, releaseJob, renewLease, returnJob, type ClaimedJob } from './queue.js';
@@ -38,16 +40,9 @@ export class RecognitionWorker {
   private readonly o: Required<Omit<WorkerOptions, 'log'>> & Pick<WorkerOptions, 'log'>;
   private stopping = false;
   private loops: Promise<void>[] = [];
-  private detector: Promise<Detector> | undefined;
-  /** The installed model file the detector was loaded from (null: the shipped one). */
-  private detectorPath: string | null = null;
-  /** Jobs running now: a replaced detector is closed once they end. */
-  private readonly detectorUsers = new Set<Promise<unknown>>();
-  // Identification on worker threads (identification/pool.ts) only when asked for: on the shared
-  // 2-core test machine it measured no faster than in-process and adds ~150 MB per thread.
-  private readonly pool = IdentifyPool.available() && serverSettings().identifyThreads > 0
-    ? new IdentifyPool(serverSettings().identifyThreads)
-    : undefined;
+  /** Jobs running now: the embedder is switched only when none is. */
+  private running = 0;
+  private analyzer: Analyzer | undefined;
   private wake: (() => void) | undefined;
 
   constructor(options: WorkerOptions) {
@@ -56,7 +51,7 @@ export class RecognitionWorker {
       leaseMs: 15_000,
       pollMs: 250,
       webhookBackoffMs: serverSettings().webhookBackoffMs,
-      detectorThreads: 2,
+      detectorThreads: serverSettings().detectorThreads,
       ...options,
     };
   }
@@ -79,8 +74,8 @@ export class RecognitionWorker {
     this.wake?.();
     await Promise.all(this.loops);
     this.loops = [];
-    if (this.detector) await (await this.detector.catch(() => null))?.close();
-    await this.pool?.close();
+    await this.analyzer?.close();
+    this.analyzer = undefined;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -98,35 +93,32 @@ export class RecognitionWorker {
     });
   }
 
+  // Detection and identification run on a thread of their own (analyzer/analysis-thread.ts), so that
+  // the server's event loop never waits for a model. Identification worker threads only when asked
+  // for (SHELF_AUDIT_IDENTIFY_THREADS): on the shared 2-core test machine they measured no faster and
+  // add ~150 MB each.
+  private getAnalyzer(): Analyzer {
+    const settings = { detectorThreads: this.o.detectorThreads, identifyThreads: serverSettings().identifyThreads };
+    this.analyzer ??= AnalysisThread.available() ? new AnalysisThread(settings, { log: this.o.log }) : new SceneAnalyzer(settings);
+    return this.analyzer;
+  }
+
   /**
-   * The detector for a job that starts now: the installed model (recognition/model-store.ts) if one
-   * is, else the shipped one. A newly installed model is taken up here, between jobs; one that does not
-   * load is rolled back (and refused from then on) and the previous model serves the job.
+   * Analyses a job's photos with the detector installed when the job started (model-store.ts), else the
+   * shipped one. One that does not load is rolled back (and refused from then on) and the previous
+   * model serves the job.
    */
-  private getDetector(): Promise<Detector> {
-    const wanted = currentModelPath(this.o.dataDir);
-    if (this.detector && this.detectorPath !== wanted) {
-      const old = this.detector;
-      this.detector = undefined;
-      // Jobs that already hold the old detector finish with it; it is closed once they have.
-      void Promise.all(this.detectorUsers).then(async () => (await old.catch(() => null))?.close());
-    }
-    if (!this.detector) {
-      this.detectorPath = wanted;
-      const loading = createDetector({ threads: this.o.detectorThreads, ...(wanted ? { modelPath: wanted } : {}) }).catch(async (error: unknown) => {
-        if (!wanted) throw error;
-        this.o.log?.(`the installed detector ${wanted} failed to load; rolling back to the previous model`, error);
+  private async analyze(images: readonly SceneImage[], identifier: Identifier, detectorPath: string | null, checkpoint: () => Promise<void>) {
+    for (;;) {
+      try {
+        return await this.getAnalyzer().analyze(images, identifier, { detectorPath, checkpoint });
+      } catch (error) {
+        if (!(error instanceof DetectorLoadError) || !detectorPath) throw error;
+        this.o.log?.(`the installed detector ${detectorPath} failed to load; rolling back to the previous model`, error);
         await rollbackModel(this.o.dataDir, { refuse: true });
-        this.detector = undefined;
-        return this.getDetector();
-      });
-      this.detector = loading;
-      // A failed load (missing model file) is retried by the next job rather than cached.
-      loading.catch(() => {
-        if (this.detector === loading) this.detector = undefined;
-      });
+        detectorPath = currentModelPath(this.o.dataDir);
+      }
     }
-    return this.detector;
   }
 
   /**
@@ -135,7 +127,7 @@ export class RecognitionWorker {
    * does not load is rolled back and refused.
    */
   private async chooseEmbedder(): Promise<void> {
-    if (this.detectorUsers.size > 0) return; // another job is running: switch when none is
+    if (this.running > 0) return; // another job is running: switch when none is
     for (let attempt = 0; attempt < 3; attempt++) {
       const wanted = currentModelPath(this.o.dataDir, 'embedder');
       if (!useEmbedderModel(wanted)) return;
@@ -178,12 +170,16 @@ export class RecognitionWorker {
     try {
       // The models are chosen when the job starts and kept for the whole job.
       await this.chooseEmbedder();
-      const detector = this.getDetector();
-      const processing = processSceneJob({ db: this.o.db, dataDir: this.o.dataDir, detector: () => detector, pool: this.pool, checkpoint, baseUrl: this.o.baseUrl }, job);
-      const settled = processing.catch(() => undefined);
-      this.detectorUsers.add(settled);
-      void settled.then(() => this.detectorUsers.delete(settled));
-      await processing;
+      const detectorPath = currentModelPath(this.o.dataDir);
+      this.running++;
+      try {
+        await processSceneJob(
+          { db: this.o.db, dataDir: this.o.dataDir, analyze: (images, identifier) => this.analyze(images, identifier, detectorPath, checkpoint), checkpoint, baseUrl: this.o.baseUrl },
+          job,
+        );
+      } finally {
+        this.running--;
+      }
       await write(this.o.db, (ctx) => finishJob(ctx, job.id));
     } catch (e) {
       try {

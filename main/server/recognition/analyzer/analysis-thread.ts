@@ -1,0 +1,160 @@
+// The server's analyser on a worker thread (thread-entry.ts): onnxruntime-node runs inference
+// synchronously on the calling thread, and OpenCV's WebAssembly too, so on the main thread every
+// detection held up every HTTP request for its whole duration. Here the main thread posts the job's
+// photos, detector choice and catalog (the references only when the thread lacks that catalog), and
+// keeps renewing the job's lease while the thread works; a failed renewal or a shutdown raises a
+// flag the thread reads between products. Only available from the built JavaScript (a worker cannot
+// load the TypeScript sources); elsewhere the server analyses in-process (scene-analyzer.ts), and so
+// does a server whose thread cannot start (its script unreadable where the app is packed, say),
+// rather than fail every job.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SceneAnalysis } from '../analysis.js';
+import { CatalogVersions, catalogReferences } from '../identification/catalog-copy.js';
+import { activeEmbedderPath } from '../identification/embedding.js';
+import type { Identifier } from '../identification/identifier.js';
+import type { SceneImage } from '../pipeline.js';
+import { DetectorLoadError, SceneAnalyzer, type AnalyzeOptions, type Analyzer, type AnalyzerSettings } from './scene-analyzer.js';
+import type { ThreadData, ThreadReply, ThreadRequest } from './thread-protocol.js';
+
+const ENTRY = new URL('./thread-entry.js', import.meta.url);
+// How often the job's checkpoint (lease renewal, shutdown) is called while the thread works.
+const CHECK_MS = 200;
+
+type Reply = Exclude<ThreadReply, { ready: true }>;
+type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void };
+
+/** The thread ended before it had loaded its code. */
+class ThreadStartError extends Error {
+  override name = 'ThreadStartError';
+}
+
+export interface AnalysisThreadOptions {
+  /** The thread's script (default: the built thread-entry.js beside this module). */
+  entry?: URL;
+  /** Told when the thread cannot start and the analysis falls back to in-process. */
+  log?: (message: string, error?: unknown) => void;
+}
+
+export class AnalysisThread implements Analyzer {
+  private worker: Worker | undefined;
+  /** Settles when the thread has loaded its code (or ended before). */
+  private started: Promise<void> | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextTask = 0;
+  private readonly versions = new CatalogVersions();
+  /** The catalog version the thread holds (0: none). */
+  private held = 0;
+  /** In-process analysis, once the thread could not start. */
+  private fallback: SceneAnalyzer | undefined;
+  private readonly entry: URL;
+
+  constructor(
+    private readonly settings: AnalyzerSettings,
+    private readonly options: AnalysisThreadOptions = {},
+  ) {
+    this.entry = options.entry ?? ENTRY;
+  }
+
+  static available(): boolean {
+    return ENTRY.pathname.endsWith('.js') && existsSync(fileURLToPath(ENTRY));
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.entry, { workerData: this.settings satisfies ThreadData });
+    worker.unref();
+    let ready: () => void = () => undefined;
+    let failed: (e: Error) => void = () => undefined;
+    this.started = new Promise<void>((resolve, reject) => {
+      ready = resolve;
+      failed = reject;
+    });
+    worker.on('message', (m: ThreadReply) => {
+      if ('ready' in m) return ready();
+      const p = this.pending.get(m.task);
+      this.pending.delete(m.task);
+      p?.resolve(m);
+    });
+    const fail = (error: Error) => {
+      failed(new ThreadStartError(`the analysis thread did not start: ${error.message}`, { cause: error }));
+      if (this.worker === worker) this.worker = undefined;
+      for (const p of this.pending.values()) p.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the analysis thread stopped (exit code ${code})`)));
+    this.worker = worker;
+    this.held = 0;
+    return worker;
+  }
+
+  private async call(request: ThreadRequest): Promise<Reply> {
+    const worker = this.thread();
+    await this.started;
+    return new Promise<Reply>((resolve, reject) => {
+      this.pending.set(request.task, { resolve, reject });
+      worker.postMessage(request);
+    });
+  }
+
+  async analyze(images: readonly SceneImage[], identifier: Identifier, options: AnalyzeOptions): Promise<SceneAnalysis> {
+    if (!this.fallback) {
+      this.thread();
+      try {
+        await this.started;
+      } catch (error) {
+        this.options.log?.('recognition analyses in-process: its thread could not start', error);
+        this.fallback = new SceneAnalyzer(this.settings);
+      }
+    }
+    if (this.fallback) return this.fallback.analyze(images, identifier, options);
+    const version = this.versions.of(identifier);
+    const cancel = new SharedArrayBuffer(4);
+    const request: ThreadRequest = {
+      type: 'analyze',
+      task: this.nextTask++,
+      images: [...images],
+      detectorPath: options.detectorPath,
+      embedder: activeEmbedderPath(),
+      catalog: { version, options: identifier.options, ...(this.held === version ? {} : { refs: catalogReferences(identifier) }) },
+      cancel,
+    };
+    this.held = version;
+    let stopped: { reason: unknown } | undefined;
+    let checking = false;
+    const watch = setInterval(() => {
+      if (checking || stopped || !options.checkpoint) return;
+      checking = true;
+      options.checkpoint().then(
+        () => (checking = false),
+        (reason: unknown) => {
+          stopped = { reason };
+          Atomics.store(new Int32Array(cancel), 0, 1);
+        },
+      );
+    }, CHECK_MS);
+    try {
+      const reply = await this.call(request);
+      if (stopped) throw stopped.reason;
+      if (reply.error) {
+        // The thread may not have kept the catalog: send it whole next time.
+        this.held = 0;
+        throw reply.error.name === 'DetectorLoadError' ? new DetectorLoadError(reply.error.message) : new Error(reply.error.message);
+      }
+      return reply.analysis!;
+    } finally {
+      clearInterval(watch);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.fallback?.close();
+    if (!this.worker) return;
+    const worker = this.worker;
+    // The thread releases its models first (native sessions), then ends.
+    await this.call({ type: 'close', task: this.nextTask++ }).catch(() => undefined);
+    await worker.terminate();
+  }
+}

@@ -1,0 +1,76 @@
+// Local-feature verification: the JavaScript ratio-test matching (identification/hamming.ts) gives
+// exactly OpenCV's matches, knnMatch (k = 2, brute force, Hamming) filtered by Lowe's ratio, on real
+// ORB descriptors of reference crops, also from an unaligned buffer (as decoded from the database)
+// and with ties; verifiedMatches skips the homography only below the matches its caller asks for.
+import { describe, expect, it } from 'vitest';
+import { describeProduct } from '../../main/server/recognition/identification/describe.js';
+import { ratioMatches } from '../../main/server/recognition/identification/hamming.js';
+import { verifiedMatches, type LocalFeatures } from '../../main/server/recognition/identification/local-features.js';
+import { loadOpenCv } from '../../main/server/recognition/opencv.js';
+import { referenceFiles, UPRIGHT } from './fixtures.js';
+
+async function opencvMatches(query: LocalFeatures, ref: LocalFeatures, ratio: number): Promise<number[]> {
+  const cv = await loadOpenCv();
+  const matcher = new cv.BFMatcher(cv.NORM_HAMMING, false);
+  const q = cv.matFromArray(query.count, 32, cv.CV_8UC1, query.descriptors as unknown as number[]);
+  const r = cv.matFromArray(ref.count, 32, cv.CV_8UC1, ref.descriptors as unknown as number[]);
+  const knn = new cv.DMatchVectorVector();
+  const out: number[] = [];
+  try {
+    matcher.knnMatch(q, r, knn, 2);
+    for (let i = 0; i < knn.size(); i++) {
+      const pair = knn.get(i);
+      if (pair.size() >= 2 && pair.get(0).distance < ratio * pair.get(1).distance) out.push(pair.get(0).queryIdx, pair.get(0).trainIdx);
+      pair.delete();
+    }
+  } finally {
+    q.delete();
+    r.delete();
+    knn.delete();
+    matcher.delete();
+  }
+  return out;
+}
+
+describe('ratio-test matching', () => {
+  it("matches exactly as OpenCV's knnMatch with the ratio test", async () => {
+    const features = [];
+    for (const p of UPRIGHT.slice(0, 3)) for (const f of referenceFiles(p).slice(0, 2)) features.push((await describeProduct(f)).local);
+    let compared = 0;
+    for (const query of features) {
+      for (const ref of features) {
+        if (query === ref) continue;
+        const expected = await opencvMatches(query, ref, 0.8);
+        expect([...ratioMatches(query, ref, 0.8)]).toEqual(expected);
+        compared += expected.length / 2;
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('reads descriptors from an unaligned buffer, and fails the test on a tie for the nearest', async () => {
+    const a = (await describeProduct(referenceFiles('fanta_pet')[0])).local;
+    const b = (await describeProduct(referenceFiles('fanta_pet')[1])).local;
+    const shifted = new Uint8Array(a.descriptors.length + 1);
+    shifted.set(a.descriptors, 1);
+    const unaligned = { ...a, descriptors: shifted.subarray(1) };
+    expect([...ratioMatches(unaligned, b, 0.8)]).toEqual(await opencvMatches(a, b, 0.8));
+    // The reference twice over: every nearest neighbour is tied, so nothing passes.
+    const twice = new Uint8Array(b.count * 64);
+    twice.set(b.descriptors.subarray(0, b.count * 32));
+    twice.set(b.descriptors.subarray(0, b.count * 32), b.count * 32);
+    const doubled = { count: b.count * 2, points: new Float32Array(b.count * 4), descriptors: twice };
+    expect(ratioMatches(a, doubled, 0.8).length).toBe(0);
+    expect((await opencvMatches(a, doubled, 0.8)).length).toBe(0);
+  }, 60_000);
+
+  it('estimates no homography below minMatches, and counts the same inliers above', async () => {
+    const [a, b] = await Promise.all(referenceFiles('sprite_pet').slice(0, 2).map(async (f) => (await describeProduct(f)).local));
+    const matches = ratioMatches(a, b, 0.8).length / 2;
+    const inliers = await verifiedMatches(a, b);
+    expect(inliers).toBeGreaterThan(8);
+    expect(inliers).toBeLessThanOrEqual(matches);
+    expect(await verifiedMatches(a, b, matches)).toBe(inliers);
+    expect(await verifiedMatches(a, b, matches + 1)).toBe(0);
+  }, 60_000);
+});
