@@ -50,6 +50,10 @@ function peakMb(pid) {
   return Number(/VmHWM:\s+(\d+)/.exec(status)[1]) / 1024;
 }
 
+function rssMb(pid) {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+}
+
 /** CPU seconds (user + system) a process has used so far. */
 function cpu(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -125,8 +129,13 @@ async function laptopPush() {
   const cpuBefore = [cpu(laptop.server.pid), cpu(central.server.pid)];
   const t1 = performance.now();
   await call(laptop.url, 'PUT', '/api/app/v1/sync/settings/', { central_url: central.url, device_key: device.key });
+  // Resident memory by how far the photos have gone: flat means it does not grow with the queue.
+  const rssAt = new Map();
+  const totalPhotos = VISITS * PHOTOS;
   for (;;) {
     const s = await call(laptop.url, 'GET', '/api/app/v1/sync/status/');
+    const quarter = Math.floor((4 * (totalPhotos - s.pending_photos)) / totalPhotos);
+    if (s.state === 'syncing' && !rssAt.has(quarter)) rssAt.set(quarter, [rssMb(laptop.server.pid), rssMb(central.server.pid)]);
     if (s.state === 'idle' && s.pending_records === 0 && s.pending_photos === 0) break;
     if (['revoked', 'outdated', 'clock_skew', 'error'].includes(s.state)) throw new Error(`sync: ${s.message}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -172,6 +181,7 @@ async function laptopPush() {
   console.log(`| curl: the same bytes, plain PUT, fsynced | ${curlSeconds.toFixed(1)} s | | ${(mb / curlSeconds).toFixed(1)} |`);
   console.log(`ratio sync / curl: ${(syncSeconds / curlSeconds).toFixed(2)}x (goal: at most 1.5x)`);
   console.log(`CPU during the sync: laptop ${cpuSync[0].toFixed(1)} s, central ${cpuSync[1].toFixed(1)} s`);
+  console.log(`RSS as the photos went (laptop / central): ${[...rssAt].sort((a, b) => a[0] - b[0]).map(([q, [l, c]]) => `${q * 25}%: ${l.toFixed(0)} / ${c.toFixed(0)} MB`).join(', ')}`);
   console.log(`peak RSS: laptop ${laptopPeak.toFixed(0)} MB, central ${centralPeak.toFixed(0)} MB`);
   central.server.kill();
   laptop.server.kill();
