@@ -54,11 +54,11 @@ function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 }
 
-/** CPU seconds (user + system) a process has used so far. */
+/** CPU seconds a process has used so far, [user, system]. */
 function cpu(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   // utime and stime, in clock ticks (100 a second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return [Number(fields[11]) / 100, Number(fields[12]) / 100];
 }
 
 async function call(base, method, p, body, key = KEY, headers = {}) {
@@ -143,7 +143,8 @@ async function laptopPush() {
   const syncSeconds = (performance.now() - t1) / 1000;
   const laptopPeak = peakMb(laptop.server.pid);
   const centralPeak = peakMb(central.server.pid);
-  const cpuSync = [cpu(laptop.server.pid) - cpuBefore[0], cpu(central.server.pid) - cpuBefore[1]];
+  const used = (now, before) => now.map((v, i) => v - before[i]);
+  const cpuSync = [used(cpu(laptop.server.pid), cpuBefore[0]), used(cpu(central.server.pid), cpuBefore[1])];
 
   // The same bytes with curl, from the laptop's own files.
   const laptopDb = new Database(path.join(tmp, 'laptop', 'shelf-audit.sqlite'), { readonly: true });
@@ -180,7 +181,8 @@ async function laptopPush() {
   console.log(`| sync: records + photos over tus, hash verified | ${syncSeconds.toFixed(1)} s | ${(records / syncSeconds).toFixed(0)} | ${(mb / syncSeconds).toFixed(1)} |`);
   console.log(`| curl: the same bytes, plain PUT, fsynced | ${curlSeconds.toFixed(1)} s | | ${(mb / curlSeconds).toFixed(1)} |`);
   console.log(`ratio sync / curl: ${(syncSeconds / curlSeconds).toFixed(2)}x (goal: at most 1.5x)`);
-  console.log(`CPU during the sync: laptop ${cpuSync[0].toFixed(1)} s, central ${cpuSync[1].toFixed(1)} s`);
+  const [[lu, ls], [cu, cs]] = cpuSync;
+  console.log(`CPU during the sync (user + system): laptop ${lu.toFixed(1)} + ${ls.toFixed(1)} s, central ${cu.toFixed(1)} + ${cs.toFixed(1)} s`);
   console.log(`RSS as the photos went (laptop / central): ${[...rssAt].sort((a, b) => a[0] - b[0]).map(([q, [l, c]]) => `${q * 25}%: ${l.toFixed(0)} / ${c.toFixed(0)} MB`).join(', ')}`);
   console.log(`peak RSS: laptop ${laptopPeak.toFixed(0)} MB, central ${centralPeak.toFixed(0)} MB`);
   central.server.kill();
