@@ -36,8 +36,9 @@ class SameConv(nn.Conv2d):
         k, s = self.kernel_size[0], self.stride[0]
         if k == 1 and s == 1:
             return F.conv2d(x, self.weight, self.bias)
-        t, b = same_pads(x.shape[2], k, s)
-        l, r = same_pads(x.shape[3], k, s)
+        # int(): constants in a traced graph, not arithmetic on the traced shape
+        t, b = same_pads(int(x.shape[2]), k, s)
+        l, r = same_pads(int(x.shape[3]), k, s)
         if t == b and l == r:
             return F.conv2d(x, self.weight, self.bias, s, (t, l), groups=self.groups)
         return F.conv2d(F.pad(x, (l, r, t, b)), self.weight, self.bias, s, groups=self.groups)
