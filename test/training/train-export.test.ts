@@ -137,5 +137,10 @@ print(json.dumps({'same': sum(same), 'total': len(same), 'hm_sum': float(s['hm.w
       { encoding: 'utf8' });
     expect(cli.status, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout.trim().split('\n')[0])).toHaveProperty('boxes');
+    // finetune.py starts from the ONNX file itself: onnx_import.py must rebuild this network too.
+    const imported = path.join(tmp, 'import-mnv2');
+    expect(runPython(['onnx_import.py', onnx, '--check-dir', imported])).toMatch(/mnv2, weights 1/);
+    const again = spawnSync(process.execPath, [path.join(TRAINING, 'check_export.mjs'), onnx, imported], { encoding: 'utf8' });
+    expect(again.status, again.stderr + again.stdout).toBe(0);
   }, 120_000);
 });
