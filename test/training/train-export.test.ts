@@ -116,7 +116,7 @@ print(json.dumps({'same': sum(same), 'total': len(same), 'hm_sum': float(s['hm.w
   it('starts from the pretrained backbone and keeps it fixed under --freeze -1, then trains it under --freeze 0', () => {
     expect(trainM(path.join(mrun, 'a'), '--freeze', '-1')).toMatch(/done: \d+ steps/);
     const a = backbone(path.join(mrun, 'a/final.pt'));
-    expect(a.total).toBe(2 + 17 * 4 - 2 - 2); // stem and 17 blocks (the first without an expansion), weight and bias each
+    expect(a.total).toBe(2 * (1 + 2 + 16 * 3)); // stem, the first block's 2 convolutions, 16 blocks of 3; weight and bias each
     expect(a.same).toBe(a.total);
     trainM(path.join(mrun, 'b'), '--freeze', '0', '--init', path.join(mrun, 'a/final.pt'), '--backbone-lr', '0.5');
     const b = backbone(path.join(mrun, 'b/final.pt'));
