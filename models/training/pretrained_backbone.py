@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 import tarfile
+import tempfile
 
 import numpy as np
 import torch
@@ -46,8 +47,11 @@ def fetch_tflite(cache=CACHE):
     os.makedirs(cache, exist_ok=True)
     tgz = os.path.join(cache, TARBALL)
     if not os.path.exists(tgz):
-        subprocess.run(['npm', 'pack', PACKAGE, '--pack-destination', cache, '--silent'], check=True,
-                       stdout=subprocess.DEVNULL)
+        # Packed into a private folder, then moved: two processes fetching at once never read half a file.
+        with tempfile.TemporaryDirectory(dir=cache) as tmp:
+            subprocess.run(['npm', 'pack', PACKAGE, '--pack-destination', tmp, '--silent'], check=True,
+                           stdout=subprocess.DEVNULL)
+            os.replace(os.path.join(tmp, TARBALL), tgz)
     with open(tgz, 'rb') as fh:
         got = sha256(fh.read())
     if got != TARBALL_SHA256:
@@ -131,7 +135,9 @@ def load_state_dict(cache=CACHE):
     path = os.path.join(cache, 'mobilenet_v2.pt')
     if not os.path.exists(path):
         net, _ = port(tflite.Model(fetch_tflite(cache)))
-        torch.save({'model': net.state_dict(), 'source': PACKAGE + ':' + TFLITE_NAME, 'sha256': TFLITE_SHA256}, path)
+        tmp = f'{path}.{os.getpid()}.tmp'
+        torch.save({'model': net.state_dict(), 'source': PACKAGE + ':' + TFLITE_NAME, 'sha256': TFLITE_SHA256}, tmp)
+        os.replace(tmp, path)
     return torch.load(path, map_location='cpu')['model']
 
 
