@@ -23,15 +23,26 @@ def list_samples(folder):
     return sorted(f[:-5] for f in glob.glob(os.path.join(folder, '*.json')))
 
 
+# Heatmap target inside an ignored region (pseudo_label.py: doubtful teacher boxes, the hand-held product):
+# just under 1, so the focal loss's negative weight (1 - target)^4 vanishes there without making a positive.
+IGNORE = 1 - 1e-3
+
+
 def load_sample(stem):
+    """(BGR image, boxes (N,4), ignored regions (M,4): none but in pseudo-labelled scenes)."""
     img = cv2.imread(stem + '.jpg')
     with open(stem + '.json') as fh:
-        boxes = np.array(json.load(fh)['boxes'], np.float32).reshape(-1, 4)
-    return img, boxes
+        d = json.load(fh)
+    return (img, np.array(d['boxes'], np.float32).reshape(-1, 4),
+            np.array(d.get('ignore', []), np.float32).reshape(-1, 4))
 
 
-def draw_targets(boxes, out_h, out_w, alpha=0.54):
+def draw_targets(boxes, out_h, out_w, alpha=0.54, ignore=()):
     hm = np.zeros((out_h, out_w), np.float32)
+    for x1, y1, x2, y2 in ignore:
+        c0, r0 = max(0, int(x1 // STRIDE)), max(0, int(y1 // STRIDE))
+        c1, r1 = min(out_w, int(math.ceil(x2 / STRIDE))), min(out_h, int(math.ceil(y2 / STRIDE)))
+        hm[r0:r1, c0:c1] = IGNORE
     ind = np.zeros(MAX_OBJ, np.int64); wh = np.zeros((MAX_OBJ, 2), np.float32)
     off = np.zeros((MAX_OBJ, 2), np.float32); msk = np.zeros(MAX_OBJ, np.float32)
     k = 0
@@ -84,7 +95,7 @@ class ShelfCrops(Dataset):
         if i % 500 == 0:
             self._split(list_samples(self.folder))
         pool = self.recent if self.recent and rng.random() < self.recent_frac else self.stems
-        img, boxes = load_sample(pool[rng.integers(len(pool))])
+        img, boxes, ignore = load_sample(pool[rng.integers(len(pool))])
         s = math.exp(rng.uniform(math.log(0.6), math.log(1.5)))
         S = self.size; H, W = img.shape[:2]
         # Crop the source window that becomes the S x S sample, then resize only that window.
@@ -104,10 +115,16 @@ class ShelfCrops(Dataset):
             keep = (vis >= 0.3 * area) & (b[:, 2] - b[:, 0] >= 2) & (b[:, 3] - b[:, 1] >= 2)
             # Mostly-hidden products are neither positives nor negatives: they would teach noise.
             boxes = b[keep]
+        if len(ignore):
+            ignore = (ignore - np.float32([x0, y0, x0, y0])) * k
+            ignore[:, [0, 2]] = ignore[:, [0, 2]].clip(0, S); ignore[:, [1, 3]] = ignore[:, [1, 3]].clip(0, S)
+            ignore = ignore[(ignore[:, 2] > ignore[:, 0]) & (ignore[:, 3] > ignore[:, 1])]
         if rng.random() < 0.5:
             img = img[:, ::-1]
             if len(boxes):
                 boxes = boxes[:, [2, 1, 0, 3]] * np.float32([-1, 1, -1, 1]) + np.float32([S, 0, S, 0])
+            if len(ignore):
+                ignore = ignore[:, [2, 1, 0, 3]] * np.float32([-1, 1, -1, 1]) + np.float32([S, 0, S, 0])
         if self.photo_aug:
             img = degrade(img, rng)
         if self.fda and rng.random() < self.fda_prob:
@@ -118,7 +135,7 @@ class ShelfCrops(Dataset):
         if rng.random() < 0.5:  # light / colour jitter on top of the generator's
             jitter[:3] = rng.uniform(0.7, 1.3) * rng.uniform(0.9, 1.1, 3); jitter[3] = rng.uniform(-20, 20)
         img = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))  # BGR HWC -> RGB CHW
-        hm, ind, wh, off, msk = draw_targets(boxes, S // STRIDE, S // STRIDE)
+        hm, ind, wh, off, msk = draw_targets(boxes, S // STRIDE, S // STRIDE, ignore=ignore)
         return (torch.from_numpy(img), torch.from_numpy(hm)[None], torch.from_numpy(ind), torch.from_numpy(wh),
                 torch.from_numpy(off), torch.from_numpy(msk), torch.from_numpy(jitter))
 

@@ -13,7 +13,7 @@ import argparse
 
 import torch
 
-from model import ShelfEnsemble, ShelfNet
+from model import ShelfEnsemble, build
 from onnx_export import export_onnx, write_check_cases
 
 
@@ -23,7 +23,7 @@ def load(spec):
     if not sep or not weight.replace('.', '', 1).isdigit():
         path, weight = spec, '1'
     state = torch.load(path, map_location='cpu')
-    model = ShelfNet(state.get('arch', 'small'))
+    model = build(state.get('arch', 'small'))
     model.load_state_dict(state['model']); model.eval()
     return model, state, float(weight), path
 

@@ -13,6 +13,9 @@
 #   mkdir -p $D/iconic-images-and-descriptions $D/train
 #   cp -r $S/grocery-store-dataset/dataset/iconic-images-and-descriptions/Packages $D/iconic-images-and-descriptions/
 #   cp -r $S/grocery-store-dataset/dataset/train/Packages $D/train/; cp -r $S/sku-crops cache/shared-data/
+# ARCH mnv2 (model.MobileShelfNet) also needs the ported backbone, which that machine cannot fetch: run
+# `python3 pretrained_backbone.py` here first and carry cache/objectron/mobilenet_v2.pt; pass --freeze and
+# --backbone-lr in TRAIN_ARGS.
 # A call that starts a fresh machine regenerates the set (about 145 s for 8000 scenes on 16 cores); the
 # same SEED and STYLES give the same scenes. Resuming needs RUN/last.pt back on that machine.
 set -eu

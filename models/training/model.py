@@ -1,7 +1,7 @@
 """ShelfNet: a small CenterNet-style single-class detector for dense shelves, built for CPU inference.
 
-Plain 3x3 conv/BN/ReLU backbone (no pretrained weights exist here) down to stride 32, a light top-down
-FPN back to stride 4, and three 1x1 heads at stride 4:
+Plain 3x3 conv/BN/ReLU backbone trained from random weights down to stride 32 (MobileShelfNet swaps it for
+a pretrained MobileNetV2), a light top-down FPN back to stride 4, and three 1x1 heads at stride 4:
   heatmap [N,1,H/4,W/4]  product-centre probability (sigmoid in the graph),
   size    [N,2,H/4,W/4]  box width, height in input pixels (exp in the graph),
   offset  [N,2,H/4,W/4]  sub-cell centre offset, in cells.
@@ -11,12 +11,15 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from mobilenet_v2 import CHANNELS as MNV2_CHANNELS, MobileNetV2
+
 STRIDE = 4
 LOG_SIZE_MAX = 6.0  # the size head is clamped here before exp: e^6 x STRIDE is far past any product
 # Channel widths per stage and head width. The shipped model is an ensemble of one of each (ShelfEnsemble,
 # models/MODEL_CARD.md); 'wide' has about 4x the compute of 'small' (27 ms per 640x640 on 2 CPU threads
 # against 8) and was first trained on the GPU machine.
 ARCHS = {'small': ((16, 32, 48, 64, 96), 32), 'wide': ((32, 64, 96, 128, 192), 64)}
+MOBILE_ARCHS = {'mnv2': 64}  # MobileShelfNet: the FPN and head width
 
 
 def cbr(cin, cout, stride=1, k=3):
@@ -70,6 +73,60 @@ class ShelfNet(nn.Module):
     def forward(self, x):
         hm, wh, off = self.forward_raw(x)
         return outputs(torch.sigmoid(hm), wh, off)
+
+
+class MobileShelfNet(nn.Module):
+    """ShelfNet's FPN and heads on MobileNetV2-1.0 with weights learnt on real photos (Open Images, through
+    MediaPipe Objectron's SSD; pretrained_backbone.py): its stride 4, 8, 16 and 32 maps (24, 32, 96, 320
+    channels) take the place of ShelfNet's stages. Same input, outputs and forward_raw as ShelfNet.
+
+    The backbone's BatchNorm is folded into its convolutions (as shipped), so it trains as plain
+    convolutions with biases; the FPN and heads keep BatchNorm."""
+
+    def __init__(self, arch='mnv2'):
+        super().__init__()
+        head = MOBILE_ARCHS[arch]
+        self.backbone = MobileNetV2()
+        c4, c8, c16, c32 = MNV2_CHANNELS
+        self.l32 = nn.Conv2d(c32, head, 1)
+        self.l16 = nn.Conv2d(c16, head, 1)
+        self.l8 = nn.Conv2d(c8, head, 1)
+        self.l4 = nn.Conv2d(c4, head, 1)
+        self.smooth8 = cbr(head, head)
+        self.trunk = cbr(head, head)
+        self.hm = nn.Conv2d(head, 1, 1)
+        self.wh = nn.Conv2d(head, 2, 1)
+        self.off = nn.Conv2d(head, 2, 1)
+        nn.init.constant_(self.hm.bias, -4.6)
+
+    def freeze(self, blocks):
+        """Freeze the stem and the first `blocks` inverted-residual blocks (-1: the whole backbone), so
+        the FPN and heads first learn on features the pretraining made; 0 unfreezes all."""
+        n = len(self.backbone.blocks) if blocks < 0 else blocks
+        self.backbone.stem.requires_grad_(n == 0)
+        for i, b in enumerate(self.backbone.blocks):
+            b.requires_grad_(i >= n)
+
+    def features(self, x):
+        c4, c8, c16, c32 = self.backbone.features(x / 127.5 - 1)  # the range the SSD was trained on
+        p = self.l32(c32)
+        p = self.l16(c16) + F.interpolate(p, scale_factor=2.0, mode='nearest')
+        p = self.smooth8(self.l8(c8) + F.interpolate(p, scale_factor=2.0, mode='nearest'))
+        p = self.l4(c4) + F.interpolate(p, scale_factor=2.0, mode='nearest')
+        return self.trunk(p)
+
+    def forward_raw(self, x):
+        f = self.features(x)
+        return self.hm(f), self.wh(f), self.off(f)
+
+    def forward(self, x):
+        hm, wh, off = self.forward_raw(x)
+        return outputs(torch.sigmoid(hm), wh, off)
+
+
+def build(arch='small'):
+    """The network of a checkpoint's `arch`: a ShelfNet width or a MobileShelfNet."""
+    return MobileShelfNet(arch) if arch in MOBILE_ARCHS else ShelfNet(arch)
 
 
 def outputs(score, log_size, offset):

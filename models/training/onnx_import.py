@@ -1,4 +1,4 @@
-"""Rebuild a PyTorch ShelfNet (or ShelfEnsemble) from an exported detector ONNX file, so a model can be
+"""Rebuild a PyTorch ShelfNet, MobileShelfNet (or ShelfEnsemble) from an exported detector ONNX file, so a model can be
 fine-tuned from what a laptop actually runs: the shipped model's checkpoints (runs/*.pt) are not in the
 repository, and an installed model may come from anywhere. How the weights come back: onnx_weights.py.
 
@@ -9,11 +9,24 @@ import argparse
 
 import torch
 
-from model import ARCHS, ShelfEnsemble, ShelfNet
+from model import ARCHS, MOBILE_ARCHS, ShelfEnsemble, build
 from onnx_export import write_check_cases
 from onnx_weights import UnknownGraph, load_folded_convs, read_graph
 
 CONVS_PER_NET = 22  # ShelfNet's convolutions, in the order forward() runs them
+MOBILE_CONVS = 60  # MobileShelfNet's: 51 in the MobileNetV2 backbone, 9 in the FPN and heads
+
+
+def network_at(convs, i, inits):
+    """(arch, number of convolutions) of the network whose first convolution is convs[i]: MobileShelfNet
+    starts with MobileNetV2's 3x3 stem to 32 channels followed by a depthwise one; ShelfNet's widths by
+    their first convolution's channels."""
+    first = inits[convs[i].input[1]].shape
+    second = inits[convs[i + 1].input[1]].shape if i + 1 < len(convs) else None
+    if first[0] == 32 and second is not None and second[1] == 1 and i + MOBILE_CONVS <= len(convs):
+        return next(iter(MOBILE_ARCHS)), MOBILE_CONVS
+    arch = next((a for a, (w, _) in ARCHS.items() if w[0] == first[0]), None)
+    return arch, CONVS_PER_NET
 
 
 def ensemble_weights(graph, consts, members):
@@ -34,18 +47,16 @@ def load_detector(path):
     """ONNX detector file -> (model in eval mode, {'metadata': {...}, 'weights': [...], 'archs': [...]})."""
     m, inits, consts = read_graph(path)
     convs = [n for n in m.graph.node if n.op_type == 'Conv']
-    if not convs or len(convs) % CONVS_PER_NET:
-        raise UnknownGraph(f'{path}: {len(convs)} convolutions, not a ShelfNet or an ensemble of them')
-    nets, archs = [], []
-    for k in range(len(convs) // CONVS_PER_NET):
-        nodes = convs[k * CONVS_PER_NET:(k + 1) * CONVS_PER_NET]
-        first = inits[nodes[0].input[1]].shape[0]
-        arch = next((a for a, (w, _) in ARCHS.items() if w[0] == first), None)
-        if arch is None:
-            raise UnknownGraph(f'{path}: network {k} starts with {first} channels, no known arch')
-        net = ShelfNet(arch)
-        load_folded_convs(net, nodes, inits, f'{path}: network {k} ({arch})')
-        nets.append(net.eval()); archs.append(arch)
+    nets, archs, i = [], [], 0
+    while i < len(convs):
+        arch, n = network_at(convs, i, inits)
+        if arch is None or i + n > len(convs):
+            raise UnknownGraph(f'{path}: {len(convs)} convolutions, network {len(nets)} is no ShelfNet or MobileShelfNet')
+        net = build(arch)
+        load_folded_convs(net, convs[i:i + n], inits, f'{path}: network {len(nets)} ({arch})')
+        nets.append(net.eval()); archs.append(arch); i += n
+    if not nets:
+        raise UnknownGraph(f'{path}: no convolutions')
     weights = ensemble_weights(m.graph, consts, len(nets))
     model = nets[0] if len(nets) == 1 else ShelfEnsemble(nets, weights)
     return model.eval(), {'metadata': {p.key: p.value for p in m.metadata_props}, 'weights': weights, 'archs': archs}

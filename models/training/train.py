@@ -8,6 +8,11 @@ On CUDA it trains in bfloat16 autocast with channels-last tensors; the loader ha
 and the colour jitter is applied on the device. --arch picks the width (model.ARCHS); --stop-after ends a
 session early (a lent GPU machine's call limit) and a later call resumes the same schedule.
 
+--arch mnv2 is MobileShelfNet: it starts from the pretrained MobileNetV2 (pretrained_backbone.py) unless
+--init or a resume gives weights; --freeze N keeps the stem and its first N blocks fixed (-1: the whole
+backbone) and --backbone-lr scales the learning rate of the backbone's trainable part. It trains with
+channels-last tensors on the CPU too: PyTorch's depthwise convolutions are several times faster so.
+
 Usage: python3 train.py --data cache/train --run runs/r1 --minutes 75 [--batch 16 --size 384 --threads 2]
        sh gpu_train.sh ...   (on a lent GPU machine: generates its own set, then trains)
 """
@@ -22,7 +27,7 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader
 
 from dataset import ShelfCrops, apply_jitter
-from model import ARCHS, ShelfNet
+from model import ARCHS, MOBILE_ARCHS, MobileShelfNet, build
 
 
 def focal_loss(logits, target):
@@ -45,7 +50,7 @@ def gather(feat, ind):
 def losses(model, batch):
     img, hm, ind, wh, off, msk, jitter = batch
     img = apply_jitter(img, jitter)
-    if img.is_cuda:
+    if img.is_cuda or isinstance(model, MobileShelfNet):
         img = img.contiguous(memory_format=torch.channels_last)
     amp = torch.autocast('cuda', dtype=torch.bfloat16) if img.is_cuda else contextlib.nullcontext()
     with amp:
@@ -72,7 +77,9 @@ def main():
     ap.add_argument('--fda', metavar='DIR', help='give half the crops the low-frequency spectrum of a real photo '
                     'under DIR (dataset.fourier_style; unlabelled photos the licence allows training on)')
     ap.add_argument('--fda-beta', type=float, default=0.01, help='widest swapped band, a fraction of the crop side')
-    ap.add_argument('--arch', choices=sorted(ARCHS), default='small')
+    ap.add_argument('--arch', choices=sorted(ARCHS) + sorted(MOBILE_ARCHS), default='small')
+    ap.add_argument('--freeze', type=int, default=0, help='mnv2: keep the stem and this many backbone blocks fixed (-1: all)')
+    ap.add_argument('--backbone-lr', type=float, default=1.0, help='mnv2: the backbone\'s learning rate, a fraction of --lr')
     ap.add_argument('--snapshot-every', type=float, help='also keep the weights every this many minutes as RUN/snap-STEP.pt '
                     '(synthetic AP is no proxy for real photos, so a middle checkpoint may be the one to ship)')
     ap.add_argument('--stop-after', type=float, help='end this session after this many wall-clock minutes, '
@@ -82,11 +89,21 @@ def main():
     torch.manual_seed(0)
     dev = 'cuda' if torch.cuda.is_available() else 'cpu'
     os.makedirs(a.run, exist_ok=True)
-    model = ShelfNet(a.arch).to(dev)
-    if dev == 'cuda':
+    model = build(a.arch).to(dev)
+    mobile = isinstance(model, MobileShelfNet)
+    if mobile:
+        from pretrained_backbone import load_state_dict
+        model.backbone.load_state_dict(load_state_dict())  # replaced below by --init or a resume
+    if dev == 'cuda' or mobile:
         model = model.to(memory_format=torch.channels_last)
+    if dev == 'cuda':
         torch.backends.cudnn.benchmark = True
-    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    backbone = list(model.backbone.parameters()) if mobile else []
+    ids = {id(p) for p in backbone}
+    groups = [{'params': [p for p in model.parameters() if id(p) not in ids], 'scale': 1.0}]
+    if backbone:
+        groups.append({'params': backbone, 'scale': a.backbone_lr})
+    opt = torch.optim.AdamW(groups, lr=a.lr, weight_decay=1e-4)
     step, elapsed = 0, 0.0
     ck = os.path.join(a.run, 'last.pt')
     if os.path.exists(ck):
@@ -96,6 +113,8 @@ def main():
         print(f'resumed at step {step}, {elapsed / 60:.1f} min', flush=True)
     elif a.init:
         model.load_state_dict(torch.load(a.init, map_location=dev)['model'])
+    if mobile:
+        model.freeze(a.freeze)
     budget = a.minutes * 60
     ds = ShelfCrops(a.data, a.size, seed=step + 1000 * int(elapsed), recent_from=a.recent_from, recent_frac=a.recent_frac,
                     photo_aug=a.photo_aug, fda_dir=a.fda, fda_beta=a.fda_beta)
@@ -113,7 +132,7 @@ def main():
         frac = elapsed / budget
         lr = a.lr * min(1.0, (step + 1) / 150) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac)))
         for g in opt.param_groups:
-            g['lr'] = lr
+            g['lr'] = lr * g.get('scale', 1.0)
         batch = [b.to(dev, non_blocking=True) for b in batch]
         l_hm, l_wh, l_off = losses(model, batch)
         loss = l_hm + 0.5 * l_wh + l_off

@@ -90,3 +90,57 @@ describe('export.py', () => {
       .toThrow(/--score-threshold must lie between 0 and 1/);
   });
 });
+
+// Issue 25: the detector on the pretrained MobileNetV2 (model.MobileShelfNet). A few steps only: what is
+// checked is the path (pretrained start, frozen then unfrozen backbone, export the app loads), not learning.
+describe('train.py --arch mnv2 and its export', () => {
+  let mrun: string;
+  const BACKBONE = `
+import json, sys, torch
+from pretrained_backbone import load_state_dict
+s = torch.load(sys.argv[1], map_location='cpu')['model']
+pre = load_state_dict()
+same = [torch.equal(s['backbone.' + k], v) for k, v in pre.items()]
+print(json.dumps({'same': sum(same), 'total': len(same), 'hm_sum': float(s['hm.weight'].sum())}))
+`;
+  const backbone = (file: string) => JSON.parse(runPython(['-c', BACKBONE, file]));
+  const trainM = (out: string, ...extra: string[]) =>
+    runPython(['train.py', '--data', data, '--run', out, '--arch', 'mnv2', '--batch', '2', '--size', '128', '--threads', '1',
+      '--workers', '0', '--log-every', '1', '--minutes', '0.05', ...extra]);
+
+  beforeAll(() => {
+    mrun = path.join(tmp, 'mnv2');
+    runPython(['pretrained_backbone.py']); // fetches the package once (pretrained-backbone.test.ts checks it)
+  }, 300_000);
+
+  it('starts from the pretrained backbone and keeps it fixed under --freeze -1, then trains it under --freeze 0', () => {
+    expect(trainM(path.join(mrun, 'a'), '--freeze', '-1')).toMatch(/done: \d+ steps/);
+    const a = backbone(path.join(mrun, 'a/final.pt'));
+    expect(a.total).toBe(2 * (1 + 2 + 16 * 3)); // stem, the first block's 2 convolutions, 16 blocks of 3; weight and bias each
+    expect(a.same).toBe(a.total);
+    trainM(path.join(mrun, 'b'), '--freeze', '0', '--init', path.join(mrun, 'a/final.pt'), '--backbone-lr', '0.5');
+    const b = backbone(path.join(mrun, 'b/final.pt'));
+    expect(b.same).toBeLessThan(b.total / 2);
+    expect(b.hm_sum).not.toBe(a.hm_sum);
+  }, 120_000);
+
+  it('exports a graph that matches PyTorch at any size of multiples of 32, which the app then runs', async () => {
+    const onnx = path.join(tmp, 'mnv2.onnx');
+    const check = path.join(tmp, 'check-mnv2');
+    runPython(['export.py', path.join(mrun, 'b/final.pt'), onnx, '--check-dir', check, '--score-threshold', '0.3']);
+    // TensorFlow's SAME padding is asymmetric: pads traced from the shape would break the 384x512 case.
+    const r = spawnSync(process.execPath, [path.join(TRAINING, 'check_export.mjs'), onnx, check], { encoding: 'utf8' });
+    expect(r.status, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/case 1 1x3x384x512 heatmap/);
+    expect((await readModelMetadata(onnx)).arch).toBe('mnv2');
+    const cli = spawnSync(process.execPath, ['dist/main/cli/detect.js', '--json', '--model', onnx, 'test/fixtures/detector/shelf-960x720.jpg'],
+      { encoding: 'utf8' });
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout.trim().split('\n')[0])).toHaveProperty('boxes');
+    // finetune.py starts from the ONNX file itself: onnx_import.py must rebuild this network too.
+    const imported = path.join(tmp, 'import-mnv2');
+    expect(runPython(['onnx_import.py', onnx, '--check-dir', imported])).toMatch(/mnv2, weights 1/);
+    const again = spawnSync(process.execPath, [path.join(TRAINING, 'check_export.mjs'), onnx, imported], { encoding: 'utf8' });
+    expect(again.status, again.stderr + again.stdout).toBe(0);
+  }, 120_000);
+});
