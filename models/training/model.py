@@ -36,7 +36,28 @@ class Res(nn.Module):
         return F.relu(x + self.b(self.a(x)))
 
 
-class ShelfNet(nn.Module):
+class CenterHeads(nn.Module):
+    """What every detector here shares on top of its backbone's stride 4-32 maps (`maps`): the top-down FPN
+    back to stride 4 (l32, l16, l8, smooth8, l4, trunk) and the CenterNet heads (hm, wh, off)."""
+
+    def features(self, x):
+        c4, c8, c16, c32 = self.maps(x)
+        p = self.l32(c32)
+        p = self.l16(c16) + F.interpolate(p, scale_factor=2.0, mode='nearest')
+        p = self.smooth8(self.l8(c8) + F.interpolate(p, scale_factor=2.0, mode='nearest'))
+        p = self.l4(c4) + F.interpolate(p, scale_factor=2.0, mode='nearest')
+        return self.trunk(p)
+
+    def forward_raw(self, x):
+        f = self.features(x)
+        return self.hm(f), self.wh(f), self.off(f)
+
+    def forward(self, x):
+        hm, wh, off = self.forward_raw(x)
+        return outputs(torch.sigmoid(hm), wh, off)
+
+
+class ShelfNet(CenterHeads):
     def __init__(self, arch='small'):
         super().__init__()
         w, head = ARCHS[arch]
@@ -57,25 +78,13 @@ class ShelfNet(nn.Module):
         self.register_buffer('mean', torch.tensor([123.7, 116.3, 103.5]).view(1, 3, 1, 1))
         self.register_buffer('std', torch.tensor([58.4, 57.1, 57.4]).view(1, 3, 1, 1))
 
-    def features(self, x):
+    def maps(self, x):
         x = (x - self.mean) / self.std
         c4 = self.s4(x); c8 = self.s8(c4); c16 = self.s16(c8); c32 = self.s32(c16)
-        p = self.l32(c32)
-        p = self.l16(c16) + F.interpolate(p, scale_factor=2.0, mode='nearest')
-        p = self.smooth8(self.l8(c8) + F.interpolate(p, scale_factor=2.0, mode='nearest'))
-        p = self.l4(c4) + F.interpolate(p, scale_factor=2.0, mode='nearest')
-        return self.trunk(p)
-
-    def forward_raw(self, x):
-        f = self.features(x)
-        return self.hm(f), self.wh(f), self.off(f)
-
-    def forward(self, x):
-        hm, wh, off = self.forward_raw(x)
-        return outputs(torch.sigmoid(hm), wh, off)
+        return c4, c8, c16, c32
 
 
-class MobileShelfNet(nn.Module):
+class MobileShelfNet(CenterHeads):
     """ShelfNet's FPN and heads on MobileNetV2-1.0 with weights learnt on real photos (Open Images, through
     MediaPipe Objectron's SSD; pretrained_backbone.py): its stride 4, 8, 16 and 32 maps (24, 32, 96, 320
     channels) take the place of ShelfNet's stages. Same input, outputs and forward_raw as ShelfNet.
@@ -107,21 +116,8 @@ class MobileShelfNet(nn.Module):
         for i, b in enumerate(self.backbone.blocks):
             b.requires_grad_(i >= n)
 
-    def features(self, x):
-        c4, c8, c16, c32 = self.backbone.features(x / 127.5 - 1)  # the range the SSD was trained on
-        p = self.l32(c32)
-        p = self.l16(c16) + F.interpolate(p, scale_factor=2.0, mode='nearest')
-        p = self.smooth8(self.l8(c8) + F.interpolate(p, scale_factor=2.0, mode='nearest'))
-        p = self.l4(c4) + F.interpolate(p, scale_factor=2.0, mode='nearest')
-        return self.trunk(p)
-
-    def forward_raw(self, x):
-        f = self.features(x)
-        return self.hm(f), self.wh(f), self.off(f)
-
-    def forward(self, x):
-        hm, wh, off = self.forward_raw(x)
-        return outputs(torch.sigmoid(hm), wh, off)
+    def maps(self, x):
+        return self.backbone.features(x / 127.5 - 1)  # the range the SSD was trained on
 
 
 def build(arch='small'):
