@@ -31,9 +31,9 @@ const PENDING_TTL_MS = 1_000;
 const READ_BYTES = 1024 * 1024;
 
 /**
- * tus-js-client's file source (its `fileReader` option) for a photo on disk: the library's own reads
- * in fs's default 64 KiB pieces, each a read, a progress event and a socket write, which was most of
- * the laptop's CPU per photo.
+ * tus-js-client's file source (its `fileReader` option) for a photo on disk, read in large pieces: the
+ * library's own source reads in fs's default 64 KiB, each piece a read, a progress event and a socket
+ * write (laptop CPU per photo 9 -> 6.5 ms in bench/sync-push.bench.mjs, 40 visits x 5 photos).
  */
 const photoFiles = {
   async openFile(file: unknown) {

@@ -80,7 +80,11 @@ function refusal(def: SyncEntity, change: Change, error: unknown): string {
 async function ownersOf(trx: Trx, changes: Change[]): Promise<Map<string, string>> {
   const owners = new Map<string, string>();
   const byEntity = new Map<string, string[]>();
-  for (const c of changes) byEntity.set(c.entity, [...(byEntity.get(c.entity) ?? []), c.id]);
+  for (const c of changes) {
+    const ids = byEntity.get(c.entity);
+    if (ids) ids.push(c.id);
+    else byEntity.set(c.entity, [c.id]);
+  }
   for (const [entity, ids] of byEntity) {
     for (let i = 0; i < ids.length; i += 500) {
       const rows = await trx.selectFrom('sync_owners').select(['record_id', 'device_id']).where('entity', '=', entity).where('record_id', 'in', ids.slice(i, i + 500)).execute();
@@ -120,7 +124,10 @@ async function plan(trx: Trx, device: PushingDevice, changes: Change[]): Promise
   const owners = await ownersOf(trx, changes);
   const unowned = new Map<string, string[]>();
   for (const c of changes) {
-    if (c.op === 'upsert' && !owners.has(`${c.entity}\u0000${c.id}`)) unowned.set(c.entity, [...(unowned.get(c.entity) ?? []), c.id]);
+    if (c.op !== 'upsert' || owners.has(`${c.entity}\u0000${c.id}`)) continue;
+    const ids = unowned.get(c.entity);
+    if (ids) ids.push(c.id);
+    else unowned.set(c.entity, [c.id]);
   }
   const exists = new Map<string, Set<string>>();
   for (const [entity, ids] of unowned) exists.set(entity, await existing(trx, syncEntity(entity)!.table, ids));
