@@ -12,7 +12,9 @@
 //    device keys): records/s with 1 and with 2 central processes.
 //
 //   node bench/sync-push.bench.mjs [--visits 1000] [--photos 5] [--devices 50] [--batches 10]
-// BENCH_SYNC_PROFILE=DIR writes the laptop's and the central's CPU profiles (node --cpu-prof) there.
+// BENCH_SYNC_PROFILE=DIR writes the laptop's and the central's CPU profiles (node --cpu-prof) there;
+// BENCH_SYNC_NODE_ARGS adds node flags to both (e.g. "--trace-gc", with BENCH_SERVE_STDOUT_DIR=DIR to
+// keep what they print); BENCH_SYNC_FLUSH=0 skips the `sync` before each upload.
 // Disk: about 2 x visits x photos x 3.5 MB while it runs (laptop and central copies), removed after.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -103,6 +105,7 @@ async function pool(n, count, fn) {
 async function laptopPush() {
   const bases = await basePhotos();
   const prof = process.env.BENCH_SYNC_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SYNC_PROFILE}`] : [];
+  if (process.env.BENCH_SYNC_NODE_ARGS) prof.push(...process.env.BENCH_SYNC_NODE_ARGS.split(' '));
   const central = await spawnServe(path.join(tmp, 'central'), KEY, ['--role', 'central', '--database', cluster.url], {}, prof);
   const laptop = await spawnServe(path.join(tmp, 'laptop'), KEY, [], { SHELF_AUDIT_SYNC_INTERVAL_MS: '200' }, prof);
   children.push(central.server, laptop.server);
@@ -126,6 +129,9 @@ async function laptopPush() {
   const seeded = (performance.now() - t0) / 1000;
   const before = await call(laptop.url, 'GET', '/api/app/v1/sync/status/');
 
+  // Both uploads start with the seeded photos on disk, not as gigabytes of dirty pages the kernel is
+  // still writing back while they run.
+  if (process.env.BENCH_SYNC_FLUSH !== '0') spawnSync('sync');
   const cpuBefore = [cpu(laptop.server.pid), cpu(central.server.pid)];
   const t1 = performance.now();
   await call(laptop.url, 'PUT', '/api/app/v1/sync/settings/', { central_url: central.url, device_key: device.key });
@@ -135,7 +141,10 @@ async function laptopPush() {
   for (;;) {
     const s = await call(laptop.url, 'GET', '/api/app/v1/sync/status/');
     const quarter = Math.floor((4 * (totalPhotos - s.pending_photos)) / totalPhotos);
-    if (s.state === 'syncing' && !rssAt.has(quarter)) rssAt.set(quarter, [rssMb(laptop.server.pid), rssMb(central.server.pid)]);
+    if (s.state === 'syncing' && !rssAt.has(quarter)) {
+      const [u, sys] = cpu(central.server.pid);
+      rssAt.set(quarter, [rssMb(laptop.server.pid), rssMb(central.server.pid), u + sys, totalPhotos - s.pending_photos, performance.now()]);
+    }
     if (s.state === 'idle' && s.pending_records === 0 && s.pending_photos === 0) break;
     if (['revoked', 'outdated', 'clock_skew', 'error'].includes(s.state)) throw new Error(`sync: ${s.message}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -167,6 +176,7 @@ async function laptopPush() {
   const port = await new Promise((resolve) => sink.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
   const config = path.join(tmp, 'curl.conf');
   writeFileSync(config, files.map((f, i) => `upload-file = "${f}"\nurl = "http://127.0.0.1:${port}/${i}"\noutput = "/dev/null"\n`).join(''));
+  if (process.env.BENCH_SYNC_FLUSH !== '0') spawnSync('sync');
   const t2 = performance.now();
   const curl = spawnSync('curl', ['-s', '-S', '-K', config], { stdio: ['ignore', 'ignore', 'inherit'] });
   const curlSeconds = (performance.now() - t2) / 1000;
@@ -184,6 +194,13 @@ async function laptopPush() {
   const [[lu, ls], [cu, cs]] = cpuSync;
   console.log(`CPU during the sync (user + system): laptop ${lu.toFixed(1)} + ${ls.toFixed(1)} s, central ${cu.toFixed(1)} + ${cs.toFixed(1)} s`);
   console.log(`RSS as the photos went (laptop / central): ${[...rssAt].sort((a, b) => a[0] - b[0]).map(([q, [l, c]]) => `${q * 25}%: ${l.toFixed(0)} / ${c.toFixed(0)} MB`).join(', ')}`);
+  // CPU per photo between quarters: does the cost of a photo grow as the run goes on?
+  const marks = [...rssAt].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+  const spans = marks.slice(1).map((m, i) => {
+    const photos = m[3] - marks[i][3];
+    return `${marks[i][3]}-${m[3]}: ${photos > 0 ? (((m[2] - marks[i][2]) * 1000) / photos).toFixed(1) : '-'} ms CPU, ${photos > 0 ? ((m[4] - marks[i][4]) / photos).toFixed(1) : '-'} ms wall`;
+  });
+  if (spans.length > 0) console.log(`central per photo, by stretch of the photos: ${spans.join('; ')}`);
   console.log(`peak RSS: laptop ${laptopPeak.toFixed(0)} MB, central ${centralPeak.toFixed(0)} MB`);
   central.server.kill();
   laptop.server.kill();

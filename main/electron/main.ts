@@ -5,6 +5,7 @@ import { utilityProcess } from 'electron';
 import log from 'electron-log/main';
 import { fileURLToPath } from 'node:url';
 import { runDesktopApp } from './lifecycle.js';
+import { SERVER_NODE_FLAGS } from '../host/v8-heap.js';
 import { startServerProcess, type ServerChild, type ServerProcess } from './server-host.js';
 
 // dist/main/electron/main.js -> dist/main/cli/server-process.js
@@ -13,7 +14,7 @@ const serverEntry = fileURLToPath(new URL('../cli/server-process.js', import.met
 void runDesktopApp<ServerProcess>({
   startServer: (options) =>
     startServerProcess({
-      fork: (): ServerChild => utilityProcess.fork(serverEntry, [], { serviceName: 'Shelf Audit server', stdio: 'inherit' }),
+      fork: (): ServerChild => utilityProcess.fork(serverEntry, [], { serviceName: 'Shelf Audit server', stdio: 'inherit', execArgv: [...SERVER_NODE_FLAGS] }),
       dataDir: options.dataDir,
       port: options.port,
       log,

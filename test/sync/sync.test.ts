@@ -415,7 +415,7 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
       { entity: 'scene', id: s(99), op: 'upsert', row: scene(s(99), `missing-${SEED}`) },
       { entity: 'visit', id: theirs, op: 'upsert', row: visit(theirs, 'not mine') },
     ];
-    const good = [...Array.from({ length: 30 }, (_, i) => ({ entity: 'visit', id: v(i), op: 'upsert', row: visit(v(i), `shop ${i}`) }))];
+    const good: { entity: string; id: string; op: string; row: Record<string, string> }[] = Array.from({ length: 30 }, (_, i) => ({ entity: 'visit', id: v(i), op: 'upsert', row: visit(v(i), `shop ${i}`) }));
     const scenes = Array.from({ length: 20 }, (_, i) => ({ entity: 'scene', id: s(i), op: 'upsert', row: scene(s(i), v(i)) }));
     const changes = [...good];
     changes.push({ entity: 'visit', id: v(3), op: 'upsert', row: visit(v(3), 'shop 3, again') });

@@ -15,6 +15,8 @@ export interface PhotoTransfer {
   pending(): Promise<{ count: number; bytes: number }>;
   /** Sends every photo the central lacks; reports progress as 0..1. */
   upload(central: string, deviceKey: string, onProgress: (fraction: number) => void): Promise<void>;
+  /** Lets go of what it listens to (the engine has stopped). */
+  close?(): void;
 }
 
 export interface EngineOptions {
@@ -92,6 +94,7 @@ export class SyncEngine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running?.catch(() => undefined);
+    this.options.photos?.close?.();
   }
 
   /** Settings changed: forget the failures and try now. */

@@ -59,6 +59,7 @@ interface Pending {
 export class TusPhotoTransfer implements PhotoTransfer {
   private readonly blobs: FileBlobStore;
   private counted: { at: number; value: Promise<{ count: number; bytes: number }> } | null = null;
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -67,9 +68,13 @@ export class TusPhotoTransfer implements PhotoTransfer {
   ) {
     this.blobs = new FileBlobStore(uploadsDir(dataDir));
     // A new photo (taken here or pulled) shows in the count at once.
-    onCommit(db, (entities) => {
+    this.unsubscribe = onCommit(db, (entities) => {
       if (entities.has('upload')) this.counted = null;
     });
+  }
+
+  close(): void {
+    this.unsubscribe();
   }
 
   /** Photo files named by upload rows that the central has not confirmed (or, pulled, this laptop lacks). */
