@@ -11,7 +11,7 @@
 // Env: API_BENCH_SECONDS (default 10), API_BENCH_CONNECTIONS (50), API_BENCH_SKUS (10000),
 // API_BENCH_DRF=0 (skip the baseline), API_BENCH_PG=0 (skip PostgreSQL), API_BENCH_ROWS (comma-separated
 // row names: page-fixed,page-random,brand-get,brand-post,health), API_BENCH_SERVERS (comma-separated:
-// sqlite-1,sqlite-2,pg-1,pg-2; default all).
+// sqlite-1,sqlite-2,pg-1,pg-2; default all), API_BENCH_PROFILE=DIR (our servers' CPU profiles, node --cpu-prof).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -143,7 +143,8 @@ async function startDrf() {
 async function startOurs(name, args) {
   const dataDir = path.join(tmp, name);
   const t = performance.now();
-  const { server, url } = await spawnServe(dataDir, KEY, args);
+  const prof = process.env.API_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.API_BENCH_PROFILE}`] : [];
+  const { server, url } = await spawnServe(dataDir, KEY, args, {}, prof);
   const seeded = await fetch(`${url}/api/app/v1/import/`, { method: 'POST', headers, body: JSON.stringify(catalog) });
   if (seeded.status !== 200) throw new Error(`seeding failed: ${seeded.status} ${await seeded.text()}`);
   const page = await (await fetch(`${url}/api/v1.5/sku/?limit=100&offset=5000`, { headers })).json();
