@@ -6,6 +6,9 @@ Usage: python3 export.py runs/r1/final.pt ../shelf-detector.onnx [--check-dir ru
        python3 export.py runs/soup.pt:3 runs/g4/snap-489.pt:2 ../shelf-detector.onnx --check-dir runs/check-e --score-threshold 0.25
 Several checkpoints (each CKPT[:WEIGHT], weight 1 by default) export one graph that runs them all on the
 input and averages their heads with those weights (model.ShelfEnsemble); it has the same inputs and outputs.
+A member may also be an exported detector (FILE.onnx[:WEIGHT], rebuilt by onnx_import.py): an ensemble's
+networks join with their own weights scaled to WEIGHT, so a new network can be added to the shipped model:
+       python3 export.py ../shelf-detector.onnx:2 runs/c1/final.pt:1 runs/e1.onnx --score-threshold 0.25
 --score-threshold records the score cut chosen with these weights (on the labelled real photos) in the
 model's metadata; the app's detector and evaluate.py take it as their default (0.3 where a model has none).
 """
@@ -15,17 +18,25 @@ import torch
 
 from model import ShelfEnsemble, build
 from onnx_export import export_onnx, write_check_cases
+from onnx_import import load_detector
 
 
 def load(spec):
-    """'path.pt[:weight]' -> (ShelfNet in eval mode, its checkpoint dict, weight, path)."""
+    """'path.pt[:weight]' or 'path.onnx[:weight]' -> [(network in eval mode, checkpoint dict, weight, path)]:
+    one entry, or one per network of an exported ensemble, their weights summing to `weight`."""
     path, sep, weight = spec.rpartition(':')
     if not sep or not weight.replace('.', '', 1).isdigit():
         path, weight = spec, '1'
+    if path.endswith('.onnx'):
+        model, info = load_detector(path)
+        nets = list(model.members) if isinstance(model, ShelfEnsemble) else [model]
+        total = sum(info['weights'])
+        return [(net, {'arch': arch}, float(weight) * w / total, f'{path}#{i}')
+                for i, (net, arch, w) in enumerate(zip(nets, info['archs'], info['weights']))]
     state = torch.load(path, map_location='cpu')
     model = build(state.get('arch', 'small'))
     model.load_state_dict(state['model']); model.eval()
-    return model, state, float(weight), path
+    return [(model, state, float(weight), path)]
 
 
 def main():
@@ -34,7 +45,7 @@ def main():
     ap.add_argument('--score-threshold', type=float, help="the app's default score cut for these weights")
     a = ap.parse_args()
     torch.set_num_threads(2)
-    members = [load(s) for s in a.ckpts]
+    members = [m for s in a.ckpts for m in load(s)]
     if len(members) == 1:
         model, state, _, _ = members[0]
         metadata = {'steps': state.get('step', ''), 'arch': state.get('arch', 'small')}

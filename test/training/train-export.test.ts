@@ -143,4 +143,20 @@ print(json.dumps({'same': sum(same), 'total': len(same), 'hm_sum': float(s['hm.w
     const again = spawnSync(process.execPath, [path.join(TRAINING, 'check_export.mjs'), onnx, imported], { encoding: 'utf8' });
     expect(again.status, again.stderr + again.stdout).toBe(0);
   }, 120_000);
+
+  it('joins an exported ensemble: its networks keep their weights, scaled, beside the new one', async () => {
+    // The ensemble as a laptop has it (an ONNX file, no checkpoints), then that file plus this network.
+    const pair = path.join(tmp, 'pair-for-join.onnx');
+    // (Two different networks: the exporter shares the initializers of identical ones, which no real
+    // ensemble has and onnx_import.py does not take apart.)
+    runPython(['export.py', `${path.join(run, 'final.pt')}:3`, `${path.join(mrun, 'a/final.pt')}:1`, pair]);
+    const joined = path.join(tmp, 'joined.onnx');
+    const check = path.join(tmp, 'check-joined');
+    runPython(['export.py', `${pair}:2`, `${path.join(mrun, 'b/final.pt')}:1`, joined, '--check-dir', check, '--score-threshold', '0.25']);
+    const r = spawnSync(process.execPath, [path.join(TRAINING, 'check_export.mjs'), joined, check], { encoding: 'utf8' });
+    expect(r.status, r.stderr + r.stdout).toBe(0);
+    // 3:1 of the pair scaled to 2 -> 1.5 and 0.5; the new network 1.
+    expect((await readModelMetadata(joined)).arch).toMatch(/^ensemble of small .*#0 x1\.5, mnv2 .*#1 x0\.5, mnv2 .*final\.pt x1$/);
+    expect(runPython(['onnx_import.py', joined, '--check-dir', path.join(tmp, 'import-joined')])).toMatch(/small, mnv2, mnv2, weights 0\.5, 0\.166667, 0\.333333/);
+  }, 120_000);
 });
