@@ -96,6 +96,17 @@ print(json.dumps({'shape': list(moved.shape), 'dtype': str(moved.dtype),
                   'edge_corr': float(np.corrcoef(edges(img).ravel(), edges(moved).ravel())[0, 1])}))
 `;
 
+/** A folder of SCENES' generated scenes for the describe block it is called in, removed after it. */
+function sceneFolder(prefix: string): { dir: string } {
+  const folder = { dir: '' };
+  beforeAll(() => {
+    folder.dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+    runPython(['-c', SCENES, folder.dir]);
+  });
+  afterAll(() => rmSync(folder.dir, { recursive: true, force: true }));
+  return folder;
+}
+
 describe('dataset.draw_targets', () => {
   const r = JSON.parse(runPython(['-c', TARGETS]));
 
@@ -125,15 +136,10 @@ describe('dataset.draw_targets', () => {
 });
 
 describe('dataset.ShelfCrops', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'crops-'));
-    runPython(['-c', SCENES, dir]);
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const scenes = sceneFolder('crops-');
 
   it('every target, decoded back into a box, fits its product after crop, scale and flip', () => {
-    const r = JSON.parse(runPython(['-c', SAMPLES, dir]));
+    const r = JSON.parse(runPython(['-c', SAMPLES, scenes.dir]));
     expect(r.boxes).toBeGreaterThan(100);
     expect(r.worst_iou).toBeGreaterThan(0.8);
     expect(r.jitter_ok).toBe(true);
@@ -196,15 +202,10 @@ print(json.dumps({'inside': inside, 'outside': outside, 'wrong': wrong, 'peak': 
 `;
 
 describe('dataset: ignored regions', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'ignore-'));
-    runPython(['-c', SCENES, dir]);
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const scenes = sceneFolder('ignore-');
 
   it('marks every ignored product, after crop, scale and flip, and nothing else; no negative loss inside', () => {
-    const r = JSON.parse(runPython(['-c', IGNORED, dir]));
+    const r = JSON.parse(runPython(['-c', IGNORED, scenes.dir]));
     expect(r.inside).toBeGreaterThan(200);
     expect(r.outside).toBeGreaterThan(200);
     expect(r.wrong).toBe(0);
