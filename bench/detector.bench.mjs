@@ -23,6 +23,7 @@ const session = await ort.InferenceSession.create(defaultModelPath(), {
   interOpNumThreads: 1,
   executionMode: 'sequential',
   graphOptimizationLevel: 'all',
+  enableMemPattern: false, // as the app's detector (detector/detector.ts)
 });
 const input = new Float32Array(3 * 640 * 640).map(() => Math.random() * 255);
 const feeds = { image: new ort.Tensor('float32', input, [1, 3, 640, 640]) };
