@@ -5,7 +5,7 @@
 // server that closes while the thread works hands the job back to the queue unfinished; a detector
 // the thread cannot load is rolled back; a thread that cannot start leaves the analysis in-process.
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -104,6 +104,20 @@ describe('the analysis thread', () => {
     }
   }, 180_000);
 
+  it.runIf(process.platform === 'linux')('runs the analysis at a lower OS priority than the main thread (Linux: per thread)', async () => {
+    const res = await t.post('/api/v1.5/recognize/', { images: [photo.id], report_types: ['FACING_COUNT'] });
+    expect(Object.values(await waitForReports(t, [res.body.reports.FACING_COUNT]))[0].status).toBe('READY');
+    // Nice values of this process's threads (the built server runs in it): field 19 of /proc/.../stat.
+    const nice = (tid: string) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const threads = readdirSync('/proc/self/task');
+    expect(nice(String(process.pid))).toBe(0);
+    // The analysis thread and the onnxruntime threads it started.
+    expect(threads.filter((t) => nice(t) === 10).length).toBeGreaterThanOrEqual(1);
+  }, 180_000);
+
   it('analyses in-process, and says so, when the thread cannot start', async () => {
     const { AnalysisThread } = await import(path.join(DIST, 'recognition/analyzer/analysis-thread.js'));
     const { SceneAnalyzer } = await import(path.join(DIST, 'recognition/analyzer/scene-analyzer.js'));
@@ -111,7 +125,7 @@ describe('the analysis thread', () => {
     const entry = path.join(tmp, 'entry.mjs');
     writeFileSync(entry, "throw new Error('unreadable here');\n");
     const logged: string[] = [];
-    const settings = { detectorThreads: 1, identifyThreads: 0 };
+    const settings = { detectorThreads: 1, identifyThreads: 0, nice: 0 };
     const thread = new AnalysisThread(settings, { entry: pathToFileURL(entry), log: (m: string, e: Error) => logged.push(`${m}: ${e.message}`) });
     const inProcess = new SceneAnalyzer(settings);
     try {

@@ -14,6 +14,8 @@ export interface AnalyzerSettings {
   detectorThreads: number;
   /** Worker threads for identification (0: on the analysing thread). */
   identifyThreads: number;
+  /** Nice value of the analysis thread (Linux; 0: normal priority). Not applied in-process. */
+  nice: number;
 }
 
 export interface AnalyzeOptions {

@@ -6,8 +6,12 @@ import { CatalogCopy } from '../identification/catalog-copy.js';
 import { useEmbedderModel } from '../identification/embedding.js';
 import { SceneAnalyzer } from './scene-analyzer.js';
 import type { ThreadData, ThreadReply, ThreadRequest } from './thread-protocol.js';
+import { lowerThreadPriority } from './thread-priority.js';
 
-const analyzer = new SceneAnalyzer(workerData as ThreadData);
+const settings = workerData as ThreadData;
+// Before any model loads: the threads onnxruntime and the identification pool start inherit it.
+lowerThreadPriority(settings.nice);
+const analyzer = new SceneAnalyzer(settings);
 const catalog = new CatalogCopy();
 const port = parentPort!;
 

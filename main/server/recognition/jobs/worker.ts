@@ -98,7 +98,8 @@ export class RecognitionWorker {
   // for (SHELF_AUDIT_IDENTIFY_THREADS): on the shared 2-core test machine they measured no faster and
   // add ~150 MB each.
   private getAnalyzer(): Analyzer {
-    const settings = { detectorThreads: this.o.detectorThreads, identifyThreads: serverSettings().identifyThreads };
+    const { identifyThreads, analysisNice } = serverSettings();
+    const settings = { detectorThreads: this.o.detectorThreads, identifyThreads, nice: analysisNice };
     this.analyzer ??= AnalysisThread.available() ? new AnalysisThread(settings, { log: this.o.log }) : new SceneAnalyzer(settings);
     return this.analyzer;
   }
