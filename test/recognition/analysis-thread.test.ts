@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,13 +83,21 @@ function row(table: string, where: string, value: string): any {
 }
 
 describe('the analysis thread', () => {
-  it('runs no model on the main thread, and finds what the pipeline finds in-process', async () => {
-    const before = mainThreadRuns;
-    const res = await t.post('/api/v1.5/recognize/', { images: [photo.id], report_types: ['FACING_COUNT'] });
+  it('runs no model and no OpenCV on the main thread, and finds what the pipeline finds in-process', async () => {
+    // Since the catalog's reference images were added (beforeAll: their descriptors), through a
+    // recognition with a panorama, to a reviewer's box identified.
+    const res = await t.post('/api/v1.5/recognize/', { images: [photo.id], report_types: ['FACING_COUNT', 'PANORAMA'] });
     expect(res.status, res.text).toBe(201);
-    const [report] = Object.values(await waitForReports(t, [res.body.reports.FACING_COUNT]));
+    const reports = await waitForReports(t, [res.body.reports.FACING_COUNT, res.body.reports.PANORAMA]);
+    const report = reports[res.body.reports.FACING_COUNT];
     expect(report.status, JSON.stringify(report)).toBe('READY');
-    expect(mainThreadRuns - before).toBe(0);
+    expect(reports[res.body.reports.PANORAMA].status).toBe('READY');
+    const box = JSON.parse(row('scenes', 'id', res.body.scene).analysis).images[0].products.find((p: { sku_id: string }) => p.sku_id === 'minute_maid');
+    const suggested = await t.post(`/api/v1.5/scenes/${res.body.scene}/suggestions/`, { image: photo.id, x: (box.x1 + box.x2) / 2, y: (box.y1 + box.y2) / 2, w: box.x2 - box.x1, h: box.y2 - box.y1 });
+    expect(suggested.status, suggested.text).toBe(200);
+    expect(suggested.body.suggestions[0].sku_id).toBe('minute_maid');
+    expect(mainThreadRuns).toBe(0);
+    expect(Object.keys(createRequire(import.meta.url).cache).filter((m) => m.includes('opencv'))).toEqual([]);
     expect(report.json.find((r: { sku_id: string }) => r.sku_id === 'minute_maid')?.count).toBe(4);
 
     // The same photo through the pipeline in this thread, with the same references.
