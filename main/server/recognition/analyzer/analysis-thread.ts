@@ -53,6 +53,8 @@ export class AnalysisThread implements Analyzer {
   /** In-process analysis, once the thread could not start. */
   private fallback: SceneAnalyzer | undefined;
   private readonly entry: URL;
+  /** Closed with the server: a request still arriving is refused rather than starting a new thread. */
+  private closed = false;
 
   constructor(
     private readonly settings: AnalyzerSettings,
@@ -67,6 +69,7 @@ export class AnalysisThread implements Analyzer {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
+    if (this.closed) throw new Error('recognition is shutting down');
     const worker = new Worker(this.entry, { workerData: this.settings satisfies ThreadData });
     worker.unref();
     let ready: () => void = () => undefined;
@@ -185,6 +188,7 @@ export class AnalysisThread implements Analyzer {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.fallback?.close();
     if (!this.worker) return;
     const worker = this.worker;
