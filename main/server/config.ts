@@ -58,6 +58,11 @@ export interface ServerSettings {
    */
   detectorThreads: number;
   /**
+   * SHELF_AUDIT_ANALYSIS_NICE: the nice value (0-19) of the recognition analysis thread on Linux
+   * (default 10; 0: normal priority), so that HTTP requests get a core first (analyzer/thread-priority.ts).
+   */
+  analysisNice: number;
+  /**
    * SHELF_AUDIT_ALLOW_PRIVATE_URLS=1: upload_by_url and webhooks may reach loopback and private
    * addresses (a local integration's receiver on the same laptop). Off by default (http/outgoing.ts).
    */
@@ -84,6 +89,7 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
     identifyThreads: numberSetting(env, 'SHELF_AUDIT_IDENTIFY_THREADS') ?? 0,
     embedThreads: numberSetting(env, 'SHELF_AUDIT_EMBED_THREADS') ?? 2,
     detectorThreads: Math.max(1, numberSetting(env, 'SHELF_AUDIT_DETECTOR_THREADS') ?? Math.min(2, os.availableParallelism() - 1)),
+    analysisNice: Math.min(19, numberSetting(env, 'SHELF_AUDIT_ANALYSIS_NICE') ?? 10),
     allowPrivateUrls: ['1', 'true', 'yes'].includes((env.SHELF_AUDIT_ALLOW_PRIVATE_URLS ?? '').trim().toLowerCase()),
     sync: {
       intervalMs: numberSetting(env, 'SHELF_AUDIT_SYNC_INTERVAL_MS') || undefined,

@@ -23,6 +23,7 @@ describe('server settings', () => {
       embedThreads: 2,
       // One core stays for the main thread on a 2-core machine.
       detectorThreads: Math.max(1, Math.min(2, os.availableParallelism() - 1)),
+      analysisNice: 10,
       allowPrivateUrls: false,
       sync: { intervalMs: undefined, backoffMs: undefined, maxBackoffMs: undefined },
       syncPullPage: 2000,

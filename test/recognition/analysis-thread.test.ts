@@ -5,9 +5,10 @@
 // server that closes while the thread works hands the job back to the queue unfinished; a detector
 // the thread cannot load is rolled back; a thread that cannot start leaves the analysis in-process.
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,13 +83,21 @@ function row(table: string, where: string, value: string): any {
 }
 
 describe('the analysis thread', () => {
-  it('runs no model on the main thread, and finds what the pipeline finds in-process', async () => {
-    const before = mainThreadRuns;
-    const res = await t.post('/api/v1.5/recognize/', { images: [photo.id], report_types: ['FACING_COUNT'] });
+  it('runs no model and no OpenCV on the main thread, and finds what the pipeline finds in-process', async () => {
+    // Since the catalog's reference images were added (beforeAll: their descriptors), through a
+    // recognition with a panorama, to a reviewer's box identified.
+    const res = await t.post('/api/v1.5/recognize/', { images: [photo.id], report_types: ['FACING_COUNT', 'PANORAMA'] });
     expect(res.status, res.text).toBe(201);
-    const [report] = Object.values(await waitForReports(t, [res.body.reports.FACING_COUNT]));
+    const reports = await waitForReports(t, [res.body.reports.FACING_COUNT, res.body.reports.PANORAMA]);
+    const report = reports[res.body.reports.FACING_COUNT];
     expect(report.status, JSON.stringify(report)).toBe('READY');
-    expect(mainThreadRuns - before).toBe(0);
+    expect(reports[res.body.reports.PANORAMA].status).toBe('READY');
+    const box = JSON.parse(row('scenes', 'id', res.body.scene).analysis).images[0].products.find((p: { sku_id: string }) => p.sku_id === 'minute_maid');
+    const suggested = await t.post(`/api/v1.5/scenes/${res.body.scene}/suggestions/`, { image: photo.id, x: (box.x1 + box.x2) / 2, y: (box.y1 + box.y2) / 2, w: box.x2 - box.x1, h: box.y2 - box.y1 });
+    expect(suggested.status, suggested.text).toBe(200);
+    expect(suggested.body.suggestions[0].sku_id).toBe('minute_maid');
+    expect(mainThreadRuns).toBe(0);
+    expect(Object.keys(createRequire(import.meta.url).cache).filter((m) => m.includes('opencv'))).toEqual([]);
     expect(report.json.find((r: { sku_id: string }) => r.sku_id === 'minute_maid')?.count).toBe(4);
 
     // The same photo through the pipeline in this thread, with the same references.
@@ -104,6 +113,20 @@ describe('the analysis thread', () => {
     }
   }, 180_000);
 
+  it.runIf(process.platform === 'linux')('runs the analysis at a lower OS priority than the main thread (Linux: per thread)', async () => {
+    const res = await t.post('/api/v1.5/recognize/', { images: [photo.id], report_types: ['FACING_COUNT'] });
+    expect(Object.values(await waitForReports(t, [res.body.reports.FACING_COUNT]))[0].status).toBe('READY');
+    // Nice values of this process's threads (the built server runs in it): field 19 of /proc/.../stat.
+    const nice = (tid: string) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const threads = readdirSync('/proc/self/task');
+    expect(nice(String(process.pid))).toBe(0);
+    // The analysis thread and the onnxruntime threads it started.
+    expect(threads.filter((t) => nice(t) === 10).length).toBeGreaterThanOrEqual(1);
+  }, 180_000);
+
   it('analyses in-process, and says so, when the thread cannot start', async () => {
     const { AnalysisThread } = await import(path.join(DIST, 'recognition/analyzer/analysis-thread.js'));
     const { SceneAnalyzer } = await import(path.join(DIST, 'recognition/analyzer/scene-analyzer.js'));
@@ -111,7 +134,7 @@ describe('the analysis thread', () => {
     const entry = path.join(tmp, 'entry.mjs');
     writeFileSync(entry, "throw new Error('unreadable here');\n");
     const logged: string[] = [];
-    const settings = { detectorThreads: 1, identifyThreads: 0 };
+    const settings = { detectorThreads: 1, identifyThreads: 0, nice: 0 };
     const thread = new AnalysisThread(settings, { entry: pathToFileURL(entry), log: (m: string, e: Error) => logged.push(`${m}: ${e.message}`) });
     const inProcess = new SceneAnalyzer(settings);
     try {

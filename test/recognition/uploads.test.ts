@@ -212,22 +212,22 @@ describe('SKU reference images', () => {
     const first = await upload(t, readFileSync(cropFiles('sprite_pet')[0]));
     const added = await t.post('/api/v1.5/sku/sprite/images/', { image: first.id });
     expect(added.status, added.text).toBe(201);
-    const a = await loadIdentifier(db, t.dataDir);
-    expect(await loadIdentifier(db, t.dataDir)).toBe(a);
+    const a = await loadIdentifier(db, t.dataDir, t.server.app.recognitionAnalyzer);
+    expect(await loadIdentifier(db, t.dataDir, t.server.app.recognitionAnalyzer)).toBe(a);
 
     const second = await upload(t, readFileSync(cropFiles('sprite_pet')[1]));
     expect((await t.post('/api/v1.5/sku/sprite/images/', { image: second.id })).status).toBe(201);
-    const b = await loadIdentifier(db, t.dataDir);
+    const b = await loadIdentifier(db, t.dataDir, t.server.app.recognitionAnalyzer);
     expect(b).not.toBe(a);
     expect(b.references().filter((r) => r.skuId === 'sprite')).toHaveLength(2);
 
     expect((await t.patch('/api/v1.5/sku/sprite/', { id: 'sprite-2' })).status).toBe(200);
-    const c = await loadIdentifier(db, t.dataDir);
+    const c = await loadIdentifier(db, t.dataDir, t.server.app.recognitionAnalyzer);
     expect(c).not.toBe(b);
     expect(c.references().filter((r) => r.skuId === 'sprite-2')).toHaveLength(2);
 
     expect((await t.delete(`/api/v1.5/sku/sprite-2/images/${added.body.id}/`)).status).toBe(200);
-    const d = await loadIdentifier(db, t.dataDir);
+    const d = await loadIdentifier(db, t.dataDir, t.server.app.recognitionAnalyzer);
     expect(d).not.toBe(c);
     expect(d.references().filter((r) => r.skuId === 'sprite-2')).toHaveLength(1);
   });

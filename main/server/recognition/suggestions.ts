@@ -1,12 +1,12 @@
 // The identifier's best SKUs for one box a reviewer drew or moved (docs/recognition.md, "Review"):
 // the crop is cut straight from the photo file (no full decode) and identified against the current
-// catalog, as the pipeline does for the boxes it detects.
+// catalog, as the pipeline does for the boxes it detects (on the analysis thread in the server).
 import sharp from 'sharp';
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import type { Database } from '../storage/schema.js';
 import type { SceneAnalysis } from './analysis.js';
-import { identifyCrops } from './identification/identify-crops.js';
+import type { Analyzer } from './analyzer/scene-analyzer.js';
 import { loadIdentifier } from './identification/references.js';
 import { getUpload, uploadFilePath } from '../domain/uploads.js';
 
@@ -18,7 +18,13 @@ export interface SuggestionBox {
   h: number;
 }
 
-export async function suggestSkus(db: Kysely<Database>, dataDir: string, sceneId: string, box: SuggestionBox): Promise<{ sku_id: string; score: number }[]> {
+export async function suggestSkus(
+  db: Kysely<Database>,
+  dataDir: string,
+  analyzer: Pick<Analyzer, 'describe' | 'identify'>,
+  sceneId: string,
+  box: SuggestionBox,
+): Promise<{ sku_id: string; score: number }[]> {
   const scene = await db.selectFrom('scenes').select(['images', 'analysis']).where('id', '=', sceneId).executeTakeFirst();
   if (!scene) throw new NotFoundError('scene');
   if (!(JSON.parse(scene.images) as string[]).includes(box.image)) {
@@ -43,7 +49,7 @@ export async function suggestSkus(db: Kysely<Database>, dataDir: string, sceneId
     .toColourspace('srgb')
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const identifier = await loadIdentifier(db, dataDir);
-  const [identity] = await identifyCrops([{ data, width: info.width, height: info.height, channels: info.channels }], identifier);
+  const identifier = await loadIdentifier(db, dataDir, analyzer);
+  const [identity] = await analyzer.identify([{ data, width: info.width, height: info.height, channels: info.channels }], identifier);
   return identity.suggestions.map((s) => ({ sku_id: s.skuId, score: s.score }));
 }

@@ -11,12 +11,16 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SceneAnalysis } from '../analysis.js';
-import { CatalogVersions, catalogReferences } from '../identification/catalog-copy.js';
+import { CatalogVersions, catalogReferences, type CatalogMessage } from '../identification/catalog-copy.js';
+import type { ProductDescriptor } from '../identification/describe.js';
 import { activeEmbedderPath } from '../identification/embedding.js';
+import type { CropIdentity } from '../identification/identify-crops.js';
 import type { Identifier } from '../identification/identifier.js';
+import type { RawPixels, Rect } from '../identification/image-input.js';
+import type { Panorama, PanoramaHints } from '../panorama.js';
 import type { SceneImage } from '../pipeline.js';
 import { DetectorLoadError, SceneAnalyzer, type AnalyzeOptions, type Analyzer, type AnalyzerSettings } from './scene-analyzer.js';
-import type { ThreadData, ThreadReply, ThreadRequest } from './thread-protocol.js';
+import type { ThreadData, ThreadReply, ThreadRequest, ThreadResults, Work } from './thread-protocol.js';
 
 const ENTRY = new URL('./thread-entry.js', import.meta.url);
 // How often the job's checkpoint (lease renewal, shutdown) is called while the thread works.
@@ -49,6 +53,8 @@ export class AnalysisThread implements Analyzer {
   /** In-process analysis, once the thread could not start. */
   private fallback: SceneAnalyzer | undefined;
   private readonly entry: URL;
+  /** Closed with the server: a request still arriving is refused rather than starting a new thread. */
+  private closed = false;
 
   constructor(
     private readonly settings: AnalyzerSettings,
@@ -63,6 +69,7 @@ export class AnalysisThread implements Analyzer {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
+    if (this.closed) throw new Error('recognition is shutting down');
     const worker = new Worker(this.entry, { workerData: this.settings satisfies ThreadData });
     worker.unref();
     let ready: () => void = () => undefined;
@@ -90,16 +97,25 @@ export class AnalysisThread implements Analyzer {
     return worker;
   }
 
-  private async call(request: ThreadRequest): Promise<Reply> {
+  /** Sends one request and waits for its reply; the reply's error is raised here. */
+  private async call<T extends Work['type']>(request: Extract<Work, { type: T }>): Promise<ThreadResults[T]> {
     const worker = this.thread();
     await this.started;
-    return new Promise<Reply>((resolve, reject) => {
-      this.pending.set(request.task, { resolve, reject });
-      worker.postMessage(request);
+    const reply = await new Promise<Reply>((resolve, reject) => {
+      const task = this.nextTask++;
+      this.pending.set(task, { resolve, reject });
+      worker.postMessage({ ...request, task, embedder: activeEmbedderPath() } as ThreadRequest);
     });
+    if (reply.error) {
+      // The thread may not have kept the catalog: send it whole next time.
+      this.held = 0;
+      throw reply.error.name === 'DetectorLoadError' ? new DetectorLoadError(reply.error.message) : new Error(reply.error.message);
+    }
+    return reply.result as ThreadResults[T];
   }
 
-  async analyze(images: readonly SceneImage[], identifier: Identifier, options: AnalyzeOptions): Promise<SceneAnalysis> {
+  /** The in-process analyser once the thread could not start (logged once), else undefined. */
+  private async inProcess(): Promise<SceneAnalyzer | undefined> {
     if (!this.fallback) {
       this.thread();
       try {
@@ -109,19 +125,21 @@ export class AnalysisThread implements Analyzer {
         this.fallback = new SceneAnalyzer(this.settings);
       }
     }
-    if (this.fallback) return this.fallback.analyze(images, identifier, options);
+    return this.fallback;
+  }
+
+  /** The catalog as the thread is to get it: the references only when it lacks this version. */
+  private catalog(identifier: Identifier): CatalogMessage {
     const version = this.versions.of(identifier);
-    const cancel = new SharedArrayBuffer(4);
-    const request: ThreadRequest = {
-      type: 'analyze',
-      task: this.nextTask++,
-      images: [...images],
-      detectorPath: options.detectorPath,
-      embedder: activeEmbedderPath(),
-      catalog: { version, options: identifier.options, ...(this.held === version ? {} : { refs: catalogReferences(identifier) }) },
-      cancel,
-    };
+    const message = { version, options: identifier.options, ...(this.held === version ? {} : { refs: catalogReferences(identifier) }) };
     this.held = version;
+    return message;
+  }
+
+  async analyze(images: readonly SceneImage[], identifier: Identifier, options: AnalyzeOptions): Promise<SceneAnalysis> {
+    const fallback = await this.inProcess();
+    if (fallback) return fallback.analyze(images, identifier, options);
+    const cancel = new SharedArrayBuffer(4);
     let stopped: { reason: unknown } | undefined;
     let checking = false;
     const watch = setInterval(() => {
@@ -136,25 +154,59 @@ export class AnalysisThread implements Analyzer {
       );
     }, CHECK_MS);
     try {
-      const reply = await this.call(request);
+      const analysis = await this.call<'analyze'>({ type: 'analyze', images: [...images], detectorPath: options.detectorPath, catalog: this.catalog(identifier), cancel }).catch((error: unknown) => {
+        throw stopped ? stopped.reason : error;
+      });
       if (stopped) throw stopped.reason;
-      if (reply.error) {
-        // The thread may not have kept the catalog: send it whole next time.
-        this.held = 0;
-        throw reply.error.name === 'DetectorLoadError' ? new DetectorLoadError(reply.error.message) : new Error(reply.error.message);
-      }
-      return reply.analysis!;
+      return analysis;
     } finally {
       clearInterval(watch);
     }
   }
 
+  async describe(path: string, crop: Rect | null): Promise<ProductDescriptor> {
+    const fallback = await this.inProcess();
+    return fallback ? fallback.describe(path, crop) : this.call<'describe'>({ type: 'describe', path, crop });
+  }
+
+  async identify(crops: readonly RawPixels[], identifier: Identifier): Promise<CropIdentity[]> {
+    const fallback = await this.inProcess();
+    return fallback ? fallback.identify(crops, identifier) : this.call<'identify'>({ type: 'identify', crops: [...crops], catalog: this.catalog(identifier) });
+  }
+
+  async panorama(paths: readonly string[], hints: PanoramaHints): Promise<Panorama> {
+    const fallback = await this.inProcess();
+    if (fallback) return fallback.panorama(paths, hints);
+    const pano = await this.call<'panorama'>({ type: 'panorama', paths: [...paths], hints });
+    // A Buffer arrives as a plain Uint8Array.
+    return { ...pano, jpeg: Buffer.from(pano.jpeg.buffer, pano.jpeg.byteOffset, pano.jpeg.byteLength) };
+  }
+
+  async loadEmbedder(): Promise<void> {
+    const fallback = await this.inProcess();
+    await (fallback ? fallback.loadEmbedder() : this.call<'embedder'>({ type: 'embedder' }));
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
     await this.fallback?.close();
     if (!this.worker) return;
     const worker = this.worker;
     // The thread releases its models first (native sessions), then ends.
-    await this.call({ type: 'close', task: this.nextTask++ }).catch(() => undefined);
+    const task = this.nextTask++;
+    await new Promise((resolve, reject) => {
+      this.pending.set(task, { resolve, reject });
+      worker.postMessage({ type: 'close', task } satisfies ThreadRequest);
+    }).catch(() => undefined);
     await worker.terminate();
   }
+}
+
+/**
+ * The server's analyser: on the analysis thread where the built thread script exists, else in-process.
+ * Identification worker threads only when asked for (SHELF_AUDIT_IDENTIFY_THREADS): on the shared
+ * 2-core test machine they measured no faster and add ~150 MB each.
+ */
+export function serverAnalyzer(settings: AnalyzerSettings, log?: AnalysisThreadOptions['log']): Analyzer {
+  return AnalysisThread.available() ? new AnalysisThread(settings, { log }) : new SceneAnalyzer(settings);
 }

@@ -1,12 +1,18 @@
 // The models a scene is analysed with, held between jobs: the detector of each model file in use (a
 // newly installed one is loaded when a job asks for it; the one it replaces is closed once no job
-// uses it), the identification pool when one is configured, and the pipeline over them. Runs in
+// uses it), the identification pool when one is configured, and the pipeline over them; and the rest
+// of the server's model and OpenCV work (reference descriptors, a reviewer's box, panoramas). Runs in
 // whatever thread creates it: the analysis thread (analysis-thread.ts) in the server, in-process
 // where no built thread script exists (the TypeScript sources under test).
 import type { SceneAnalysis } from '../analysis.js';
 import { createDetector, type Detector } from '../detector/index.js';
+import { describeProduct, type ProductDescriptor } from '../identification/describe.js';
+import { loadEmbedder } from '../identification/embedding.js';
+import { identifyCrops, type CropIdentity } from '../identification/identify-crops.js';
 import type { Identifier } from '../identification/identifier.js';
+import type { RawPixels, Rect } from '../identification/image-input.js';
 import { IdentifyPool } from '../identification/pool.js';
+import { stitchPanorama, type Panorama, type PanoramaHints } from '../panorama.js';
 import { analyzeScene, type SceneImage } from '../pipeline.js';
 
 export interface AnalyzerSettings {
@@ -14,6 +20,8 @@ export interface AnalyzerSettings {
   detectorThreads: number;
   /** Worker threads for identification (0: on the analysing thread). */
   identifyThreads: number;
+  /** Nice value of the analysis thread (Linux; 0: normal priority). Not applied in-process. */
+  nice: number;
 }
 
 export interface AnalyzeOptions {
@@ -23,9 +31,19 @@ export interface AnalyzeOptions {
   checkpoint?: () => Promise<void>;
 }
 
-/** Analyses scenes; the same contract in-process and on the analysis thread. */
+/**
+ * Everything the server computes with a model or OpenCV; the same contract in-process and on the
+ * analysis thread. The embedder is the one `useEmbedderModel` chose in the calling thread.
+ */
 export interface Analyzer {
   analyze(images: readonly SceneImage[], identifier: Identifier, options: AnalyzeOptions): Promise<SceneAnalysis>;
+  /** The descriptor of a reference image (its `crop` only, when given). */
+  describe(path: string, crop: Rect | null): Promise<ProductDescriptor>;
+  /** Identifies product crops against the catalog (a reviewer's box). */
+  identify(crops: readonly RawPixels[], identifier: Identifier): Promise<CropIdentity[]>;
+  panorama(paths: readonly string[], hints: PanoramaHints): Promise<Panorama>;
+  /** Loads the chosen embedder now: a file that does not load fails here, between jobs. */
+  loadEmbedder(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,6 +75,22 @@ export class SceneAnalyzer implements Analyzer {
       loaded.users--;
       this.retire();
     }
+  }
+
+  describe(path: string, crop: Rect | null): Promise<ProductDescriptor> {
+    return describeProduct(path, crop);
+  }
+
+  identify(crops: readonly RawPixels[], identifier: Identifier): Promise<CropIdentity[]> {
+    return identifyCrops(crops, identifier);
+  }
+
+  panorama(paths: readonly string[], hints: PanoramaHints): Promise<Panorama> {
+    return stitchPanorama(paths, hints);
+  }
+
+  loadEmbedder(): Promise<void> {
+    return loadEmbedder();
   }
 
   private detector(path: string | null): Loaded {

@@ -8,7 +8,7 @@ import { newId, now } from '../../storage/ids.js';
 import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
 import { getUpload, uploadFilePath } from '../../domain/uploads.js';
-import { decodeDescriptor, describeProduct, encodeDescriptor } from './describe.js';
+import { decodeDescriptor, encodeDescriptor, type ProductDescriptor } from './describe.js';
 import { embedderVersion } from './embedding.js';
 import { Identifier, PIPELINE_IDENTIFIER } from './identifier.js';
 import type { Rect } from './image-input.js';
@@ -27,6 +27,11 @@ function present(r: Row): SkuImageRecord {
   return { id: r.id, sku: r.sku_id, upload: r.upload_id, crop: r.crop ? (JSON.parse(r.crop) as Rect) : null, created_date: r.created_at };
 }
 
+/** Computes a reference image's descriptor (describe.ts); the server's runs on the analysis thread. */
+export interface Describer {
+  describe(path: string, crop: Rect | null): Promise<ProductDescriptor>;
+}
+
 export async function requireSku(db: Kysely<Database>, skuId: string): Promise<void> {
   const sku = await db.selectFrom('skus').select('id').where('id', '=', skuId).executeTakeFirst();
   if (!sku) throw new NotFoundError('sku');
@@ -39,14 +44,20 @@ export function checkCrop(crop: Rect | null, image: { width: number; height: num
   if (!inside) throw new ValidationError({ crop: [`The crop must lie inside the ${image.width}x${image.height} image.`] });
 }
 
-export async function addSkuImage(db: Kysely<Database>, dataDir: string, skuId: string, input: { upload: string; crop?: Rect | null }): Promise<SkuImageRecord> {
+export async function addSkuImage(
+  db: Kysely<Database>,
+  dataDir: string,
+  describer: Describer,
+  skuId: string,
+  input: { upload: string; crop?: Rect | null },
+): Promise<SkuImageRecord> {
   await requireSku(db, skuId);
   const upload = await getUpload(db, input.upload).catch(() => {
     throw new ValidationError({ image: [messages.doesNotExist(input.upload)] });
   });
   const crop = input.crop ?? null;
   checkCrop(crop, upload);
-  const descriptor = encodeDescriptor(await describeProduct(uploadFilePath(dataDir, upload), crop));
+  const descriptor = encodeDescriptor(await describer.describe(uploadFilePath(dataDir, upload), crop));
   return write(db, async (ctx) => {
     const at = now();
     const row = { id: newId(), sku_id: skuId, upload_id: upload.id, crop: crop ? JSON.stringify(crop) : null, descriptor, created_at: at, updated_at: at };
@@ -110,7 +121,7 @@ function embedderKey(): string {
   }
 }
 
-export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Promise<Identifier> {
+export async function loadIdentifier(db: Kysely<Database>, dataDir: string, describer: Describer): Promise<Identifier> {
   // The references' ids and SKUs (an SKU rename cascades into sku_id) say whether the catalog changed;
   // reading them skips the descriptor blobs.
   const keys = await db.selectFrom('sku_images').select(['id', 'sku_id']).orderBy('data_id').execute();
@@ -136,7 +147,7 @@ export async function loadIdentifier(db: Kysely<Database>, dataDir: string): Pro
       continue;
     }
     if (!descriptor) {
-      descriptor = await describeProduct(uploadFilePath(dataDir, r), r.crop ? (JSON.parse(r.crop) as Rect) : null);
+      descriptor = await describer.describe(uploadFilePath(dataDir, r), r.crop ? (JSON.parse(r.crop) as Rect) : null);
       await db.updateTable('sku_images').set({ descriptor: encodeDescriptor(descriptor) }).where('id', '=', r.id).execute();
     }
     identifier.add({ id: r.id, skuId: r.sku_id, descriptor });

@@ -5,12 +5,12 @@
 import type { Kysely } from 'kysely';
 import { displayPlan } from '../../domain/displays.js';
 import type { Database, SceneTable } from '../../storage/schema.js';
+import type { Analyzer } from '../analyzer/scene-analyzer.js';
 import { now } from '../../storage/ids.js';
 import { write } from '../../storage/transaction.js';
 import type { SceneAnalysis } from '../analysis.js';
 import type { Identifier } from '../identification/identifier.js';
 import { loadIdentifier } from '../identification/references.js';
-import { stitchPanorama } from '../panorama.js';
 import type { SceneImage } from '../pipeline.js';
 import { buildFacingCount } from '../reports/facing-count.js';
 import { buildMhlCompliance } from '../reports/mhl-compliance.js';
@@ -31,6 +31,8 @@ export interface JobContext {
   dataDir: string;
   /** Detects and identifies the products of a scene's photos (recognition/analyzer/). */
   analyze: (images: readonly SceneImage[], identifier: Identifier) => Promise<SceneAnalysis>;
+  /** Describes references stored without a descriptor, and stitches panoramas (off the main thread). */
+  analyzer: Pick<Analyzer, 'describe' | 'panorama'>;
   /** Renews the lease; throws when the job must stop (shutdown, lease lost). */
   checkpoint: () => Promise<void>;
   /** Base URL for absolute image URLs in report bodies (the server's own address). */
@@ -58,7 +60,7 @@ async function analysisOf(ctx: JobContext, scene: Scene): Promise<SceneAnalysis>
 
 async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalysis> {
   if (scene.analysis) return JSON.parse(scene.analysis) as SceneAnalysis;
-  const identifier = await loadIdentifier(ctx.db, ctx.dataDir);
+  const identifier = await loadIdentifier(ctx.db, ctx.dataDir, ctx.analyzer);
   const analysis = await ctx.analyze(await sceneImages(ctx, scene), identifier);
   // Through write(): the scene's analysis is part of the record that syncs (a supervisor reviews it).
   await write(ctx.db, async (w) => {
@@ -119,7 +121,7 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
     case 'PANORAMA': {
       const images = await sceneImages(ctx, scene);
       const options = JSON.parse(scene.options) as SceneOptions;
-      const pano = await stitchPanorama(images.map((i) => i.path), { stackWidth: options.panorama_stack_width, stackHeight: options.panorama_stack_height });
+      const pano = await ctx.analyzer.panorama(images.map((i) => i.path), { stackWidth: options.panorama_stack_width, stackHeight: options.panorama_stack_height });
       const { row } = await storeUpload(db, ctx.dataDir, pano.jpeg);
       return {
         json: { upload: row.id, url: ctx.baseUrl() + uploadUrlPath(row), width: pano.width, height: pano.height, images: images.map((i) => i.id), stitched: pano.stitched } satisfies PanoramaBody,

@@ -6,10 +6,9 @@ import type { Kysely } from 'kysely';
 import { serverSettings } from '../../config.js';
 import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
-import { AnalysisThread } from '../analyzer/analysis-thread.js';
-import { DetectorLoadError, SceneAnalyzer, type Analyzer } from '../analyzer/scene-analyzer.js';
+import { DetectorLoadError, type Analyzer } from '../analyzer/scene-analyzer.js';
 import type { Identifier } from '../identification/identifier.js';
-import { loadEmbedder, useEmbedderModel } from '../identification/embedding.js';
+import { useEmbedderModel } from '../identification/embedding.js';
 import { currentModelPath, rollbackModel } from '../model-store.js';
 import type { SceneImage } from '../pipeline.js';
 import { deliverDue } from '../webhooks/deliveries.js';
@@ -26,7 +25,8 @@ export interface WorkerOptions {
   pollMs?: number;
   /** First webhook retry delay; doubles per attempt. */
   webhookBackoffMs?: number;
-  detectorThreads?: number;
+  /** Runs the models (analyzer/): on the analysis thread in the server. Not closed by the worker. */
+  analyzer: Analyzer;
   /** Logs failures (the server's logger). */
   log?: (message: string, error?: unknown) => void;
 }
@@ -38,11 +38,11 @@ class Stopping extends Error {
 export class RecognitionWorker {
   private readonly owner = newLeaseOwner();
   private readonly o: Required<Omit<WorkerOptions, 'log'>> & Pick<WorkerOptions, 'log'>;
+  private readonly analyzer: Analyzer;
   private stopping = false;
   private loops: Promise<void>[] = [];
   /** Jobs running now: the embedder is switched only when none is. */
   private running = 0;
-  private analyzer: Analyzer | undefined;
   private wake: (() => void) | undefined;
 
   constructor(options: WorkerOptions) {
@@ -51,9 +51,9 @@ export class RecognitionWorker {
       leaseMs: 15_000,
       pollMs: 250,
       webhookBackoffMs: serverSettings().webhookBackoffMs,
-      detectorThreads: serverSettings().detectorThreads,
       ...options,
     };
+    this.analyzer = options.analyzer;
   }
 
   start(): void {
@@ -74,8 +74,6 @@ export class RecognitionWorker {
     this.wake?.();
     await Promise.all(this.loops);
     this.loops = [];
-    await this.analyzer?.close();
-    this.analyzer = undefined;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -93,16 +91,6 @@ export class RecognitionWorker {
     });
   }
 
-  // Detection and identification run on a thread of their own (analyzer/analysis-thread.ts), so that
-  // the server's event loop never waits for a model. Identification worker threads only when asked
-  // for (SHELF_AUDIT_IDENTIFY_THREADS): on the shared 2-core test machine they measured no faster and
-  // add ~150 MB each.
-  private getAnalyzer(): Analyzer {
-    const settings = { detectorThreads: this.o.detectorThreads, identifyThreads: serverSettings().identifyThreads };
-    this.analyzer ??= AnalysisThread.available() ? new AnalysisThread(settings, { log: this.o.log }) : new SceneAnalyzer(settings);
-    return this.analyzer;
-  }
-
   /**
    * Analyses a job's photos with the detector installed when the job started (model-store.ts), else the
    * shipped one. One that does not load is rolled back (and refused from then on) and the previous
@@ -111,7 +99,7 @@ export class RecognitionWorker {
   private async analyze(images: readonly SceneImage[], identifier: Identifier, detectorPath: string | null, checkpoint: () => Promise<void>) {
     for (;;) {
       try {
-        return await this.getAnalyzer().analyze(images, identifier, { detectorPath, checkpoint });
+        return await this.analyzer.analyze(images, identifier, { detectorPath, checkpoint });
       } catch (error) {
         if (!(error instanceof DetectorLoadError) || !detectorPath) throw error;
         this.o.log?.(`the installed detector ${detectorPath} failed to load; rolling back to the previous model`, error);
@@ -132,7 +120,7 @@ export class RecognitionWorker {
       const wanted = currentModelPath(this.o.dataDir, 'embedder');
       if (!useEmbedderModel(wanted)) return;
       try {
-        await loadEmbedder();
+        await this.analyzer.loadEmbedder();
         return;
       } catch (error) {
         if (!wanted) throw error;
@@ -174,7 +162,14 @@ export class RecognitionWorker {
       this.running++;
       try {
         await processSceneJob(
-          { db: this.o.db, dataDir: this.o.dataDir, analyze: (images, identifier) => this.analyze(images, identifier, detectorPath, checkpoint), checkpoint, baseUrl: this.o.baseUrl },
+          {
+            db: this.o.db,
+            dataDir: this.o.dataDir,
+            analyze: (images, identifier) => this.analyze(images, identifier, detectorPath, checkpoint),
+            analyzer: this.analyzer,
+            checkpoint,
+            baseUrl: this.o.baseUrl,
+          },
           job,
         );
       } finally {

@@ -40,7 +40,7 @@ const annotations: FastifyPluginAsyncTypebox = async (app) => {
       body: SuggestionsBody,
       response: { 200: SuggestionsAnswer, ...errorResponses },
     },
-  }, async (request) => ({ suggestions: await suggestSkus(app.db, app.dataDir, request.params.id, request.body) }));
+  }, async (request) => ({ suggestions: await suggestSkus(app.db, app.dataDir, app.recognitionAnalyzer, request.params.id, request.body) }));
   app.get('/scenes/:id/corrections/', {
     schema: {
       tags,

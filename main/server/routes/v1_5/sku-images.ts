@@ -1,8 +1,9 @@
 // /api/v1.5/sku/{id}/images/: the reference images of an SKU, which identification compares
 // products against. POST takes JSON {image: <upload id>, crop?} or multipart with the file in `image`
 // (as the OpenAPI description says; `datafile` and `file` too), uploaded on the way, and `crop` as
-// JSON text; the image's descriptors are computed and stored right away. /api/v1.5/sku_images/ (ours)
-// lists the images of many SKUs at once, so a screen gets its products' pictures in one request.
+// JSON text; the image's descriptors are computed (on the analysis thread) and stored right away.
+// /api/v1.5/sku_images/ (ours) lists the images of many SKUs at once, so a screen gets its products'
+// pictures in one request.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Value } from 'typebox/value';
 import { ValidationError } from '../../domain/errors.js';
@@ -83,7 +84,7 @@ const skuImages: FastifyPluginAsyncTypebox = async (app) => {
       upload = (await storeUploadFile(app.db, app.dataDir, file, { field: file.field })).row.id;
     }
     if (upload === undefined) throw new ValidationError({ image: ['This field is required.'] });
-    const record = await addSkuImage(app.db, app.dataDir, request.params.id, { upload, crop });
+    const record = await addSkuImage(app.db, app.dataDir, app.recognitionAnalyzer, request.params.id, { upload, crop });
     reply.code(201);
     return withUrl(request, record);
   });
