@@ -11,6 +11,8 @@ networks join with their own weights scaled to WEIGHT, so a new network can be a
        python3 export.py ../shelf-detector.onnx:2 runs/c1/final.pt:1 runs/e1.onnx --score-threshold 0.25
 --score-threshold records the score cut chosen with these weights (on the labelled real photos) in the
 model's metadata; the app's detector and evaluate.py take it as their default (0.3 where a model has none).
+--input-size does the same for the long side of the first pass's input (1280 where a model has none):
+       python3 export.py runs/w.pt ../shelf-detector.onnx --score-threshold 0.25 --input-size 1152
 """
 import argparse
 
@@ -43,6 +45,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('ckpts', nargs='+', metavar='CKPT[:WEIGHT]'); ap.add_argument('out'); ap.add_argument('--check-dir')
     ap.add_argument('--score-threshold', type=float, help="the app's default score cut for these weights")
+    ap.add_argument('--input-size', type=int, help="the long side of the app's first-pass input for these weights "
+                    '(metadata input_size; the app uses 1280 without it)')
     a = ap.parse_args()
     torch.set_num_threads(2)
     members = [m for s in a.ckpts for m in load(s)]
@@ -56,6 +60,10 @@ def main():
         if not 0 < a.score_threshold < 1:
             ap.error('--score-threshold must lie between 0 and 1')
         metadata['score_threshold'] = a.score_threshold
+    if a.input_size is not None:
+        if not 32 <= a.input_size <= 8192:
+            ap.error('--input-size must lie between 32 and 8192')
+        metadata['input_size'] = a.input_size
     x = torch.rand(1, 3, 640, 640) * 255
     names = ['heatmap', 'size', 'offset']
     export_onnx(model, x, a.out, ['image'], names,

@@ -126,10 +126,36 @@ describe('shelf detector', () => {
     }
   });
 
+  it('runs the zoomed pass in bands and finds the same products, none twice', async () => {
+    // The shelf at a fifth of its size again: its zoomed pass (288x224 input) in bands of 160 rows, so
+    // seven bands whose seams cross the rows of products.
+    const k = 0.2;
+    const small = await sharp(shelfJpg).resize(Math.round(truth.width * k), Math.round(truth.height * k)).png().toBuffer();
+    const scaled = truth.boxes.map((b) => b.map((v) => v * k) as Truth);
+    const banded = await createDetector({ maxPassPixels: 288 * 160 });
+    try {
+      const whole = (await detector.detect(small)).boxes;
+      const inBands = (await banded.detect(small)).boxes;
+      const got = recallPrecision(scaled, inBands);
+      expect(got.recall).toBeGreaterThanOrEqual(MIN_RECALL);
+      expect(got.precision).toBeGreaterThanOrEqual(MIN_PRECISION);
+      // Near the boxes of the whole pass: a band sees 64 rows around what it answers for.
+      const same = recallPrecision(
+        whole.map((b) => [b.x1, b.y1, b.x2, b.y2] as Truth),
+        inBands,
+      );
+      expect(same.recall).toBeGreaterThanOrEqual(0.9);
+      expect(same.precision).toBeGreaterThanOrEqual(0.9);
+    } finally {
+      await banded.close();
+    }
+  });
+
   it('refuses settings outside their range', async () => {
     await expect(createDetector({ zoom: 0.5 })).rejects.toThrow(RangeError);
     await expect(createDetector({ zoom: Number.NaN })).rejects.toThrow(/zoom/);
     await expect(createDetector({ inputSize: 0 })).rejects.toThrow(/inputSize/);
+    await expect(createDetector({ maxPassPixels: 100 })).rejects.toThrow(/maxPassPixels/);
   });
 
   it('handles a tiny image without error', async () => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import protobuf from 'protobufjs';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createDetector, defaultModelPath, modelScoreThreshold } from '../../main/server/recognition/detector/index.js';
@@ -27,7 +28,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe("the model's own score threshold", () => {
   it('is read from the shipped model, next to how it was made', async () => {
     const meta = await readModelMetadata(defaultModelPath());
-    expect(meta.arch).toMatch(/ensemble/);
+    expect(meta.arch).toBe('mnv2');
     expect(Number(meta.score_threshold)).toBeGreaterThan(0);
     expect(await modelScoreThreshold(defaultModelPath())).toBe(Number(meta.score_threshold));
   });
@@ -89,5 +90,40 @@ describe("the model's own score threshold", () => {
     const file = path.join(tmp, 'garbage.onnx');
     writeFileSync(file, Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x0f]));
     await expect(readModelMetadata(file)).rejects.toThrow();
+  });
+});
+
+describe("the model's own input size", () => {
+  it('is read from the shipped model, and the caller can still choose', async () => {
+    const meta = await readModelMetadata(defaultModelPath());
+    expect(Number(meta.input_size)).toBe(1152);
+    const d = await createDetector();
+    const wide = await createDetector({ inputSize: 1280 });
+    try {
+      expect(d.inputSize).toBe(1152);
+      expect(wide.inputSize).toBe(1280);
+      // A photo larger than both is resized to each: boxes come back in its own pixels either way.
+      const photo = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+      expect((await d.detect(photo)).width).toBe(2000);
+    } finally {
+      await d.close();
+      await wide.close();
+    }
+  });
+
+  it('follows the metadata of a model given instead, and refuses one that is not a size', async () => {
+    const file = path.join(tmp, 'resized.onnx');
+    writeFileSync(file, Buffer.concat([readFileSync(defaultModelPath()), metadataBytes({ input_size: '960' })]));
+    const d = await createDetector({ modelPath: file });
+    try {
+      expect(d.inputSize).toBe(960);
+    } finally {
+      await d.close();
+    }
+    for (const bad of ['', 'big', '1152.5', '16', '9000']) {
+      const badFile = path.join(tmp, `bad-size-${bad || 'empty'}.onnx`);
+      writeFileSync(badFile, Buffer.concat([readFileSync(defaultModelPath()), metadataBytes({ input_size: bad })]));
+      await expect(createDetector({ modelPath: badFile })).rejects.toThrow(/input_size metadata .* is not a whole number of pixels/);
+    }
   });
 });

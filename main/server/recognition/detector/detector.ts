@@ -12,16 +12,18 @@
  * run one at a time on the session.
  *
  * The model (models/shelf-detector.onnx, see models/MODEL_CARD.md) takes the whole photo with its long
- * side resized to `inputSize` (default 1280; never enlarged), which keeps the products of a 12 MP shelf
- * photo 25..190 px tall, inside the range it was trained on. On the hand-labelled real photos 1280 beat
- * 1024 for every model tried (AP50 +0.02..+0.06; models/MODEL_CARD.md). When the products found are
- * mostly tiny (see TINY_SIDE), the photo is looked at a second time, enlarged by `zoom`, and the small
- * products are taken from that pass.
+ * side resized to `inputSize` (never enlarged): the model's own `input_size` metadata, else 1280, which
+ * keeps the products of a 12 MP shelf photo 25..190 px tall, inside the range it was trained on. On the
+ * hand-labelled real photos 1280 beat 1024 for every model tried until the MobileNetV2 one (AP50
+ * +0.02..+0.06), which was as good at 1152 for less memory (models/MODEL_CARD.md). When the products
+ * found are mostly tiny (see TINY_SIDE), the photo is looked at a second time, enlarged by `zoom`, in
+ * bands no larger than the first pass (bands.ts), and the small products are taken from that pass.
  */
 import { readFile } from 'node:fs/promises';
 
 import * as ort from 'onnxruntime-node';
 
+import { planBands, sliceRows } from './bands.js';
 import { decodePeaks, type Box, type HeadOutputs } from './decode.js';
 import { defaultModelPath } from './model-path.js';
 import { median } from '../median.js';
@@ -38,7 +40,7 @@ export type DetectorOptions = {
   modelPath?: string;
   /** onnxruntime intra-op threads (default 2) */
   threads?: number;
-  /** long side of the network input in pixels (default 1280) */
+  /** long side of the network input in pixels (default: the model's `input_size` metadata, else 1280) */
   inputSize?: number;
   /** minimum centre score of a box (default: the model's own, see modelScoreThreshold) */
   scoreThreshold?: number;
@@ -53,6 +55,11 @@ export type DetectorOptions = {
    * doubtful products under the threshold, and it doubles the time) */
   mirror?: boolean;
   maxBoxes?: number;
+  /**
+   * the zoomed pass runs in horizontal bands of at most this many input pixels (default: the first pass's
+   * own, or 2^20 if more, so the zoomed pass needs no more memory than the first): see bands.ts
+   */
+  maxPassPixels?: number;
 };
 
 export type Detection = { width: number; height: number; boxes: Box[]; ms: number };
@@ -63,6 +70,8 @@ export type Detector = {
   readonly modelPath: string;
   /** the score cut in use: the caller's, else the model's */
   readonly scoreThreshold: number;
+  /** the long side of the first pass's input: the caller's, else the model's, else 1280 */
+  readonly inputSize: number;
 };
 
 const STRIDE = 4;
@@ -78,6 +87,13 @@ const TINY_SIDE = 16;
 // The typical product is judged on sure boxes, whatever threshold the caller asked for.
 const SURE_SCORE = 0.3;
 const SMALL_SIDE = 24;
+// Rows a band of the zoomed pass sees beyond its core: the products it keeps are under
+// SMALL_SIDE * zoom input pixels, so a product centred in the core is seen whole, with context around it.
+const BAND_MARGIN = 64;
+const DEFAULT_INPUT_SIZE = 1280;
+// Inputs up to this many pixels are never banded, whatever the first pass's size: little memory is at
+// stake there, and a small photo's zoomed pass stays whole.
+const MIN_BAND_PIXELS = 1 << 20;
 
 /**
  * The default cut of the reported boxes belongs to the weights, not to this code: how high a network's
@@ -87,6 +103,15 @@ const SMALL_SIDE = 24;
  */
 export async function modelScoreThreshold(modelPath: string): Promise<number> {
   return scoreThresholdIn(await readModelMetadata(modelPath), modelPath);
+}
+
+/** The input size a model was chosen at (export.py --input-size), if it names one. */
+function inputSizeIn(metadata: Record<string, string>, modelPath: string): number | undefined {
+  const raw = metadata.input_size;
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!(Number.isInteger(value) && value >= 32 && value <= 8192)) throw new Error(`${modelPath}: its input_size metadata ${JSON.stringify(raw)} is not a whole number of pixels from 32 to 8192`);
+  return value;
 }
 
 function scoreThresholdIn(metadata: Record<string, string>, modelPath: string): number {
@@ -99,14 +124,18 @@ function scoreThresholdIn(metadata: Record<string, string>, modelPath: string): 
 
 export async function createDetector(options: DetectorOptions = {}): Promise<Detector> {
   const modelPath = options.modelPath ?? defaultModelPath();
-  const inputSize = options.inputSize ?? 1280;
   const iouThreshold = options.iouThreshold ?? 0.6;
   const maxBoxes = options.maxBoxes ?? 3000;
   const zoom = options.zoom ?? 1.5;
   const mirror = options.mirror ?? false;
   if (!(zoom >= 1 && zoom <= 4)) throw new RangeError(`zoom must be between 1 and 4, not ${options.zoom}`);
-  if (!(inputSize >= 32 && inputSize <= 8192)) throw new RangeError(`inputSize must be between 32 and 8192, not ${options.inputSize}`);
-  // One read serves both the session and the metadata that names the model's score cut.
+  if (options.inputSize !== undefined && !(options.inputSize >= 32 && options.inputSize <= 8192)) {
+    throw new RangeError(`inputSize must be between 32 and 8192, not ${options.inputSize}`);
+  }
+  if (options.maxPassPixels !== undefined && !(options.maxPassPixels >= 32 * 32)) {
+    throw new RangeError(`maxPassPixels must be at least ${32 * 32}, not ${options.maxPassPixels}`);
+  }
+  // One read serves both the session and the metadata that names the model's score cut and input size.
   const bytes = await readFile(modelPath);
   const session = await ort.InferenceSession.create(bytes, {
     intraOpNumThreads: options.threads ?? 2,
@@ -119,8 +148,11 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
     enableMemPattern: false,
   });
   let scoreThreshold: number;
+  let inputSize: number;
   try {
-    scoreThreshold = options.scoreThreshold ?? scoreThresholdIn(modelMetadata(bytes), modelPath);
+    const metadata = modelMetadata(bytes);
+    scoreThreshold = options.scoreThreshold ?? scoreThresholdIn(metadata, modelPath);
+    inputSize = options.inputSize ?? inputSizeIn(metadata, modelPath) ?? DEFAULT_INPUT_SIZE;
   } catch (err) {
     await session.release();
     throw err;
@@ -157,11 +189,29 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
     }
   }
 
+  /** The peaks of an input in bands of at most `maxPixels` (one band when it fits), input pixels. */
+  async function bandedPeaks(p: Prepared, maxPixels: number): Promise<Box[]> {
+    const bands = planBands(p.inputHeight, p.inputWidth, maxPixels, BAND_MARGIN);
+    if (bands.length === 1) return peaks(p);
+    const found: Box[] = [];
+    for (const band of bands) {
+      const tensor = sliceRows(p.tensor, p.inputWidth, p.inputHeight, band.y0, band.y1);
+      for (const b of await peaks({ ...p, tensor, inputHeight: band.y1 - band.y0 })) {
+        const y1 = b.y1 + band.y0;
+        const y2 = b.y2 + band.y0;
+        const centre = (y1 + y2) / 2;
+        // Each box is answered for by the one band whose core holds its centre: no seam duplicates.
+        if (centre >= band.core0 && centre < band.core1) found.push({ ...b, y1, y2 });
+      }
+    }
+    return found.sort((a, b) => b.score - a.score);
+  }
+
   /** Boxes of one pass in the image's pixels, with their short side in first-pass input pixels. */
-  async function pass(p: Prepared, base: number) {
+  async function pass(p: Prepared, base: number, maxPixels = Infinity) {
     const inv = 1 / p.scale;
     const boxes: (Box & { side: number })[] = [];
-    for (const b of await peaks(p)) {
+    for (const b of await bandedPeaks(p, maxPixels)) {
       const x1 = Math.max(0, b.x1 * inv);
       const y1 = Math.max(0, b.y1 * inv);
       const x2 = Math.min(p.width, b.x2 * inv);
@@ -184,7 +234,8 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
       // Measured on a 12 MP photo: 60 ms to the first pass's input, 141 ms to this one's; one full-size
       // decode (157 ms, oriented) plus two resizes (16 + 20 ms) would cost every photo about 110 ms more
       // to save about 8 ms on the few that take this pass.
-      const small = await pass(await render(input, width, height, base * zoom), base);
+      const maxPixels = options.maxPassPixels ?? Math.max(MIN_BAND_PIXELS, first.inputWidth * first.inputHeight);
+      const small = await pass(await render(input, width, height, base * zoom), base, maxPixels);
       found = [...found.filter((b) => b.side >= 0.75 * SMALL_SIDE), ...small.filter((b) => b.side < SMALL_SIDE)];
     }
     const boxes = nms(found, iouThreshold, maxBoxes).map(({ x1, y1, x2, y2, score }) => ({ x1, y1, x2, y2, score }));
@@ -194,6 +245,7 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
   return {
     modelPath,
     scoreThreshold,
+    inputSize,
     detect(input) {
       if (closed) return Promise.reject(new Error('detector is closed'));
       const result = queue.then(() => run(input));
