@@ -42,13 +42,13 @@ export function preparedQuery<A extends unknown[], R = unknown>(
     return { sql: query.sql, from, fixed: query.parameters };
   };
   return {
-    execute(db, ...args) {
+    async execute(db, ...args) {
       const adapter = db.getExecutor().adapter;
       let c = compiled.get(adapter);
       if (!c) compiled.set(adapter, (c = compile(db)));
       const parameters = new Array<unknown>(c.from.length);
       for (let i = 0; i < parameters.length; i++) parameters[i] = c.from[i] < 0 ? c.fixed[i] : args[c.from[i]];
-      return db.executeQuery(CompiledQuery.raw(c.sql, parameters)) as Promise<QueryResult<R>>;
+      return (await db.executeQuery(CompiledQuery.raw(c.sql, parameters))) as QueryResult<R>;
     },
   };
 }
