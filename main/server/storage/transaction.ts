@@ -5,6 +5,7 @@ import { randomInt } from 'node:crypto';
 import { isPostgres } from './dialect.js';
 import { now } from './ids.js';
 import { insertRow } from './prepared-query.js';
+import { walSyncOf } from './wal-sync.js';
 import type { Database } from './schema.js';
 
 export type Trx = Transaction<Database>;
@@ -59,8 +60,8 @@ export interface WriteOptions {
  * On SQLite, writes arriving together share one commit (group commit): a commit's cost (its WAL
  * frames, the wal-index) was most of a small write's, and the one connection serialises them anyway.
  * Each write runs in its own savepoint, so one that fails is undone alone and its error is its
- * caller's; each is answered only once the group has committed, so nothing is acknowledged that a
- * crash could lose. PostgreSQL commits each on its own connection (its WAL flush groups them).
+ * caller's; each is answered only once the group has committed and the WAL is synced (storage/wal-sync.ts),
+ * so nothing is acknowledged that a crash could lose. PostgreSQL commits each on its own connection (its WAL flush groups them).
  */
 export async function write<T>(db: Kysely<Database>, fn: (ctx: WriteContext) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   if (isPostgres(db)) {
@@ -145,8 +146,19 @@ async function commitGroup(db: Kysely<Database>, group: Queued[]): Promise<void>
     for (const item of group) item.reject(error);
     return;
   }
-  for (const answer of answers) answer();
+  // Visible now: read caches drop what it made stale.
   notify(db, entities);
+  // Answered once on disk (storage/wal-sync.ts); the next group does not wait for that.
+  const sync = walSyncOf(db);
+  sync?.committed();
+  const synced = sync?.pending();
+  if (!synced) for (const answer of answers) answer();
+  else
+    synced.then(
+      () => answers.forEach((answer) => answer()),
+      // Committed, but not known to be on disk: not acknowledged.
+      (error: unknown) => group.forEach((item) => item.reject(error)),
+    );
 }
 
 function notify(db: Kysely<Database>, entities: ReadonlySet<string>): void {
