@@ -44,7 +44,7 @@ export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDa
       if (closed) return;
       closed = true;
       // Commits still being synced are answered before the connection (and the WAL) goes.
-      await handle.walSync?.settle();
+      await handle.walSync?.close();
       unregister();
       await db.destroy();
       await handle.close();

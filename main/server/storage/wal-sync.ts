@@ -20,10 +20,11 @@
 // sync (storage/transaction.ts), so do HTTP responses (app.ts) and the laptop's sync pushes
 // (sync/engine.ts), through `durable(db)`, which also syncs what other processes committed and this
 // one may have read (PRAGMA data_version moves when another connection commits).
-// The -wal file is opened for each sync: SQLite may delete and recreate it (when the last connection
-// closes), and a kept descriptor would then sync a file no longer in use. Multi-process: each process
-// syncs after its own commits.
-import { open } from 'node:fs/promises';
+// The -wal file stays open from the first sync to `close()`: SQLite deletes it only when the last
+// connection to the database closes, and this connection is open until then (a truncation keeps the
+// file). Opening it per sync cost two more trips to the thread pool per commit. Multi-process: each
+// process syncs after its own commits.
+import { open, type FileHandle } from 'node:fs/promises';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 
@@ -43,6 +44,7 @@ export class WalSync {
   private current: Round | null = null;
   /** The round that starts when the current one ends, with whoever waits for it. */
   private next: Promise<void> | null = null;
+  private wal: Promise<FileHandle> | null = null;
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -93,18 +95,21 @@ export class WalSync {
     return round;
   }
 
-  /** Resolves once no sync is running or due (before the database closes); never rejects. */
-  async settle(): Promise<void> {
+  /** Waits for the syncs running or due, then closes the -wal file (before the connection closes); never rejects. */
+  async close(): Promise<void> {
     while (this.current || this.next) await (this.next ?? this.current!.done).catch(() => undefined);
+    const wal = this.wal;
+    this.wal = null;
+    await wal?.then((h) => h.close()).catch(() => undefined);
   }
 
   private async syncWal(): Promise<void> {
-    const wal = await open(this.walFile, 'r+');
-    try {
-      await wal.datasync();
-    } finally {
-      await wal.close();
-    }
+    // A failed open is tried again by the next sync.
+    this.wal ??= open(this.walFile, 'r+').catch((error: unknown) => {
+      this.wal = null;
+      throw error;
+    });
+    await (await this.wal).datasync();
   }
 }
 
