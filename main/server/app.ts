@@ -21,7 +21,7 @@ import health from './routes/health.js';
 import { APP_PREFIX, registerRoutes } from './routes/index.js';
 import type { ChangeStamp } from './storage/change-stamp.js';
 import type { Database } from './storage/schema.js';
-import { durable } from './storage/wal-sync.js';
+import { registerDurableAnswers } from './http/durable-answers.js';
 import { APP_VERSION } from './version.js';
 import recognitionPlugin from './recognition/plugin.js';
 import { ID_MAX_ENCODED_LENGTH } from './schemas/common.js';
@@ -54,19 +54,7 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
     http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRequest', requireHost);
-  // Nothing read from the database leaves before it is on disk (storage/wal-sync.ts): under writes an
-  // answer may wait for the WAL sync in flight. If the sync fails, the connection is cut: nothing is sent.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const synced = durable(db);
-    if (!synced) return done(null, payload);
-    synced.then(
-      () => done(null, payload),
-      (error: unknown) => {
-        request.log.error({ err: error }, 'WAL sync failed; answer withheld');
-        reply.raw.destroy();
-      },
-    );
-  });
+  registerDurableAnswers(app, db);
 
   app.decorate('db', db);
   app.decorate('dataDir', config.dataDir);

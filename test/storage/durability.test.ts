@@ -11,6 +11,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, expect, it, vi } from 'vitest';
 import { buildApp } from '../../main/server/app.js';
+import { createApiKey } from '../../main/server/domain/api-keys.js';
 import { brands } from '../../main/server/domain/catalogs.js';
 import { createRecord } from '../../main/server/domain/resource.js';
 import { DATABASE_FILE, openDatabase, type OpenDatabase } from '../../main/server/storage/database.js';
@@ -139,6 +140,41 @@ it('an HTTP answer waits for the sync of what it may have read', async () => {
     expect((await health).statusCode).toBe(200);
     await written;
   } finally {
+    await app.close();
+  }
+});
+
+it('a write’s HTTP answer goes once its own sync ends, without waiting for the sync of a later commit', async () => {
+  const { db } = await openFresh();
+  const app = await buildApp({ db, config: { host: '127.0.0.1', port: 0, dataDir: dataDir!, webRoot: null, logger: false } });
+  let syncs: Awaited<ReturnType<typeof holdSyncs>> | undefined;
+  try {
+    await app.ready();
+    const token = (await write(db, (ctx) => createApiKey(ctx, { name: 'durability', role: 'admin' }))).key;
+    const events: string[] = [];
+    syncs = await holdSyncs(events);
+    const posted = app
+      .inject({ method: 'POST', url: '/api/v1.5/brands/', headers: { authorization: `Token ${token}` }, payload: { id: 'p1', name: 'Posted' } })
+      .then((r) => (events.push('POST answered'), r));
+    await syncs.started(1);
+    // A later commit, whose sync (the second) starts when the first ends and is held.
+    const later = write(db, (ctx) => createRecord(ctx, brands, { id: 'p2', name: 'Later' }));
+    await vi.waitFor(async () => expect(await db.selectFrom('brands').select('id').where('id', '=', 'p2').executeTakeFirst()).toBeDefined());
+    syncs.release();
+    expect((await posted).statusCode).toBe(201);
+    // A read sent now must wait for the second sync: it may show p2.
+    await syncs.started(2);
+    let readAnswered = false;
+    const read = app.inject({ method: 'GET', url: '/api/v1.5/brands/p2/', headers: { authorization: `Token ${token}` } }).then((r) => ((readAnswered = true), r));
+    await new Promise((r) => setTimeout(r, 100));
+    // Answered while the second sync is held (whether it had started by then is up to the scheduler).
+    expect(events.filter((e) => e !== 'sync 2 starts')).toEqual(['sync 1 starts', 'sync 1 ends', 'POST answered']);
+    expect(readAnswered).toBe(false);
+    syncs.release();
+    expect((await read).statusCode).toBe(200);
+    await later;
+  } finally {
+    syncs?.release(); // a failed expectation must not leave the close waiting on a held sync
     await app.close();
   }
 });
