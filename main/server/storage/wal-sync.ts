@@ -17,8 +17,8 @@
 // What NORMAL would change alone is visibility: FULL syncs before the commit is visible to other
 // connections; here a commit is visible (to this connection, and to other processes) for the ~ms
 // before its sync ends. So nothing seen may leave before it is durable: write answers wait for the
-// sync (storage/transaction.ts), so do HTTP responses (app.ts) and the laptop's sync pushes
-// (sync/engine.ts), through `durable(db)`, which also syncs what other processes committed and this
+// sync (storage/transaction.ts), so do HTTP answers (http/durable-answers.ts), the laptop's sync
+// calls (sync/engine.ts) and outgoing requests (http/outgoing.ts), through `durable(db)`, which also syncs what other processes committed and this
 // one may have read (PRAGMA data_version moves when another connection commits).
 // The -wal file stays open from the first sync to `close()`: SQLite deletes it only when the last
 // connection to the database closes, and this connection is open until then (a truncation keeps the
@@ -69,9 +69,11 @@ export class WalSync {
     const covers = (r: { commits: number; version: unknown }) => r.commits >= commits && r.version === version;
     if (covers(this.synced)) return null;
     if (this.current && covers(this.current)) return this.current.done;
+    // Syncs run one at a time: the next starts when the running one ends, for all who asked meanwhile
+    // (asked first: in the moment between the two, `current` is already cleared).
+    if (this.next) return this.next;
     if (!this.current) return this.start().done;
-    // Syncs run one at a time: the next starts when the running one ends, for all who asked meanwhile.
-    return (this.next ??= this.current.done.catch(() => undefined).then(() => {
+    return (this.next = this.current.done.catch(() => undefined).then(() => {
       this.next = null;
       return this.start().done;
     }));
