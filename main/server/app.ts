@@ -21,6 +21,7 @@ import health from './routes/health.js';
 import { APP_PREFIX, registerRoutes } from './routes/index.js';
 import type { ChangeStamp } from './storage/change-stamp.js';
 import type { Database } from './storage/schema.js';
+import { registerDurableAnswers } from './http/durable-answers.js';
 import { APP_VERSION } from './version.js';
 import recognitionPlugin from './recognition/plugin.js';
 import { ID_MAX_ENCODED_LENGTH } from './schemas/common.js';
@@ -53,6 +54,7 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
     http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRequest', requireHost);
+  registerDurableAnswers(app, db);
 
   app.decorate('db', db);
   app.decorate('dataDir', config.dataDir);

@@ -61,6 +61,32 @@ describe('group commit (SQLite)', () => {
     }
   });
 
+  it('a write alone in its group (no savepoint) that fails is undone and answered with its own error; the next write commits', async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-group-'));
+    database = await openDatabase(dataDir);
+    const db = database.db;
+    const failure = new Error('refused after writing');
+    const commits: string[][] = [];
+    const unsubscribe = onCommit(db, (entities) => commits.push([...entities]));
+    try {
+      await expect(
+        write(db, async (ctx) => {
+          await createRecord(ctx, brands, { id: 'lonely', name: 'Lonely' });
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(await db.selectFrom('brands').select('id').where('id', '=', 'lonely').executeTakeFirst()).toBeUndefined();
+      expect(await db.selectFrom('outbox').select('seq').execute()).toEqual([]);
+      expect(commits).toEqual([]);
+      // The transaction was closed: a later write gets its own and commits.
+      expect(await write(db, async (ctx) => (await createRecord(ctx, brands, { id: 'next', name: 'Next' })).id)).toBe('next');
+      expect(await db.selectFrom('outbox').select('record_id').execute()).toEqual([{ record_id: 'next' }]);
+      expect(commits).toEqual([['brand']]);
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it('a write that must be alone is not grouped: its deferred foreign keys do not make a neighbour fail at the commit', async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-group-'));
     database = await openDatabase(dataDir);

@@ -9,6 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { newId, now } from '../storage/ids.js';
+import { preparedQuery } from '../storage/prepared-query.js';
 import type { ApiKeyTable, Database } from '../storage/schema.js';
 import type { WriteContext } from '../storage/transaction.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
@@ -116,12 +117,13 @@ export async function ensureApiKey(ctx: WriteContext, key: string, name: string)
   await createApiKey(ctx, { key, name, role: 'admin' });
 }
 
+// Every request that is not answered from the key cache runs it (every write: http/auth.ts).
+const keyByHash = preparedQuery<[string], Pick<Selectable<ApiKeyTable>, 'id' | 'name' | 'role' | 'root_key_id' | 'revoked_at'>>(1, (db, hash) =>
+  db.selectFrom('api_keys').select(['id', 'name', 'role', 'root_key_id', 'revoked_at']).where('hash', '=', hash),
+);
+
 export async function findKeyByHash(db: Kysely<Database>, key: string) {
-  return db
-    .selectFrom('api_keys')
-    .select(['id', 'name', 'role', 'root_key_id', 'revoked_at'])
-    .where('hash', '=', hashKey(key))
-    .executeTakeFirst();
+  return (await keyByHash.execute(db, hashKey(key))).rows[0];
 }
 
 export async function listApiKeys(db: Kysely<Database>): Promise<ApiKeyInfo[]> {

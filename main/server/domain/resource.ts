@@ -3,6 +3,7 @@
 // values, which a ResourceDef declares. Queries use Kysely builders only, so they run on PostgreSQL too.
 import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { newId, now } from '../storage/ids.js';
+import { insertRow, preparedQuery, type PreparedQuery } from '../storage/prepared-query.js';
 import type { Database } from '../storage/schema.js';
 import type { WriteContext } from '../storage/transaction.js';
 import { NotFoundError, RejectedError, ValidationError, messages } from './errors.js';
@@ -253,8 +254,13 @@ export async function recordsByDataId(db: Kysely<Database>, def: ResourceDef, id
   }
   return out;
 }
+const rowById = new WeakMap<ResourceDef, PreparedQuery<[string], Row>>();
+
+/** A record's row by id. Prepared once per resource: its `read` expressions must not depend on the call. */
 export async function findRow(db: Kysely<Database>, def: ResourceDef, id: string): Promise<Row | undefined> {
-  return selectRows(db as AnyDb, def).where(`${def.table}.id`, '=', id).executeTakeFirst();
+  let q = rowById.get(def);
+  if (!q) rowById.set(def, (q = preparedQuery<[string], Row>(1, (d, slot) => selectRows(d, def).where(`${def.table}.id`, '=', slot))));
+  return (await q.execute(db, id)).rows[0];
 }
 
 export async function getRecord(db: Kysely<Database>, def: ResourceDef, id: string): Promise<Row> {
@@ -263,9 +269,13 @@ export async function getRecord(db: Kysely<Database>, def: ResourceDef, id: stri
   return present(def, row);
 }
 
+const idExists = new Map<TableName, PreparedQuery<[string], unknown>>();
+
 async function exists(db: AnyDb, table: TableName, id: unknown): Promise<boolean> {
   if (typeof id !== 'string') return false;
-  return (await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  let q = idExists.get(table);
+  if (!q) idExists.set(table, (q = preparedQuery<[string]>(1, (d, slot) => d.selectFrom(table).select('id').where('id', '=', slot))));
+  return (await q.execute(db, id)).rows.length > 0;
 }
 
 /** Checks the new id is free and every foreign key points at an existing record. */
@@ -297,10 +307,7 @@ export async function createRecord(ctx: WriteContext, def: ResourceDef, input: R
   await checkInput(db, def, input, null);
   const id = (input.id as string | undefined) ?? newId();
   const at = now();
-  await db
-    .insertInto(def.table)
-    .values({ ...def.defaults, ...columns(def, input), id, created_at: at, updated_at: at })
-    .execute();
+  await insertRow(db, def.table, { ...def.defaults, ...columns(def, input), id, created_at: at, updated_at: at });
   ctx.changed(def.entity, id);
   return getRecord(ctx.trx, def, id);
 }

@@ -8,6 +8,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch, type Response } from 'undici';
+import { allDurable } from '../storage/wal-sync.js';
 
 /** Any refusal or failure: callers answer one text for all, so nothing tells open from closed ports. */
 export class OutgoingRequestFailed extends Error {
@@ -70,6 +71,8 @@ function checkUrl(url: URL, allowPrivate: boolean): void {
  * The caller reads and bounds the body. Throws OutgoingRequestFailed on any refusal or failure.
  */
 export async function guardedFetch(target: string | URL, o: OutgoingOptions): Promise<Response> {
+  // A webhook carries what the database shows: only once it is on disk (storage/wal-sync.ts).
+  await allDurable();
   let url = new URL(target);
   const signal = AbortSignal.timeout(o.timeoutMs);
   const dispatcher = o.allowPrivate ? agents.private : agents.public;

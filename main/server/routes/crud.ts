@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { createRecord, deleteRecord, getRecord, listAllIds, listFilters, listPageIds, listRecords, recordsByDataId, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
+import { answerOf } from '../http/durable-answers.js';
 import { envelope, pageOf, readFormPaging } from '../http/pagination.js';
 import { jsonArrayInto } from '../http/json-bytes.js';
 import { ORDER_MAX_IDS } from '../http/record-cache.js';
@@ -149,7 +150,7 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
           response: { 201: o.createResponse === 'record' ? o.item : Created, ...errorResponses },
         },
       }, async (request, reply) => {
-        const record = await write(db, (ctx) => create(ctx, request.body));
+        const record = await answerOf(request, write(db, (ctx) => create(ctx, request.body)));
         reply.code(201);
         return o.createResponse === 'record' ? record : { result: 'CREATED', id: record.id };
       });
@@ -182,14 +183,14 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
           body: o.updateBody,
           response: { 200: o.item, ...errorResponses },
         },
-        handler: async (request) => write(db, (ctx) => update(ctx, request.params.id, request.body)),
+        handler: async (request) => answerOf(request, write(db, (ctx) => update(ctx, request.params.id, request.body))),
       });
     }
     if (has('delete')) {
       app.delete(byId, {
         schema: { tags, summary: `Delete a ${o.def.label}`, params: IdParams, response: { 200: Ok, ...errorResponses } },
       }, async (request) => {
-        await write(db, (ctx) => deleteRecord(ctx, o.def, request.params.id));
+        await answerOf(request, write(db, (ctx) => deleteRecord(ctx, o.def, request.params.id)));
         return { result: 'OK' as const };
       });
     }

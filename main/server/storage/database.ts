@@ -4,6 +4,7 @@ import { Kysely, Migrator, type MigrationProvider } from 'kysely';
 import type { ChangeStamp } from './change-stamp.js';
 import { createDialect, type DatabaseTarget } from './dialect.js';
 import { migrations } from './migrations/index.js';
+import { registerWalSync } from './wal-sync.js';
 import type { Database } from './schema.js';
 
 export const DATABASE_FILE = 'shelf-audit.sqlite';
@@ -26,9 +27,11 @@ export async function openDatabase(dataDir: string): Promise<OpenDatabase> {
 export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDatabase> {
   const handle = createDialect(target);
   const db = new Kysely<Database>({ dialect: handle.dialect });
+  const unregister = handle.walSync ? registerWalSync(db, handle.walSync) : () => undefined;
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
+    unregister();
     await db.destroy();
     await handle.close();
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
@@ -40,6 +43,9 @@ export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDa
     async close() {
       if (closed) return;
       closed = true;
+      // Commits still being synced are answered before the connection (and the WAL) goes.
+      await handle.walSync?.close();
+      unregister();
       await db.destroy();
       await handle.close();
     },

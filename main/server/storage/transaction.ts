@@ -1,9 +1,11 @@
 // Every write runs here: one transaction, and in the same transaction one outbox row per changed
 // record, so the sync engine can push exactly what changed and never sees a half-applied write.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { randomInt } from 'node:crypto';
 import { isPostgres } from './dialect.js';
 import { now } from './ids.js';
+import { insertRow } from './prepared-query.js';
+import { walSyncOf } from './wal-sync.js';
 import type { Database } from './schema.js';
 
 export type Trx = Transaction<Database>;
@@ -58,8 +60,8 @@ export interface WriteOptions {
  * On SQLite, writes arriving together share one commit (group commit): a commit's cost (its WAL
  * frames, the wal-index) was most of a small write's, and the one connection serialises them anyway.
  * Each write runs in its own savepoint, so one that fails is undone alone and its error is its
- * caller's; each is answered only once the group has committed, so nothing is acknowledged that a
- * crash could lose. PostgreSQL commits each on its own connection (its WAL flush groups them).
+ * caller's; each is answered only once the group has committed and the WAL is synced (storage/wal-sync.ts),
+ * so nothing is acknowledged that a crash could lose. PostgreSQL commits each on its own connection (its WAL flush groups them).
  */
 export async function write<T>(db: Kysely<Database>, fn: (ctx: WriteContext) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   if (isPostgres(db)) {
@@ -90,22 +92,35 @@ async function commitQueued(db: Kysely<Database>): Promise<void> {
   queues.delete(db);
 }
 
+// Compiled once: these run for every write (storage/prepared-query.ts says why that matters).
+const BEGIN_IMMEDIATE = CompiledQuery.raw('BEGIN IMMEDIATE');
+const COMMIT = CompiledQuery.raw('COMMIT');
+const ROLLBACK = CompiledQuery.raw('ROLLBACK');
+const SAVEPOINT = CompiledQuery.raw('SAVEPOINT group_write');
+const RELEASE = CompiledQuery.raw('RELEASE group_write');
+const ROLLBACK_TO = CompiledQuery.raw('ROLLBACK TO group_write');
+
 async function commitGroup(db: Kysely<Database>, group: Queued[]): Promise<void> {
   const answers: Array<() => void> = [];
   const entities = new Set<string>();
-  /** Each write in its own savepoint: one that throws is undone alone and answered with its error. */
+  /**
+   * Each write in its own savepoint: one that throws is undone alone and answered with its error. A
+   * group of one needs none: its error undoes the transaction and is its own.
+   */
   const runGroup = async (trx: Trx) => {
+    const savepoints = group.length > 1;
     for (const item of group) {
-      await sql`SAVEPOINT group_write`.execute(trx);
+      if (savepoints) await trx.executeQuery(SAVEPOINT);
       const touched = new Set<string>();
       try {
         const value = await runWrite(trx, false, item.fn, touched);
-        await sql`RELEASE group_write`.execute(trx);
+        if (savepoints) await trx.executeQuery(RELEASE);
         for (const e of touched) entities.add(e);
         answers.push(() => item.resolve(value));
       } catch (error) {
-        await sql`ROLLBACK TO group_write`.execute(trx);
-        await sql`RELEASE group_write`.execute(trx);
+        if (!savepoints) throw error;
+        await trx.executeQuery(ROLLBACK_TO);
+        await trx.executeQuery(RELEASE);
         answers.push(() => item.reject(error));
       }
     }
@@ -115,23 +130,35 @@ async function commitGroup(db: Kysely<Database>, group: Queued[]): Promise<void>
       // IMMEDIATE: the write lock is taken (or waited for, busy_timeout) before anything is read. A
       // deferred transaction that read first cannot take it once another process has committed
       // meanwhile (SQLITE_BUSY_SNAPSHOT, no waiting), which would fail the whole group.
-      await sql`BEGIN IMMEDIATE`.execute(connection);
+      await connection.executeQuery(BEGIN_IMMEDIATE);
       try {
         // The connection inside BEGIN is the transaction the writes see.
         await runGroup(connection as Trx);
-        await sql`COMMIT`.execute(connection);
+        await connection.executeQuery(COMMIT);
       } catch (error) {
-        await sql`ROLLBACK`.execute(connection).catch(() => undefined);
+        await connection.executeQuery(ROLLBACK).catch(() => undefined);
         throw error;
       }
     });
   } catch (error) {
-    // The commit failed (or undoing one write did): nothing of the group is stored.
+    // The commit failed, or undoing one write did, or the group's one write failed: nothing of the
+    // group is stored, and each is answered with the error.
     for (const item of group) item.reject(error);
     return;
   }
-  for (const answer of answers) answer();
+  // Visible now: read caches drop what it made stale.
   notify(db, entities);
+  // Answered once on disk (storage/wal-sync.ts); the next group does not wait for that.
+  const sync = walSyncOf(db);
+  sync?.committed();
+  const synced = sync?.pending();
+  if (!synced) for (const answer of answers) answer();
+  else
+    synced.then(
+      () => answers.forEach((answer) => answer()),
+      // Committed, but not known to be on disk: not acknowledged.
+      (error: unknown) => group.forEach((item) => item.reject(error)),
+    );
 }
 
 function notify(db: Kysely<Database>, entities: ReadonlySet<string>): void {
@@ -157,6 +184,11 @@ async function runWrite<T>(trx: Trx, pg: boolean, fn: (ctx: WriteContext) => Pro
     // random number per write marks which rows were written together, so a pull page never splits
     // a write (sync/central/pull.ts).
     const txid = pg ? {} : { txid: randomInt(1, 2 ** 47) };
+    // One row, as most writes have: a prepared insert (storage/prepared-query.ts).
+    if (changes.length === 1) {
+      await insertRow(trx, 'outbox', { ...changes[0], created_at: at, ...txid });
+      return value;
+    }
     // Chunked so a large import stays under SQLite's bound-parameter limit.
     for (let i = 0; i < changes.length; i += 200) {
       await trx

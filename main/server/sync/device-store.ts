@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { PullResponseBody, PushRequestBody, PushResponseBody } from '../schemas/sync.js';
 import { isPostgres } from '../storage/dialect.js';
 import { now } from '../storage/ids.js';
+import { preparedQuery } from '../storage/prepared-query.js';
 import type { Database } from '../storage/schema.js';
 import { write } from '../storage/transaction.js';
 import { syncColumns, wireRow } from './columns.js';
@@ -11,8 +12,11 @@ import { PUSHED_ENTITIES, syncEntity } from './registry.js';
 
 export type SettingName = 'central_url' | 'device_key' | 'pushed_seq' | 'pull_cursor' | 'last_success';
 
+// Every write to master data reads it (sync/plugin.ts refuses them on a synced laptop).
+const allSettings = preparedQuery<[], { name: string; value: string }>(0, (db) => db.selectFrom('sync_settings').selectAll());
+
 export async function readSettings(db: Kysely<Database>): Promise<Partial<Record<SettingName, string>>> {
-  const rows = await db.selectFrom('sync_settings').selectAll().execute();
+  const { rows } = await allSettings.execute(db);
   return Object.fromEntries(rows.map((r) => [r.name, r.value]));
 }
 

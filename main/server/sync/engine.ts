@@ -8,6 +8,7 @@ import { PROTOCOL_HEADER, SYNC_PROTOCOL_VERSION, type PullResponseBody, type Pus
 import { now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import { onCommit } from '../storage/transaction.js';
+import { durable } from '../storage/wal-sync.js';
 import { applyPull, listRejections, nextPush, pendingRecords, readSettings, recordPushed, saveSettings } from './device-store.js';
 
 /** Photos travel apart from records (by content hash, resumably): see sync/blobs. */
@@ -191,6 +192,8 @@ export class SyncEngine {
   }
 
   private async call<T>(central: string, key: string, method: string, path: string, body?: unknown): Promise<T> {
+    // A push (or cursor) read from the database leaves only once it is on disk (storage/wal-sync.ts).
+    await durable(this.db);
     let res: Response;
     try {
       res = await fetch(central + path, {

@@ -1,0 +1,74 @@
+// Queries that every write (or every request) runs, built and compiled once and then executed with
+// new values: Kysely builds an operation tree and compiles it to SQL on every call, which was ~10%
+// of a small write's CPU (docs/api.md, Fourth pass). This is Kysely's own "compile once, execute the
+// compiled query" recipe, with the values filled in per call.
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+
+const SLOT = Symbol('prepared-query slot');
+/** Stands for argument `i` while the query is built: it compiles to a bound parameter. */
+interface Slot {
+  readonly [SLOT]: number;
+}
+type Slots<A extends unknown[]> = { [K in keyof A]: any };
+
+interface Compiled {
+  sql: string;
+  /** Per bound parameter: the argument it takes (>= 0), or -1 for a value the builder fixed. */
+  from: number[];
+  fixed: readonly unknown[];
+}
+
+export interface PreparedQuery<A extends unknown[], R> {
+  execute(db: Kysely<any>, ...args: A): Promise<QueryResult<R>>;
+}
+
+/**
+ * `build(db, ...slots)` builds the query with a slot wherever an argument goes (where a value would
+ * be: a comparison's right side, an inserted value). It is built once per dialect (SQLite and
+ * PostgreSQL place parameters differently, so `build` may branch on the dialect), and the slots are
+ * found among the compiled parameters, so anything else the builder fixed stays as compiled.
+ */
+export function preparedQuery<A extends unknown[], R = unknown>(
+  arity: A['length'],
+  build: (db: Kysely<any>, ...slots: Slots<A>) => Compilable<R>,
+): PreparedQuery<A, R> {
+  // By adapter: a transaction is a new Kysely object each time, its adapter is the database's.
+  const compiled = new WeakMap<object, Compiled>();
+  const compile = (db: Kysely<any>): Compiled => {
+    const slots = Array.from({ length: arity }, (_, i): Slot => ({ [SLOT]: i })) as Slots<A>;
+    const query = build(db, ...slots).compile();
+    const from = query.parameters.map((p) => (typeof p === 'object' && p !== null && SLOT in p ? (p as Slot)[SLOT] : -1));
+    for (let i = 0; i < arity; i++) if (!from.includes(i)) throw new Error(`preparedQuery: argument ${i} is not a parameter of ${query.sql}`);
+    return { sql: query.sql, from, fixed: query.parameters };
+  };
+  return {
+    async execute(db, ...args) {
+      const adapter = db.getExecutor().adapter;
+      let c = compiled.get(adapter);
+      if (!c) compiled.set(adapter, (c = compile(db)));
+      const parameters = new Array<unknown>(c.from.length);
+      for (let i = 0; i < parameters.length; i++) parameters[i] = c.from[i] < 0 ? c.fixed[i] : args[c.from[i]];
+      return (await db.executeQuery(CompiledQuery.raw(c.sql, parameters))) as QueryResult<R>;
+    },
+  };
+}
+
+const INSERT_SHAPES_KEPT = 500;
+let insertShapes = new Map<string, PreparedQuery<unknown[], unknown>>();
+
+/**
+ * `db.insertInto(table).values(row).execute()` for one row of plain values (no expressions), prepared
+ * per table and set of columns. Columns whose value is undefined are left out, as Kysely does. The
+ * shapes are kept like the statement cache (storage/dialect.ts): it starts over when full.
+ */
+export function insertRow(db: Kysely<any>, table: string, row: Record<string, unknown>): Promise<QueryResult<unknown>> {
+  const columns = Object.keys(row).filter((c) => row[c] !== undefined);
+  const key = `${table}(${columns.join(',')})`;
+  let q = insertShapes.get(key);
+  if (!q) {
+    if (insertShapes.size >= INSERT_SHAPES_KEPT) insertShapes = new Map();
+    q = preparedQuery(columns.length, (d, ...slots) => d.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, slots[i]]))));
+    insertShapes.set(key, q);
+  }
+  return q.execute(db, ...columns.map((c) => row[c]));
+}

@@ -1,0 +1,142 @@
+// Commits made durable off the event loop. With `synchronous = FULL` SQLite fsyncs the WAL inside
+// COMMIT, in the server's one thread: every request in flight waited ~1 ms per group commit
+// (docs/api.md, Fourth pass). The connection runs `synchronous = NORMAL` instead and this module
+// fdatasyncs the -wal file on libuv's thread pool after each commit, before anything that commit
+// made visible leaves the process; the next group commits meanwhile and one sync covers both.
+//
+// Why an acknowledged write survives power loss, as under FULL (https://sqlite.org/pragma.html#pragma_synchronous,
+// https://sqlite.org/wal.html):
+// - In WAL mode a commit is the WAL frames SQLite write()s at COMMIT; NORMAL only leaves out the sync
+//   of those frames, which FULL does at the same point. An fdatasync of the -wal file that starts after
+//   COMMIT returned puts them on disk (fdatasync is per file, whichever descriptor wrote the pages).
+// - NORMAL still syncs everything else as FULL does: the WAL before a checkpoint copies it into the
+//   database, the database after (before the WAL may be reused), and a reused WAL's new header. So a
+//   frame is only ever overwritten once its content is synced in the database file.
+// - A torn tail (frames written, power lost before the sync) is what recovery drops by its checksums
+//   under FULL too: those commits were not answered.
+// What NORMAL would change alone is visibility: FULL syncs before the commit is visible to other
+// connections; here a commit is visible (to this connection, and to other processes) for the ~ms
+// before its sync ends. So nothing seen may leave before it is durable: write answers wait for the
+// sync (storage/transaction.ts), so do HTTP answers (http/durable-answers.ts), the laptop's sync
+// calls (sync/engine.ts) and outgoing requests (http/outgoing.ts), through `durable(db)`, which also syncs what other processes committed and this
+// one may have read (PRAGMA data_version moves when another connection commits).
+// The -wal file stays open from the first sync to `close()`: SQLite deletes it only when the last
+// connection to the database closes, and this connection is open until then (a truncation keeps the
+// file). Opening it per sync cost two more trips to the thread pool per commit. Multi-process: each
+// process syncs after its own commits.
+import { open, type FileHandle } from 'node:fs/promises';
+import type SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+
+interface Round {
+  /** The own commits and data_version as of the round's start: what it makes durable. */
+  commits: number;
+  version: unknown;
+  done: Promise<void>;
+}
+
+export class WalSync {
+  private readonly dataVersion: SQLite.Statement;
+  /** This connection's commits so far. */
+  private commits = 0;
+  /** What the latest successful round made durable. */
+  private synced: { commits: number; version: unknown };
+  private current: Round | null = null;
+  /** The round that starts when the current one ends, with whoever waits for it. */
+  private next: Promise<void> | null = null;
+  private wal: Promise<FileHandle> | null = null;
+
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    private readonly walFile: string,
+  ) {
+    this.dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    this.synced = { commits: 0, version: this.dataVersion.get() };
+  }
+
+  /** Called right after each COMMIT of this connection. */
+  committed(): void {
+    this.commits++;
+  }
+
+  /**
+   * Null when every commit this process made, and every other process's commit it can see, is on
+   * disk; else a promise that they will be (the running sync when it started after them, else the next).
+   */
+  pending(): Promise<void> | null {
+    const commits = this.commits;
+    const version = this.sqlite.open ? this.dataVersion.get() : this.synced.version;
+    const covers = (r: { commits: number; version: unknown }) => r.commits >= commits && r.version === version;
+    if (covers(this.synced)) return null;
+    if (this.current && covers(this.current)) return this.current.done;
+    // Syncs run one at a time: the next starts when the running one ends, for all who asked meanwhile
+    // (asked first: in the moment between the two, `current` is already cleared).
+    if (this.next) return this.next;
+    if (!this.current) return this.start().done;
+    return (this.next = this.current.done.catch(() => undefined).then(() => {
+      this.next = null;
+      return this.start().done;
+    }));
+  }
+
+  private start(): Round {
+    const round: Round = {
+      commits: this.commits,
+      version: this.sqlite.open ? this.dataVersion.get() : this.synced.version,
+      done: this.syncWal(),
+    };
+    this.current = round;
+    void round.done.then(
+      // Rounds run one after another: each covers at least what the one before did.
+      () => (this.synced = { commits: round.commits, version: round.version }),
+      // Nothing is known durable: whoever waited is told (through `done`); the next call syncs again.
+      () => undefined,
+    ).finally(() => {
+      if (this.current === round) this.current = null;
+    });
+    return round;
+  }
+
+  /** Waits for the syncs running or due, then closes the -wal file (before the connection closes); never rejects. */
+  async close(): Promise<void> {
+    while (this.current || this.next) await (this.next ?? this.current!.done).catch(() => undefined);
+    const wal = this.wal;
+    this.wal = null;
+    await wal?.then((h) => h.close()).catch(() => undefined);
+  }
+
+  private async syncWal(): Promise<void> {
+    // A failed open is tried again by the next sync.
+    this.wal ??= open(this.walFile, 'r+').catch((error: unknown) => {
+      this.wal = null;
+      throw error;
+    });
+    await (await this.wal).datasync();
+  }
+}
+
+const syncs = new Map<Kysely<any>, WalSync>();
+
+/** Makes `db`'s commits wait for `sync` (storage/database.ts, for SQLite); the returned function undoes it. */
+export function registerWalSync(db: Kysely<any>, sync: WalSync): () => void {
+  syncs.set(db, sync);
+  return () => void syncs.delete(db);
+}
+
+/** The WalSync of `db`; undefined on PostgreSQL, whose commits are durable when they return. */
+export function walSyncOf(db: Kysely<any>): WalSync | undefined {
+  return syncs.get(db);
+}
+
+/**
+ * Null when everything `db` shows is durable, else a promise that it will be: await it before data
+ * read from `db` leaves the process.
+ */
+export function durable(db: Kysely<any>): Promise<void> | null {
+  return syncs.get(db)?.pending() ?? null;
+}
+
+/** `durable` for every open database: for requests the server makes (http/outgoing.ts), which do not say what they read. */
+export async function allDurable(): Promise<void> {
+  await Promise.all([...syncs.values()].map((s) => s.pending()));
+}
