@@ -3,7 +3,7 @@
 // keys are kept per process only while the database is unchanged), stop together on SIGTERM;
 // recognition jobs are leased once.
 import Database from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,22 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { claimJob } from '../../main/server/recognition/jobs/queue.js';
 import { PG_BIN, PgCluster } from '../../scripts/pg-cluster.mjs';
 import { DATABASE_FILE, openDatabase } from '../../main/server/storage/database.js';
+import { listeningUrl } from '../serve-listening.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const KEY = 'workers-key-0123456789abcdefghijklmnop';
 
-function listening(child: ChildProcess): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-    setTimeout(() => reject(new Error(`no listening line: ${out}`)), 60_000);
-  });
-}
 
 /** The pids of a process's children (Linux /proc). */
 function childrenOf(pid: number): number[] {
@@ -45,7 +34,7 @@ async function seesEveryWriteAtOnce(extraArgs: string[]): Promise<void> {
   });
   const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' };
   try {
-    const url = await listening(child);
+    const url = await listeningUrl(child);
     const workers = existsSync('/proc') ? childrenOf(child.pid!) : [];
     if (existsSync('/proc')) expect(workers).toHaveLength(2);
     const list = async (query = '') => (await (await fetch(`${url}/api/v1.5/brands/${query}`, { headers })).json()) as { count: number; results: Array<{ id: string; name: string }> };
@@ -106,7 +95,7 @@ describe('serve --workers 2 (build)', () => {
     });
     const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' };
     try {
-      const url = await listening(child);
+      const url = await listeningUrl(child);
       // Waves of concurrent creates over fresh connections, which the cluster spreads over both
       // processes: each process's group commits race the other's for SQLite's one write lock.
       const WAVES = 15;

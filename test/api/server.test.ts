@@ -12,6 +12,7 @@ import { createApiKey } from '../../main/server/domain/api-keys.js';
 import { startServer } from '../../main/server/server.js';
 import { write } from '../../main/server/storage/transaction.js';
 import { API_KEY, TestServer, startTestServer } from './harness.js';
+import { listeningUrl } from '../serve-listening.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const execFileAsync = promisify(execFile);
@@ -47,16 +48,7 @@ describe('serve CLI (build)', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (c) => {
-          out += c;
-          const m = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m.exec(out);
-          if (m) resolve(m[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-        setTimeout(() => reject(new Error(`no listening line: ${out}`)), 30_000);
-      });
+      const url = await listeningUrl(child, 30_000);
       expect(Number(new URL(url).port)).toBeGreaterThan(0);
       expect((await fetch(`${url}/health`)).status).toBe(200);
       expect((await fetch(`${url}/api/v1.5/brands/`, { headers: { authorization: 'Token cli-key-123' } })).status).toBe(200);
