@@ -17,6 +17,7 @@ import { createRecord } from '../../main/server/domain/resource.js';
 import { DATABASE_FILE, openDatabase, type OpenDatabase } from '../../main/server/storage/database.js';
 import { onCommit, write } from '../../main/server/storage/transaction.js';
 import { durable } from '../../main/server/storage/wal-sync.js';
+import { listeningUrl } from '../serve-listening.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let dataDir: string | undefined;
@@ -45,10 +46,11 @@ async function holdSyncs(events: string[]) {
   const original = proto.datasync;
   const gates: Array<() => void> = [];
   let started = 0;
+  let holding = true;
   vi.spyOn(proto, 'datasync').mockImplementation(async function (this: unknown) {
     const n = ++started;
     events.push(`sync ${n} starts`);
-    await new Promise<void>((resolve) => gates.push(resolve));
+    if (holding) await new Promise<void>((resolve) => gates.push(resolve));
     await original.call(this);
     events.push(`sync ${n} ends`);
   });
@@ -56,6 +58,11 @@ async function holdSyncs(events: string[]) {
     /** Resolves once `n` syncs have started. */
     started: (n: number) => vi.waitFor(() => expect(started).toBeGreaterThanOrEqual(n)),
     release: () => gates.splice(0).forEach((g) => g()),
+    /** Releases the held syncs and holds no more: so a failed test's close does not wait forever. */
+    stop: () => {
+      holding = false;
+      gates.splice(0).forEach((g) => g());
+    },
   };
 }
 
@@ -124,11 +131,14 @@ it('a commit by another connection (another process) is synced before what this 
 it('an HTTP answer waits for the sync of what it may have read', async () => {
   const { db } = await openFresh();
   const app = await buildApp({ db, config: { host: '127.0.0.1', port: 0, dataDir: dataDir!, webRoot: null, logger: false } });
+  let syncs: Awaited<ReturnType<typeof holdSyncs>> | undefined;
   try {
-    // Started first: starting writes too (its onReady hooks), and their syncs are not held.
+    // Started first: starting writes too (its onReady hooks), and their syncs are not held. The job
+    // worker's polls write too, at any time: stopped, so the only syncs held are this test's.
     await app.ready();
+    await app.recognitionWorker.stop();
     const events: string[] = [];
-    const syncs = await holdSyncs(events);
+    syncs = await holdSyncs(events);
     const written = write(db, (ctx) => createRecord(ctx, brands, { id: 'h1', name: 'Held' }));
     await syncs.started(1);
     let answered = false;
@@ -140,6 +150,7 @@ it('an HTTP answer waits for the sync of what it may have read', async () => {
     expect((await health).statusCode).toBe(200);
     await written;
   } finally {
+    syncs?.stop();
     await app.close();
   }
 });
@@ -150,6 +161,7 @@ it('a write’s HTTP answer goes once its own sync ends, without waiting for the
   let syncs: Awaited<ReturnType<typeof holdSyncs>> | undefined;
   try {
     await app.ready();
+    await app.recognitionWorker.stop(); // its polls write, and their syncs would be held too
     const token = (await write(db, (ctx) => createApiKey(ctx, { name: 'durability', role: 'admin' }))).key;
     const events: string[] = [];
     syncs = await holdSyncs(events);
@@ -174,7 +186,7 @@ it('a write’s HTTP answer goes once its own sync ends, without waiting for the
     expect((await read).statusCode).toBe(200);
     await later;
   } finally {
-    syncs?.release(); // a failed expectation must not leave the close waiting on a held sync
+    syncs?.stop(); // a failed expectation must not leave the close waiting on a held sync
     await app.close();
   }
 });
@@ -187,15 +199,7 @@ it('a write answered over HTTP is in the database after the server is killed (SI
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (c) => {
-        out += c;
-        const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
-        if (m) resolve(m[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-    });
+    const url = await listeningUrl(child);
     const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' };
     // Several at once, so they share group commits and syncs; the kill follows the last answer.
     const answers = await Promise.all(
