@@ -8,6 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { listeningUrl } from '../serve-listening.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export { PG_BIN, PgCluster } from '../../scripts/pg-cluster.mjs';
@@ -42,20 +43,7 @@ export async function startServe(args: string[], env: Record<string, string> = {
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 60_000);
-    child.stdout!.on('data', () => {
-      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited ${code}: ${out}`));
-    });
-  });
+  const url = await listeningUrl(child);
   return { url, port: Number(new URL(url).port), child, output: () => out };
 }
 
