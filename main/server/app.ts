@@ -34,13 +34,15 @@ export interface AppOptions {
   config: ServerConfig;
   /** The database's change stamp (OpenDatabase.changeStamp); without it list pages are not cached. */
   changeStamp?: ChangeStamp;
+  /** The API keys' stamp (OpenDatabase.keyStamp); without it every request's key is looked up. */
+  keyStamp?: ChangeStamp;
   /** The laptop's sync engine timing and photo transfer (sync/engine.ts). */
   sync?: EngineOptions;
 }
 
 const PARSES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
-export async function buildApp({ db, config, changeStamp = () => null, sync }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, changeStamp = () => null, keyStamp = () => null, sync }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logger,
     bodyLimit: BODY_LIMIT,
@@ -59,7 +61,7 @@ export async function buildApp({ db, config, changeStamp = () => null, sync }: A
   app.decorate('db', db);
   app.decorate('dataDir', config.dataDir);
   app.decorate('serverConfig', config);
-  registerRequestStamp(app, changeStamp);
+  registerRequestStamp(app, changeStamp, keyStamp);
   app.decorate('pageCache', createPageCache(changeStamp));
   app.decorate('recordCache', createRecordCache(changeStamp));
 

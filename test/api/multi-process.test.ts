@@ -61,6 +61,16 @@ async function seesEveryWriteAtOnce(extraArgs: string[]): Promise<void> {
     for (let i = 0; i < 6; i++) expect((await fetch(`${url}/api/v1.5/brands/`, { headers: { authorization: `Token ${second.key}` } })).status).toBe(200);
     expect((await fetch(`${url}/api/app/v1/keys/${second.id}/`, { method: 'DELETE', headers })).status).toBe(200);
     for (let i = 0; i < 6; i++) expect((await fetch(`${url}/api/v1.5/brands/`, { headers: { authorization: `Token ${second.key}` } })).status).toBe(401);
+    // Writes too, with the key kept by both processes across writes (the key cache follows the keys'
+    // own version, not every write): a third key writes through both, is revoked through one, and
+    // every write with it is refused from then on.
+    const third = (await (await fetch(`${url}/api/app/v1/keys/`, { method: 'POST', headers, body: JSON.stringify({ name: 'third', role: 'admin' }) })).json()) as { id: string; key: string };
+    const thirdHeaders = { authorization: `Token ${third.key}`, 'content-type': 'application/json' };
+    const post = (i: number) => fetch(`${url}/api/v1.5/brands/`, { method: 'POST', headers: thirdHeaders, body: JSON.stringify({ name: `By third ${i}` }) });
+    for (let i = 0; i < 6; i++) expect((await post(i)).status).toBe(201);
+    expect((await fetch(`${url}/api/app/v1/keys/${third.id}/`, { method: 'DELETE', headers })).status).toBe(200);
+    for (let i = 0; i < 6; i++) expect((await post(i)).status).toBe(401);
+    expect((await list('?search=By+third')).count).toBe(6);
 
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

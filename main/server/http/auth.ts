@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { verifyApiKey, type VerifiedApiKey } from '../domain/api-keys.js';
 import type { Database } from '../storage/schema.js';
 import { HttpError, detail } from './errors.js';
-import { requestStamp } from './request-stamp.js';
+import { requestKeyStamp, requestStamp } from './request-stamp.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -46,9 +46,10 @@ function tokenOf(request: FastifyRequest): string {
 const KEYS_KEPT = 1000;
 
 /**
- * Verified keys remembered while the database is unchanged (storage/change-stamp.ts): every
- * request carries its key, and hashing it and reading its row was most of a small request's cost. A
- * revocation is a write, by this process or another, so it retires every key remembered.
+ * Verified keys remembered while the API keys are unchanged (the key stamp, storage/change-stamp.ts):
+ * every request carries its key, and hashing it and reading its row was most of a small request's
+ * cost (on PostgreSQL a round trip per write, when the cache followed the whole database's stamp). A
+ * revocation changes the keys, by this process or another, so it retires every key remembered.
  */
 function keyVerifier(db: Kysely<Database>) {
   let stamp: string | null = null;
@@ -90,10 +91,9 @@ export function registerAuth(app: FastifyInstance, db: Kysely<Database>): void {
     // Unmatched URLs (404/405 answers) carry no route config: nothing there to protect.
     if (request.is404 || !routeNeedsAuth(request.routeOptions.config)) return;
     const token = tokenOf(request);
-    // Reads use the stamp their caches read anyway; a write changes it, so under writes the cache
-    // would only miss, after a stamp read that on PostgreSQL is a round trip.
-    const reads = request.method === 'GET' || request.method === 'HEAD';
-    const key = await verify(token, reads ? await requestStamp(request) : null);
+    // A read asks for its caches' stamp now too: on PostgreSQL both stamps then come in one query.
+    if (request.method === 'GET' || request.method === 'HEAD') void requestStamp(request);
+    const key = await verify(token, await requestKeyStamp(request));
     if (!key) throw unauthorized('Invalid token.');
     request.apiKey = key;
   });

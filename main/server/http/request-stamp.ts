@@ -1,6 +1,7 @@
-// The database's change stamp as of a request (storage/change-stamp.ts): read once, after the request
-// arrived, and shared by everything that serves it from a cache (the key check, list pages). On
-// PostgreSQL a stamp is a round trip; one per request, not one per cache.
+// The database's change stamps as of a request (storage/change-stamp.ts): each read once, after the
+// request arrived, and shared by everything that serves it from a cache (list pages and records use
+// the data stamp, the key check the key stamp). On PostgreSQL a stamp is a round trip; one per
+// request, not one per cache, and both stamps come from the same query.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChangeStamp } from '../storage/change-stamp.js';
 
@@ -8,18 +9,28 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** A fresh read of the stamp: what a cache compares after computing, before keeping. */
     changeStamp: ChangeStamp;
+    /** A fresh read of the API keys' stamp. */
+    keyStamp: ChangeStamp;
   }
   interface FastifyRequest {
     stampRead: Promise<string | null> | null;
+    keyStampRead: Promise<string | null> | null;
   }
 }
 
-export function registerRequestStamp(app: FastifyInstance, changeStamp: ChangeStamp): void {
+export function registerRequestStamp(app: FastifyInstance, changeStamp: ChangeStamp, keyStamp: ChangeStamp): void {
   app.decorate('changeStamp', changeStamp);
+  app.decorate('keyStamp', keyStamp);
   app.decorateRequest('stampRead', null);
+  app.decorateRequest('keyStampRead', null);
 }
 
 /** The stamp as of this request: read on first use, the same for the rest of the request. */
 export function requestStamp(request: FastifyRequest): Promise<string | null> {
   return (request.stampRead ??= Promise.resolve(request.server.changeStamp()));
+}
+
+/** The API keys' stamp as of this request, likewise. */
+export function requestKeyStamp(request: FastifyRequest): Promise<string | null> {
+  return (request.keyStampRead ??= Promise.resolve(request.server.keyStamp()));
 }

@@ -14,6 +14,8 @@ export interface OpenDatabase {
   close(): Promise<void>;
   /** Read caches compare it to know they are still current (storage/change-stamp.ts). */
   changeStamp: ChangeStamp;
+  /** The same for the key cache: moves only when an API key changes. */
+  keyStamp: ChangeStamp;
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -39,7 +41,8 @@ export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDa
   let closed = false;
   return {
     db,
-    changeStamp: handle.changeStamp,
+    changeStamp: handle.stamps.data,
+    keyStamp: handle.stamps.keys,
     async close() {
       if (closed) return;
       closed = true;

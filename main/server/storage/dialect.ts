@@ -4,7 +4,7 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
-import { postgresChangeStamp, sqliteChangeStamp, type ChangeStamp } from './change-stamp.js';
+import { postgresChangeStamp, sqliteChangeStamps, type ChangeStamps } from './change-stamp.js';
 import type { Database } from './schema.js';
 import { startCheckpointer } from './wal-checkpoint.js';
 import { WalSync } from './wal-sync.js';
@@ -23,7 +23,7 @@ export interface DialectHandle {
   /** Releases whatever the dialect holds open beyond Kysely's own destroy(). */
   close(): Promise<void>;
   /** See storage/change-stamp.ts. */
-  changeStamp: ChangeStamp;
+  stamps: ChangeStamps;
   /** SQLite: syncs the WAL after commits (storage/wal-sync.ts). */
   walSync?: WalSync;
 }
@@ -32,7 +32,7 @@ export function createDialect(target: DatabaseTarget): DialectHandle {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.connectionString });
     const stamp = postgresChangeStamp(target.connectionString);
-    return { dialect: new PostgresDialect({ pool }), close: () => stamp.close(), changeStamp: stamp.stamp };
+    return { dialect: new PostgresDialect({ pool }), close: () => stamp.close(), stamps: stamp };
   }
   const sqlite = new SQLite(target.file);
   // WAL lets readers (the UI, the sync engine) run while a write is in progress; foreign keys are off
@@ -55,7 +55,7 @@ export function createDialect(target: DatabaseTarget): DialectHandle {
       await checkpointer?.stop();
       if (sqlite.open) sqlite.close();
     },
-    changeStamp: sqliteChangeStamp(sqlite),
+    stamps: sqliteChangeStamps(sqlite),
     walSync: new WalSync(sqlite, `${target.file}-wal`),
   };
 }

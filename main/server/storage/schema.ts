@@ -147,6 +147,12 @@ export interface ApiKeyTable extends Keyed {
   revoked_at: string | null;
 }
 
+/** One row: moved by triggers whenever api_keys changes (migration 0020, storage/change-stamp.ts). */
+export interface ApiKeyVersionTable {
+  id: number;
+  version: string | number;
+}
+
 export interface OutboxTable {
   seq: Generated<number>;
   entity: string;
@@ -340,6 +346,7 @@ export interface Database {
   kpi_values: KpiValueTable;
   imports: ImportTable;
   api_keys: ApiKeyTable;
+  api_key_version: ApiKeyVersionTable;
   outbox: OutboxTable;
   devices: DeviceTable;
   sync_owners: SyncOwnerTable;

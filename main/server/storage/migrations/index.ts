@@ -11,6 +11,7 @@ import { finiteNumbers } from './0016-finite-numbers.js';
 import { apiKeyRoles } from './0017-api-key-roles.js';
 import { review } from './0018-review.js';
 import { syncPhotos } from './0019-sync-photos.js';
+import { apiKeyVersion } from './0020-api-key-version.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0017-api-key-roles': apiKeyRoles,
   '0018-review': review,
   '0019-sync-photos': syncPhotos,
+  '0020-api-key-version': apiKeyVersion,
 };
