@@ -10,9 +10,10 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../main/server/app.js';
-import { createApiKey } from '../../main/server/domain/api-keys.js';
+import { createApiKey, verifyApiKey } from '../../main/server/domain/api-keys.js';
 import { openDatabaseTarget, type OpenDatabase } from '../../main/server/storage/database.js';
 import { write } from '../../main/server/storage/transaction.js';
+import { sql } from 'kysely';
 
 const BIN = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((d) => existsSync(path.join(d, 'initdb')));
 const isRoot = process.getuid?.() === 0;
@@ -78,6 +79,16 @@ describe.skipIf(!available)('on PostgreSQL', () => {
     expect((await call('GET', '/api/data/v1.0/tasks/')).body.results[0].is_required).toBe(true);
     expect((await call('GET', '/api/data/v1.0/md_import_status/')).body.last_import_datetime).toMatch(/^\d{4}-/);
     expect((await call('GET', '/api/app/v1/info/')).body.database).toBe('postgresql');
+  });
+
+  it('runs the queries of every request as named statements, prepared once per connection (storage/dialect.ts)', async () => {
+    const prepared = await database.db.connection().execute(async (conn) => {
+      for (let i = 0; i < 3; i++) expect(await verifyApiKey(conn, token)).toMatchObject({ role: 'admin' });
+      // Unnamed statements (every other query) are not listed.
+      const { rows } = await sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements`.execute(conn);
+      return rows;
+    });
+    expect(prepared.filter((p) => p.statement.includes('"api_keys"'))).toEqual([{ name: expect.stringMatching(/^sa_prepared_\d+$/), statement: expect.stringContaining('"hash" = $1') }]);
   });
 
   it('renames with cascading references, rejects bad rows atomically, tracks visits', async () => {

@@ -3,9 +3,10 @@
 // code only ever sees `Kysely<Database>` and query builders, so it runs unchanged on both.
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Dialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { postgresChangeStamp, sqliteChangeStamps, type ChangeStamps } from './change-stamp.js';
 import type { Database } from './schema.js';
+import { statementName } from './prepared-query.js';
 import { startCheckpointer } from './wal-checkpoint.js';
 import { WalSync } from './wal-sync.js';
 
@@ -32,7 +33,7 @@ export function createDialect(target: DatabaseTarget): DialectHandle {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.connectionString });
     const stamp = postgresChangeStamp(target.connectionString);
-    return { dialect: new PostgresDialect({ pool }), close: () => stamp.close(), stamps: stamp };
+    return { dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), close: () => stamp.close(), stamps: stamp };
   }
   const sqlite = new SQLite(target.file);
   // WAL lets readers (the UI, the sync engine) run while a write is in progress; foreign keys are off
@@ -81,6 +82,32 @@ function withStatementCache(sqlite: SQLite.Database) {
       }
       return stmt;
     },
+  };
+}
+
+/**
+ * node-postgres sends every query as an unnamed statement, which PostgreSQL parses and plans afresh
+ * each time. The queries run on every request (storage/prepared-query.ts) go by name instead: each
+ * connection prepares one once and then only binds and executes it.
+ */
+function withNamedStatements(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
+    // A cursor (Kysely's streaming) passes through as it is.
+    query: ((query: string, parameters: unknown[]) => {
+      const name = typeof query === 'string' ? statementName(query) : undefined;
+      return name === undefined ? client.query(query, parameters) : client.query({ name, text: query, values: parameters });
+    }) as unknown as PostgresPoolClient['query'],
+    release: () => client.release(),
+  });
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapped = clients.get(client);
+      if (!wrapped) clients.set(client, (wrapped = wrap(client)));
+      return wrapped;
+    },
+    end: () => pool.end(),
   };
 }
 

@@ -39,6 +39,7 @@ export function preparedQuery<A extends unknown[], R = unknown>(
     const query = build(db, ...slots).compile();
     const from = query.parameters.map((p) => (typeof p === 'object' && p !== null && SLOT in p ? (p as Slot)[SLOT] : -1));
     for (let i = 0; i < arity; i++) if (!from.includes(i)) throw new Error(`preparedQuery: argument ${i} is not a parameter of ${query.sql}`);
+    nameStatement(query.sql);
     return { sql: query.sql, from, fixed: query.parameters };
   };
   return {
@@ -51,6 +52,23 @@ export function preparedQuery<A extends unknown[], R = unknown>(
       return (await db.executeQuery(CompiledQuery.raw(c.sql, parameters))) as QueryResult<R>;
     },
   };
+}
+
+/** Bound on the statements named: a PostgreSQL connection keeps every statement it was given by name. */
+const NAMES_KEPT = 1000;
+const statementNames = new Map<string, string>();
+
+function nameStatement(sql: string): void {
+  if (statementNames.size < NAMES_KEPT && !statementNames.has(sql)) statementNames.set(sql, `sa_prepared_${statementNames.size}`);
+}
+
+/**
+ * The name a prepared query's SQL is prepared under on PostgreSQL (storage/dialect.ts): parsed and
+ * planned once per connection instead of on every execution. Other SQL has none: it may not come
+ * again, and a named statement's result columns may not change (DDL after it would break it).
+ */
+export function statementName(sql: string): string | undefined {
+  return statementNames.get(sql);
 }
 
 const INSERT_SHAPES_KEPT = 500;
