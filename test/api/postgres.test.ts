@@ -81,6 +81,26 @@ describe.skipIf(!available)('on PostgreSQL', () => {
     expect((await call('GET', '/api/app/v1/info/')).body.database).toBe('postgresql');
   });
 
+  it('writes a new record and its outbox row in one transaction (one statement: storage/transaction.ts insertWrite)', async () => {
+    const created = await call('POST', '/api/v1.5/brands/', { name: 'One statement' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const { rows } = await sql<{ xmin: string; name: string }>`SELECT xmin::text AS xmin, name FROM brands WHERE id = ${id}`.execute(database.db);
+    expect(rows).toEqual([{ xmin: expect.any(String), name: 'One statement' }]);
+    const changes = await database.db.selectFrom('outbox').select(['entity', 'op', 'device_id', 'txid']).where('record_id', '=', id).execute();
+    // The outbox row carries the transaction id that wrote the record (sync/central/pull.ts pages by it).
+    expect(changes).toEqual([{ entity: 'brand', op: 'upsert', device_id: null, txid: rows[0].xmin }]);
+    expect((await call('GET', `/api/v1.5/brands/${id}/`)).body).toEqual({ id, name: 'One statement' });
+    // The record a POST answers is the one stored: inserted alone (no reference) or after its
+    // reference is checked, in a transaction; both answer what the insert returned.
+    for (const body of [{ name: 'Alone', size_x_mm: 5, attributes: { a: 'b' } }, { name: 'Checked', brand: id, attributes: { c: 'd' } }]) {
+      const sku = await call('POST', '/api/v1.5/sku/', body);
+      expect(sku.status).toBe(201);
+      expect(sku.body).toMatchObject(body);
+      expect((await call('GET', `/api/v1.5/sku/${sku.body.id}/`)).body).toEqual(sku.body);
+    }
+  });
+
   it('runs the queries of every request as named statements, prepared once per connection (storage/dialect.ts)', async () => {
     const prepared = await database.db.connection().execute(async (conn) => {
       for (let i = 0; i < 3; i++) expect(await verifyApiKey(conn, token)).toMatchObject({ role: 'admin' });

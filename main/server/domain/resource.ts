@@ -5,7 +5,7 @@ import { sql, type AliasableExpression, type Expression, type ExpressionBuilder,
 import { newId, now } from '../storage/ids.js';
 import { insertRow, preparedQuery, type PreparedQuery } from '../storage/prepared-query.js';
 import type { Database } from '../storage/schema.js';
-import type { WriteContext } from '../storage/transaction.js';
+import { insertWrite, write, type WriteContext } from '../storage/transaction.js';
 import { NotFoundError, RejectedError, ValidationError, messages } from './errors.js';
 
 export type TableName = keyof Omit<Database, 'outbox'>;
@@ -302,14 +302,50 @@ function columns(def: ResourceDef, input: Row): Row {
   return out;
 }
 
+const returnedLists = new WeakMap<ResourceDef, string[] | null>();
+
+/**
+ * The columns an insert returns as the API's record (selectRows' columns, unqualified); null when a
+ * field is computed (`read`): that record is read back after its insert.
+ */
+function returnedColumns(def: ResourceDef): string[] | null {
+  let cols = returnedLists.get(def);
+  if (cols === undefined) {
+    const fields = Object.entries(def.fields);
+    cols = fields.some(([, f]) => f.read)
+      ? null
+      : ['id', ...fields.map(([field, f]) => (f.column === field ? field : `${f.column} as ${field}`)), ...(def.timestamps ? ['created_at', 'updated_at'] : [])];
+    returnedLists.set(def, cols);
+  }
+  return cols;
+}
+
+function newRow(def: ResourceDef, input: Row): Row & { id: string } {
+  const at = now();
+  return { ...def.defaults, ...columns(def, input), id: (input.id as string | undefined) ?? newId(), created_at: at, updated_at: at };
+}
+
 export async function createRecord(ctx: WriteContext, def: ResourceDef, input: Row): Promise<Row> {
   const db = ctx.trx as AnyDb;
   await checkInput(db, def, input, null);
-  const id = (input.id as string | undefined) ?? newId();
-  const at = now();
-  await insertRow(db, def.table, { ...def.defaults, ...columns(def, input), id, created_at: at, updated_at: at });
-  ctx.changed(def.entity, id);
-  return getRecord(ctx.trx, def, id);
+  const row = newRow(def, input);
+  const returned = returnedColumns(def);
+  const { rows } = await insertRow<Row>(db, def.table, row, returned ?? undefined);
+  ctx.changed(def.entity, row.id);
+  return returned ? present(def, rows[0]) : getRecord(ctx.trx, def, row.id);
+}
+
+/**
+ * A new record as a write of its own (a POST). Without an id or a reference to check first and with
+ * no computed field it is one INSERT, which storage/transaction.ts's insertWrite runs in one round
+ * trip on PostgreSQL; otherwise createRecord in a write.
+ */
+export async function insertRecord(db: Kysely<Database>, def: ResourceDef, input: Row): Promise<Row> {
+  const returned = returnedColumns(def);
+  const checks = input.id !== undefined || Object.entries(def.fields).some(([field, f]) => f.ref && !f.readOnly && input[field] !== undefined && input[field] !== null);
+  if (!returned || checks) return write(db, (ctx) => createRecord(ctx, def, input));
+  const row = newRow(def, input);
+  return present(def, await insertWrite(db, def.table, row, returned, { entity: def.entity, id: row.id }));
 }
 
 /** Partial update (PUT and PATCH alike: the interface lists every field as optional); may change the id. */

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
-import { createRecord, deleteRecord, getRecord, listAllIds, listFilters, listPageIds, listRecords, recordsByDataId, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
+import { deleteRecord, getRecord, listAllIds, listFilters, listPageIds, listRecords, insertRecord, recordsByDataId, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
 import { answerOf } from '../http/durable-answers.js';
 import { envelope, pageOf, readFormPaging } from '../http/pagination.js';
 import { jsonArrayInto } from '../http/json-bytes.js';
@@ -97,7 +97,7 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
     const has = (m: Method) => o.methods.includes(m);
     const byId = `${o.path}:id/`;
     const tags = [o.tag];
-    const create = o.create ?? ((ctx, body) => createRecord(ctx, o.def, body));
+    const create = (body: Row) => (o.create ? write(db, (ctx) => o.create!(ctx, body)) : insertRecord(db, o.def, body));
     const update = o.update ?? ((ctx, id, body) => updateRecord(ctx, o.def, id, body));
 
     if (has('list')) {
@@ -150,7 +150,7 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
           response: { 201: o.createResponse === 'record' ? o.item : Created, ...errorResponses },
         },
       }, async (request, reply) => {
-        const record = await answerOf(request, write(db, (ctx) => create(ctx, request.body)));
+        const record = await answerOf(request, create(request.body));
         reply.code(201);
         return o.createResponse === 'record' ? record : { result: 'CREATED', id: record.id };
       });

@@ -76,17 +76,21 @@ let insertShapes = new Map<string, PreparedQuery<unknown[], unknown>>();
 
 /**
  * `db.insertInto(table).values(row).execute()` for one row of plain values (no expressions), prepared
- * per table and set of columns. Columns whose value is undefined are left out, as Kysely does. The
- * shapes are kept like the statement cache (storage/dialect.ts): it starts over when full.
+ * per table, set of columns and `returning` list (`.returning(returning)`: columns, `column as alias`).
+ * Columns whose value is undefined are left out, as Kysely does. The shapes are kept like the
+ * statement cache (storage/dialect.ts): it starts over when full.
  */
-export function insertRow(db: Kysely<any>, table: string, row: Record<string, unknown>): Promise<QueryResult<unknown>> {
+export function insertRow<R = unknown>(db: Kysely<any>, table: string, row: Record<string, unknown>, returning?: readonly string[]): Promise<QueryResult<R>> {
   const columns = Object.keys(row).filter((c) => row[c] !== undefined);
-  const key = `${table}(${columns.join(',')})`;
+  const key = `${table}(${columns.join(',')})${returning ? returning.join(',') : ''}`;
   let q = insertShapes.get(key);
   if (!q) {
     if (insertShapes.size >= INSERT_SHAPES_KEPT) insertShapes = new Map();
-    q = preparedQuery(columns.length, (d, ...slots) => d.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, slots[i]]))));
+    q = preparedQuery(columns.length, (d, ...slots) => {
+      const insert = d.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, slots[i]])));
+      return returning ? insert.returning(returning as string[]) : insert;
+    });
     insertShapes.set(key, q);
   }
-  return q.execute(db, ...columns.map((c) => row[c]));
+  return q.execute(db, ...columns.map((c) => row[c])) as Promise<QueryResult<R>>;
 }
