@@ -81,7 +81,7 @@ describe.skipIf(!available)('on PostgreSQL', () => {
     expect((await call('GET', '/api/app/v1/info/')).body.database).toBe('postgresql');
   });
 
-  it('writes a new record and its outbox row in one transaction (one statement: storage/transaction.ts insertWrite)', async () => {
+  it('writes a new record and its outbox row in one transaction (one statement: storage/transaction.ts insertWrite); answers writes with what was stored', async () => {
     const created = await call('POST', '/api/v1.5/brands/', { name: 'One statement' });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
@@ -98,6 +98,10 @@ describe.skipIf(!available)('on PostgreSQL', () => {
       expect(sku.status).toBe(201);
       expect(sku.body).toMatchObject(body);
       expect((await call('GET', `/api/v1.5/sku/${sku.body.id}/`)).body).toEqual(sku.body);
+      // An update answers what its UPDATE returned: the stored record too.
+      const patched = await call('PATCH', `/api/v1.5/sku/${sku.body.id}/`, { attributes: { e: 'f' }, size_y_mm: 7 });
+      expect(patched.body).toEqual({ ...sku.body, attributes: { e: 'f' }, size_y_mm: 7 });
+      expect((await call('GET', `/api/v1.5/sku/${sku.body.id}/`)).body).toEqual(patched.body);
     }
   });
 

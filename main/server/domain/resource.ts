@@ -305,8 +305,8 @@ function columns(def: ResourceDef, input: Row): Row {
 const returnedLists = new WeakMap<ResourceDef, string[] | null>();
 
 /**
- * The columns an insert returns as the API's record (selectRows' columns, unqualified); null when a
- * field is computed (`read`): that record is read back after its insert.
+ * The columns an insert or update returns as the API's record (selectRows' columns, unqualified);
+ * null when a field is computed (`read`): that record is read back after it is written.
  */
 function returnedColumns(def: ResourceDef): string[] | null {
   let cols = returnedLists.get(def);
@@ -354,14 +354,15 @@ export async function updateRecord(ctx: WriteContext, def: ResourceDef, id: stri
   if (!(await exists(db, def.table, id))) throw new NotFoundError(def.label);
   await checkInput(db, def, input, id);
   const newIdValue = (input.id as string | undefined) ?? id;
-  await db
+  const update = db
     .updateTable(def.table)
     .set({ ...columns(def, input), id: newIdValue, updated_at: now() })
-    .where('id', '=', id)
-    .execute();
+    .where('id', '=', id);
+  const returned = returnedColumns(def);
+  const rows = returned ? await update.returning(returned).execute() : await update.execute();
   if (newIdValue !== id) ctx.changed(def.entity, id, 'delete');
   ctx.changed(def.entity, newIdValue);
-  return getRecord(ctx.trx, def, newIdValue);
+  return returned ? present(def, rows[0] as Row) : getRecord(ctx.trx, def, newIdValue);
 }
 
 /** SQLite's and PostgreSQL's codes for a foreign-key violation. */
