@@ -52,4 +52,37 @@ describe('pretrained_backbone.py', () => {
     copyFileSync(path.join(TRAINING, 'cache/objectron', TARBALL), path.join(cache, TARBALL));
     expect(runPython(['pretrained_backbone.py', '--cache', cache])).toContain(path.join(cache, 'mobilenet_v2.pt'));
   }, 120_000);
+
+  it('average.py --pretrained-backbone moves only the backbone back toward the ported weights', () => {
+    // Two mnv2 networks with different random FPNs and heads and perturbed backbones, as two fine-tuned
+    // checkpoints of one lineage would be; then the average and the interpolation checked tensor by tensor.
+    const a = path.join(tmp, 'a.pt'), b = path.join(tmp, 'b.pt'), out = path.join(tmp, 'out.pt');
+    runPython(['-c', `
+import torch
+from model import build
+from pretrained_backbone import load_state_dict
+for seed, p in ((1, ${JSON.stringify(a)}), (2, ${JSON.stringify(b)})):
+    torch.manual_seed(seed); m = build('mnv2'); m.backbone.load_state_dict(load_state_dict())
+    with torch.no_grad():
+        for t in m.backbone.parameters(): t.add_(torch.randn_like(t) * 0.01)
+    torch.save({'model': m.state_dict(), 'arch': 'mnv2', 'step': seed}, p)
+`]);
+    expect(runPython(['average.py', out, a, b, '--pretrained-backbone', '0.25'])).toContain('backbone 0.25 of the way');
+    const report = runPython(['-c', `
+import json, torch
+from pretrained_backbone import load_state_dict
+a, b, o = (torch.load(p)['model'] for p in (${JSON.stringify(a)}, ${JSON.stringify(b)}, ${JSON.stringify(out)}))
+pre = load_state_dict()
+bb = max(((0.75 * (a[k] + b[k]) / 2 + 0.25 * pre[k[9:]]) - o[k]).abs().max().item() for k in o if k.startswith('backbone.'))
+rest = max(((a[k] + b[k]) / 2 - o[k]).abs().max().item() for k in o if not k.startswith('backbone.') and o[k].is_floating_point())
+moved = max((a[k] - o[k]).abs().max().item() for k in o if k.startswith('backbone.'))
+print(json.dumps({'backbone': bb, 'rest': rest, 'moved': moved, 'backbone_tensors': sum(k.startswith('backbone.') for k in o)}))
+`]);
+    const r = JSON.parse(report.trim().split('\n').at(-1)!);
+    expect(r.backbone_tensors).toBe(102);
+    expect(r.backbone).toBeLessThan(1e-6);
+    expect(r.rest).toBeLessThan(1e-6);
+    expect(r.moved).toBeGreaterThan(1e-3); // the output is not simply the first checkpoint
+    expect(() => runPython(['average.py', out, a, '--pretrained-backbone', '1.5'])).toThrow(/fraction from 0 to 1/);
+  }, 120_000);
 });
