@@ -41,21 +41,22 @@ async function queryAppearance(input: ImageInput, crop?: Rect | null): Promise<O
     .raw()
     .toBuffer();
   const global = globalDescriptor({ data: small, width: DESCRIPTOR_SIZE, height: DESCRIPTOR_SIZE, channels: 3 });
+  return { pixels, global, local: queryLocalFeatures(input, crop) };
+}
+
+/** A query's local features, computed on the first call (and kept). */
+export function queryLocalFeatures(input: ImageInput, crop?: Rect | null): () => Promise<LocalFeatures> {
   let local: Promise<LocalFeatures> | undefined;
-  return {
-    pixels,
-    global,
-    local: () =>
-      (local ??= (async () => {
-        const { data: gray, info: g } = await openImage(input, crop)
-          .removeAlpha()
-          .resize(LOCAL_SIDE, LOCAL_SIDE, { fit: 'inside', kernel: 'linear' })
-          .grayscale()
-          .raw()
-          .toBuffer({ resolveWithObject: true });
-        return localFeatures({ data: gray, width: g.width, height: g.height, channels: 1 }, QUERY_FEATURES);
-      })()),
-  };
+  return () =>
+    (local ??= (async () => {
+      const { data: gray, info: g } = await openImage(input, crop)
+        .removeAlpha()
+        .resize(LOCAL_SIDE, LOCAL_SIDE, { fit: 'inside', kernel: 'linear' })
+        .grayscale()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return localFeatures({ data: gray, width: g.width, height: g.height, channels: 1 }, QUERY_FEATURES);
+    })());
 }
 
 export async function describeProduct(input: ImageInput, crop?: Rect | null): Promise<ProductDescriptor> {
