@@ -1,9 +1,12 @@
 // Identification of the two 12 MP bench photos (recognition-scene.mjs) without the server: the
-// pipeline's identifyBoxes over the detector's boxes, with the bench's catalog, timed per photo. Given several built trees (`node bench/identify-stages.bench.mjs dist
-// /copy/of/base/dist`), each is loaded in this process and run in turn, round after round, so a loaded
-// machine weighs on them alike; their answers (SKU, score, every suggestion) must be identical, or it
-// fails. Times are wall and CPU of the whole process per photo. Detection runs once, with the first tree's detector: only identification is compared.
-// Env: IDENTIFY_BENCH_ROUNDS (default 5), SHELF_AUDIT_IDENTIFY_THREADS (0: in-process).
+// pipeline's identifyBoxes over the detector's boxes, with the bench's catalog, timed per photo (wall,
+// and CPU of the whole process). Given several built trees (`node bench/identify-stages.bench.mjs
+// /copy/of/base/dist dist dist:1`), each is loaded in this process and run in turn, round after round,
+// so a loaded machine weighs on them alike; their answers (SKU, score, every suggestion) must be
+// identical, or it fails. A tree is `path` or `path:threads` (identification threads beside the
+// calling one; the same tree may be given with several counts). Detection runs once, with the first
+// tree's detector: only identification is compared.
+// Env: IDENTIFY_BENCH_ROUNDS (default 5), SHARED_DATA.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,8 +14,10 @@ import sharp from 'sharp';
 import { DATA, composedShelfPhoto, realShelfPhoto } from './recognition-scene.mjs';
 
 const rounds = Number(process.env.IDENTIFY_BENCH_ROUNDS ?? 5);
-const threads = Number(process.env.SHELF_AUDIT_IDENTIFY_THREADS ?? 0);
-const dists = (process.argv.length > 2 ? process.argv.slice(2) : ['dist']).map((d) => path.resolve(d));
+const trees = (process.argv.length > 2 ? process.argv.slice(2) : ['dist']).map((arg) => {
+  const [dir, threads = '0'] = arg.split(':');
+  return { dist: path.resolve(dir), threads: Number(threads), label: arg };
+});
 const load = (dist, file) => import(pathToFileURL(path.join(dist, 'main/server/recognition', file)).href);
 
 // The catalog of recognition-scene.mjs's addCatalog, read from the same files.
@@ -29,8 +34,8 @@ for (const group of readdirSync(iconic)) {
   }
 }
 
-const trees = [];
-for (const dist of dists) {
+for (const tree of trees) {
+  const { dist } = tree;
   const [{ describeProduct }, { Identifier, PIPELINE_IDENTIFIER }, pipeline, { IdentifyPool }] = await Promise.all([
     load(dist, 'identification/describe.js'),
     load(dist, 'identification/identifier.js'),
@@ -39,11 +44,10 @@ for (const dist of dists) {
   ]);
   const identifier = new Identifier(PIPELINE_IDENTIFIER);
   for (const [i, r] of refFiles.entries()) identifier.add({ id: `ref${i}`, skuId: r.sku, descriptor: await describeProduct(r.file, null) });
-  const pool = threads > 0 ? new IdentifyPool(threads) : undefined;
-  trees.push({ dist, identifier, pipeline, pool });
+  Object.assign(tree, { identifier, pipeline, pool: tree.threads > 0 ? new IdentifyPool(tree.threads) : undefined });
 }
 
-const { createDetector } = await import(pathToFileURL(path.join(dists[0], 'main/server/recognition/detector/index.js')).href);
+const { createDetector } = await import(pathToFileURL(path.join(trees[0].dist, 'main/server/recognition/detector/index.js')).href);
 const detector = await createDetector({ threads: 1 });
 const photos = [];
 for (const p of [await realShelfPhoto(), await composedShelfPhoto()]) {
@@ -62,7 +66,7 @@ const processCpuMs = () => {
 const wall = trees.map(() => photos.map(() => []));
 const cpu = trees.map(() => photos.map(() => []));
 const answers = trees.map(() => photos.map(() => undefined));
-console.log(`${dists.length} trees, ${rounds} rounds, identification ${threads > 0 ? `on ${threads} threads` : 'in-process'}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`${trees.length} trees, ${rounds} rounds, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 // Round 0 warms each tree up (JIT, opencv.js, onnxruntime) and is not counted.
 for (let round = 0; round <= rounds; round++) {
   for (const [p, photo] of photos.entries()) {
@@ -80,13 +84,6 @@ for (let round = 0; round <= rounds; round++) {
     }
   }
 }
-if (threads > 0) {
-  // Threads split the crops, and a repeated facing then finds its twin only within its own part.
-  for (const [p, photo] of photos.entries()) {
-    const inProcess = JSON.stringify(await trees[0].pipeline.identifyBoxes(photo.raw, photo.boxes, trees[0].identifier));
-    console.log(`${photo.label}: answer on ${threads} threads ${inProcess === answers[0][p] ? 'the same as' : 'DIFFERENT from'} in-process`);
-  }
-}
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [p, photo] of photos.entries()) {
   const ids = JSON.parse(answers[0][p]);
@@ -94,7 +91,7 @@ for (const [p, photo] of photos.entries()) {
   for (const [t, tree] of trees.entries()) {
     const same = answers[t][p] === answers[0][p] ? 'same answer' : 'DIFFERENT ANSWER';
     console.log(
-      `${tree.dist}: identify wall median ${median(wall[t][p]).toFixed(0)} ms (${wall[t][p].map((x) => x.toFixed(0)).join(' ')}), ` +
+      `${tree.label}: identify wall median ${median(wall[t][p]).toFixed(0)} ms (${wall[t][p].map((x) => x.toFixed(0)).join(' ')}), ` +
         `CPU of the process median ${median(cpu[t][p]).toFixed(0)} ms (${cpu[t][p].map((x) => x.toFixed(0)).join(' ')}) | ${same}`,
     );
   }
