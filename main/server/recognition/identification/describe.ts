@@ -25,9 +25,33 @@ export async function describeQuery(input: ImageInput, crop?: Rect | null): Prom
   return (await describeQueries([{ input, crop }]))[0];
 }
 
+type QueryItem = { input: ImageInput; crop?: Rect | null };
+
 /** describeQuery for many products at once: the embeddings are computed in batches. */
-export async function describeQueries(items: readonly { input: ImageInput; crop?: Rect | null }[]): Promise<ProductQuery[]> {
-  const parts = await Promise.all(items.map(({ input, crop }) => queryAppearance(input, crop)));
+export async function describeQueries(items: readonly QueryItem[]): Promise<ProductQuery[]> {
+  return withEmbeddings(await Promise.all(items.map(({ input, crop }) => queryAppearance(input, crop))));
+}
+
+/**
+ * describeQueries over consecutive runs of `run` items, run after run. The next run's images are
+ * resized (by sharp, on libuv's threads) while this one is embedded (onnxruntime, on the calling
+ * thread), rather than after.
+ */
+export async function* describeQueryRuns(items: readonly QueryItem[], run: number): AsyncGenerator<ProductQuery[]> {
+  const prepare = (from: number) => {
+    const parts = Promise.all(items.slice(from, from + run).map(({ input, crop }) => queryAppearance(input, crop)));
+    parts.catch(() => undefined); // awaited when its turn comes; not unhandled if the caller stops first
+    return parts;
+  };
+  let next = prepare(0);
+  for (let from = 0; from < items.length; from += run) {
+    const parts = await next;
+    if (from + run < items.length) next = prepare(from + run);
+    yield await withEmbeddings(parts);
+  }
+}
+
+async function withEmbeddings(parts: Awaited<ReturnType<typeof queryAppearance>>[]): Promise<ProductQuery[]> {
   const embeddings = await embed(parts.map((p) => p.pixels));
   return parts.map((p, i) => ({ embedding: embeddings[i], global: p.global, local: p.local }));
 }

@@ -8,7 +8,7 @@
 // threads take them as they come while this thread describes the rest, then this thread too. Every
 // answer is the one a single thread gives.
 import { appearanceSimilarity, type Appearance } from './appearance.js';
-import { describeQueries, type ProductQuery } from './describe.js';
+import { describeQueryRuns, type ProductQuery } from './describe.js';
 import type { Identification, Identifier } from './identifier.js';
 import type { RawPixels } from './image-input.js';
 
@@ -71,15 +71,17 @@ export async function identifyCrops(
   const helping = Promise.all(Array.from({ length: helpers?.size ?? 0 }, helper));
   helping.catch(() => undefined); // awaited below, once this thread is done: not unhandled meanwhile
   try {
-    for (let from = 0; from < crops.length; from += RUN) {
-      await checkpoint?.();
-      queries.push(...(await describeQueries(crops.slice(from, from + RUN).map((input) => ({ input })))));
+    await checkpoint?.();
+    for await (const described of describeQueryRuns(crops.map((input) => ({ input })), RUN)) {
+      const from = queries.length;
+      queries.push(...described);
       for (let i = from; i < queries.length; i++) {
         const t = originals.find((s) => close(crops[s].width, crops[i].width) && close(crops[s].height, crops[i].height) && appearanceSimilarity(queries[s], queries[i]) >= REPEAT_SIMILARITY);
         if (t === undefined) originals.push(i);
         else twin[i] = t;
       }
       wake();
+      await checkpoint?.();
     }
     described = true;
     wake();
