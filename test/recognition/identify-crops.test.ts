@@ -1,12 +1,13 @@
 // identifyCrops with helpers (identification/identify-crops.ts): however the crops are shared between
 // the calling thread and its helpers, and in whatever order the helpers answer, every crop gets the
-// answer of identifying them all on one thread, repeated facings included; a job stopped at a
-// checkpoint hands out no more crops. The helpers here run in-process (the worker threads that do it
+// answer of identifying them all on one thread, repeated facings included; the crops whose local
+// features are computed ahead are those identify() uses; a job stopped at a checkpoint hands out no
+// more crops. The helpers here run in-process (the worker threads that do it
 // in the server: pool.test.ts).
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Appearance } from '../../main/server/recognition/identification/appearance.js';
-import { describeProduct, queryLocalFeatures } from '../../main/server/recognition/identification/describe.js';
+import { describeProduct, describeQueries, queryLocalFeatures } from '../../main/server/recognition/identification/describe.js';
 import { cropIdentity, identifyCrops, type CropIdentity, type IdentifyHelpers } from '../../main/server/recognition/identification/identify-crops.js';
 import { Identifier, PIPELINE_IDENTIFIER } from '../../main/server/recognition/identification/identifier.js';
 import { cropRaw, type RawPixels } from '../../main/server/recognition/identification/image-input.js';
@@ -60,6 +61,24 @@ describe('identifying crops with helpers', () => {
       expect(helpers.given.length).toBeGreaterThan(0);
       expect(new Set(helpers.given).size).toBe(helpers.given.length);
     }
+  }, 120_000);
+
+  it('knows ahead which crops identify() verifies with local features (those computed in advance)', async () => {
+    const queries = await describeQueries(crops.map((input) => ({ input })));
+    // Products outside the catalog too: the catalog without two of its SKUs.
+    const partial = new Identifier(PIPELINE_IDENTIFIER);
+    for (const r of identifier.references()) if (r.skuId !== 'fanta_pet' && r.skuId !== 'sprite_pet') partial.add(r);
+    const seen = { needed: 0, not: 0 };
+    for (const id of [identifier, partial]) {
+      for (const q of queries) {
+        let used = false;
+        await id.identify({ ...q, local: () => ((used = true), q.local()) });
+        expect(id.needsLocalFeatures(q)).toBe(used);
+        seen[used ? 'needed' : 'not']++;
+      }
+    }
+    expect(seen.needed).toBeGreaterThan(0);
+    expect(seen.not).toBeGreaterThan(0);
   }, 120_000);
 
   it('hands out no more crops once a checkpoint stops the job', async () => {

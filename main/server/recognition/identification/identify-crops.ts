@@ -85,9 +85,14 @@ export async function identifyCrops(
     }
     described = true;
     wake();
-    for (let i = await take(); i >= 0; i = await take()) {
+    // This thread claims the next crop as it starts one, and when that crop will be verified, has its
+    // local features computed meanwhile (its grey image resized by sharp while this one is matched).
+    for (let i = await take(); i >= 0; ) {
       await checkpoint?.();
+      const after = next < originals.length ? originals[next++] : -1;
+      if (after >= 0 && identifier.needsLocalFeatures(queries[after])) queries[after].local().catch(() => undefined);
       results[i] = cropIdentity(await identifier.identify(queries[i]));
+      i = after >= 0 ? after : await take();
     }
     await helping;
   } finally {
