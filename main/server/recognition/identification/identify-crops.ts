@@ -72,9 +72,9 @@ export async function identifyCrops(
   helping.catch(() => undefined); // awaited below, once this thread is done: not unhandled meanwhile
   try {
     await checkpoint?.();
-    for await (const described of describeQueryRuns(crops.map((input) => ({ input })), RUN)) {
+    for await (const run of describeQueryRuns(crops.map((input) => ({ input })), RUN)) {
       const from = queries.length;
-      queries.push(...described);
+      queries.push(...run);
       for (let i = from; i < queries.length; i++) {
         const t = originals.find((s) => close(crops[s].width, crops[i].width) && close(crops[s].height, crops[i].height) && appearanceSimilarity(queries[s], queries[i]) >= REPEAT_SIMILARITY);
         if (t === undefined) originals.push(i);
