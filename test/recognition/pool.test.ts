@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { composeShelf, groceryPackshots, referenceFiles, UPRIGHT } from './fixtures.js';
 
 const DIST = path.resolve('dist/main/server/recognition/identification');
-let pool: { identify: (...args: any[]) => Promise<any>; close(): Promise<void> } | undefined;
+let pool: { size: number; identify: (...args: any[]) => Promise<any>; close(): Promise<void> } | undefined;
 
 afterAll(async () => pool?.close());
 
@@ -24,20 +24,27 @@ describe('identification pool', () => {
     const identifier = new Identifier(PIPELINE_IDENTIFIER);
     for (const p of UPRIGHT) for (const [i, f] of referenceFiles(p).entries()) identifier.add({ id: `${p}-${i}`, skuId: p, descriptor: await describeProduct(f) });
     for (const g of groceryPackshots(10)) identifier.add({ id: g.name, skuId: g.name, descriptor: await describeProduct(g.file) });
-    const shelf = await composeShelf([[['fanta_pet', 3], ['sprite_pet', 2], ['cocacola_pet', 2]], [['cream_soda_pet', 3], ['minute_maid', 4]]]);
+    // 36 crops: with 2 workers the second half begins at a repeated facing (fanta, crops 16-20),
+    // which a split of the crops into halves identified afresh, with another score.
+    const shelf = await composeShelf([
+      [['fanta_pet', 3], ['sprite_pet', 2], ['cocacola_pet', 2], ['cream_soda_pet', 2]],
+      [['cream_soda_pet', 3], ['minute_maid', 4], ['fanta_pet', 2]],
+      [['fanta_pet', 3], ['cocacola_pet', 3], ['minute_maid', 3]],
+      [['cocacola_pet', 2], ['sprite_pet', 3], ['fanta_pet', 2], ['minute_maid', 2]],
+    ]);
     const { data, info } = await sharp(shelf.jpeg).raw().toBuffer({ resolveWithObject: true });
     const raw = { data, width: info.width, height: info.height, channels: info.channels };
     const crops = shelf.products.map((p) => cropRaw(raw, { x: p.x1, y: p.y1, w: p.x2 - p.x1, h: p.y2 - p.y1 }));
 
     pool = new IdentifyPool(2);
-    const threaded = await pool!.identify(crops, identifier);
     const local = await identifyCrops(crops, identifier);
-    const ids = (rs: Array<{ skuId: string | null }>) => rs.map((r) => r.skuId);
-    // Same SKUs; scores may differ where a repeated facing took its neighbour's answer on one side
-    // of a chunk boundary and was verified itself on the other.
-    expect(ids(threaded)).toEqual(ids(local));
-    expect(ids(threaded)).toEqual(shelf.products.map((p) => p.product));
-    // A second batch reuses the catalog the workers already hold.
-    expect(ids(await pool!.identify(crops.slice(0, 3), identifier))).toEqual(ids(local.slice(0, 3)));
+    const threaded = await identifyCrops(crops, identifier, undefined, pool);
+    expect(threaded).toEqual(local);
+    expect(threaded.map((r: { skuId: string | null }) => r.skuId)).toEqual(shelf.products.map((p) => p.product));
+    // A second batch reuses the catalog the workers already hold; a changed catalog is sent again.
+    expect(await identifyCrops(crops.slice(0, 5), identifier, undefined, pool)).toEqual(local.slice(0, 5));
+    const smaller = new Identifier(PIPELINE_IDENTIFIER);
+    for (const r of identifier.references()) if (r.skuId !== 'fanta_pet') smaller.add(r);
+    expect(await identifyCrops(crops, smaller, undefined, pool)).toEqual(await identifyCrops(crops, smaller));
   }, 120_000);
 });

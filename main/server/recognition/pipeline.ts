@@ -13,7 +13,7 @@ import { groupIntoShelves, type Box } from './shelves.js';
 export interface PipelineParts {
   detector: Detector;
   identifier: Identifier;
-  /** Worker threads for identification (in-process when absent). */
+  /** Worker threads identifying crops beside this one (this one alone when absent). */
   pool?: IdentifyPool;
   /** Called between products so a long job can renew its lease or notice a shutdown. */
   checkpoint?: () => Promise<void>;
@@ -89,13 +89,7 @@ export async function identifyBoxes(
   pool?: IdentifyPool,
 ): Promise<IdentifiedBox[]> {
   const crops = boxes.map((b) => cropRaw(raw, { x: b.x1, y: b.y1, w: b.x2 - b.x1, h: b.y2 - b.y1 }));
-  let ids;
-  if (pool && identifier.size > 0 && crops.length > 1) {
-    await checkpoint?.();
-    ids = await pool.identify(crops, identifier);
-  } else {
-    ids = await identifyCrops(crops, identifier, checkpoint);
-  }
+  const ids = await identifyCrops(crops, identifier, checkpoint, pool);
   return boxes.map((b, i) => ({
     x1: b.x1,
     y1: b.y1,

@@ -25,9 +25,33 @@ export async function describeQuery(input: ImageInput, crop?: Rect | null): Prom
   return (await describeQueries([{ input, crop }]))[0];
 }
 
+type QueryItem = { input: ImageInput; crop?: Rect | null };
+
 /** describeQuery for many products at once: the embeddings are computed in batches. */
-export async function describeQueries(items: readonly { input: ImageInput; crop?: Rect | null }[]): Promise<ProductQuery[]> {
-  const parts = await Promise.all(items.map(({ input, crop }) => queryAppearance(input, crop)));
+export async function describeQueries(items: readonly QueryItem[]): Promise<ProductQuery[]> {
+  return withEmbeddings(await Promise.all(items.map(({ input, crop }) => queryAppearance(input, crop))));
+}
+
+/**
+ * describeQueries over consecutive runs of `run` items, run after run. The next run's images are
+ * resized (by sharp, on libuv's threads) while this one is embedded (onnxruntime, on the calling
+ * thread), rather than after.
+ */
+export async function* describeQueryRuns(items: readonly QueryItem[], run: number): AsyncGenerator<ProductQuery[]> {
+  const prepare = (from: number) => {
+    const parts = Promise.all(items.slice(from, from + run).map(({ input, crop }) => queryAppearance(input, crop)));
+    parts.catch(() => undefined); // awaited when its turn comes; not unhandled if the caller stops first
+    return parts;
+  };
+  let next = prepare(0);
+  for (let from = 0; from < items.length; from += run) {
+    const parts = await next;
+    if (from + run < items.length) next = prepare(from + run);
+    yield await withEmbeddings(parts);
+  }
+}
+
+async function withEmbeddings(parts: Awaited<ReturnType<typeof queryAppearance>>[]): Promise<ProductQuery[]> {
   const embeddings = await embed(parts.map((p) => p.pixels));
   return parts.map((p, i) => ({ embedding: embeddings[i], global: p.global, local: p.local }));
 }
@@ -41,21 +65,22 @@ async function queryAppearance(input: ImageInput, crop?: Rect | null): Promise<O
     .raw()
     .toBuffer();
   const global = globalDescriptor({ data: small, width: DESCRIPTOR_SIZE, height: DESCRIPTOR_SIZE, channels: 3 });
+  return { pixels, global, local: queryLocalFeatures(input, crop) };
+}
+
+/** A query's local features, computed on the first call (and kept). */
+export function queryLocalFeatures(input: ImageInput, crop?: Rect | null): () => Promise<LocalFeatures> {
   let local: Promise<LocalFeatures> | undefined;
-  return {
-    pixels,
-    global,
-    local: () =>
-      (local ??= (async () => {
-        const { data: gray, info: g } = await openImage(input, crop)
-          .removeAlpha()
-          .resize(LOCAL_SIDE, LOCAL_SIDE, { fit: 'inside', kernel: 'linear' })
-          .grayscale()
-          .raw()
-          .toBuffer({ resolveWithObject: true });
-        return localFeatures({ data: gray, width: g.width, height: g.height, channels: 1 }, QUERY_FEATURES);
-      })()),
-  };
+  return () =>
+    (local ??= (async () => {
+      const { data: gray, info: g } = await openImage(input, crop)
+        .removeAlpha()
+        .resize(LOCAL_SIDE, LOCAL_SIDE, { fit: 'inside', kernel: 'linear' })
+        .grayscale()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return localFeatures({ data: gray, width: g.width, height: g.height, channels: 1 }, QUERY_FEATURES);
+    })());
 }
 
 export async function describeProduct(input: ImageInput, crop?: Rect | null): Promise<ProductDescriptor> {

@@ -161,22 +161,34 @@ export class Identifier {
     return Math.min(CHANCE_INLIERS + 1, this.opts.sureInliers, this.opts.enoughInliers, this.opts.saturatingInliers);
   }
 
-  async identify(query: ProductDescriptor | ProductQuery): Promise<Identification> {
-    const ranked = this.rankGlobal(query);
-    if (ranked.length === 0) return { skuId: null, score: 0, candidates: [] };
-    const local = (): Promise<LocalFeatures> => (typeof query.local === 'function' ? query.local() : Promise.resolve(query.local));
+  /** The answer when appearance alone decides it (no local features needed), else undefined. */
+  private byAppearance(ranked: ReturnType<Identifier['rankGlobal']>): Identification | undefined {
     const saturating = this.opts.saturatingInliers;
+    const unverified = () => ranked.map((c) => ({ skuId: c.skuId, similarity: c.similarity, inliers: 0, score: combine(c.similarity, 0, saturating) }));
+    if (ranked.length === 0) return { skuId: null, score: 0, candidates: [] };
     // Fast path: a tight crop that looks almost exactly like one SKU's reference and clearly unlike
     // every other SKU needs no local-feature verification (most facings of a shelf photo).
     const [first, second] = ranked;
     if (first.similarity >= this.opts.acceptSimilarity && (!second || first.similarity - second.similarity >= this.opts.acceptMargin)) {
-      const candidates = ranked.map((c) => ({ skuId: c.skuId, similarity: c.similarity, inliers: 0, score: combine(c.similarity, 0, saturating) }));
-      return { skuId: first.skuId, score: Math.min(1, first.similarity), candidates };
+      return { skuId: first.skuId, score: Math.min(1, first.similarity), candidates: unverified() };
     }
     if (first.similarity < this.opts.rejectBelow) {
-      const candidates = ranked.map((c) => ({ skuId: c.skuId, similarity: c.similarity, inliers: 0, score: combine(c.similarity, 0, saturating) }));
-      return { skuId: null, score: Math.max(0, Math.min(1, first.similarity)), candidates };
+      return { skuId: null, score: Math.max(0, Math.min(1, first.similarity)), candidates: unverified() };
     }
+    return undefined;
+  }
+
+  /** Whether identify() will use the query's local features (appearance alone does not decide). */
+  needsLocalFeatures(query: { embedding: Float32Array; global: Float32Array }): boolean {
+    return this.byAppearance(this.rankGlobal(query)) === undefined;
+  }
+
+  async identify(query: ProductDescriptor | ProductQuery): Promise<Identification> {
+    const ranked = this.rankGlobal(query);
+    const decided = this.byAppearance(ranked);
+    if (decided) return decided;
+    const local = (): Promise<LocalFeatures> => (typeof query.local === 'function' ? query.local() : Promise.resolve(query.local));
+    const saturating = this.opts.saturatingInliers;
     // The shortlist: the best SKUs by appearance, and, when appearance is not conclusive (a cluttered
     // photo rather than a tight crop), also the best by local-descriptor votes.
     const shortlist = new Set(ranked.slice(0, this.opts.shortlist).map((c) => c.skuId));

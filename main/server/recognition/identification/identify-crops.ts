@@ -1,15 +1,22 @@
-// Identifies a sequence of product crops (pixels already cut out of the photo), the core shared by
-// the in-process path and the worker threads. Neighbouring crops are usually repeated facings of one
-// product: a crop this close in appearance (and size) to one already identified takes its answer
-// without another local-feature verification.
+// Identifies a sequence of product crops (pixels already cut out of the photo), in-process or with
+// helper threads beside it. Neighbouring crops are usually repeated facings of one product: a crop
+// this close in appearance (and size) to one already identified takes its answer without another
+// local-feature verification.
+//
+// Which crops are such repeats depends on appearance alone, so it is settled as crops are described,
+// before any is identified; the others are independent of each other and of their order, and helper
+// threads take them as they come while this thread describes the rest, then this thread too. Every
+// answer is the one a single thread gives.
 import { appearanceSimilarity, type Appearance } from './appearance.js';
-import { describeQueries, type ProductQuery } from './describe.js';
-import type { Identifier } from './identifier.js';
+import { describeQueryRuns, type ProductQuery } from './describe.js';
+import type { Identification, Identifier } from './identifier.js';
 import type { RawPixels } from './image-input.js';
 
 // Two crops of one product are about 0.93 alike, two different SKUs at most about 0.74 (identifier.ts).
 const REPEAT_SIMILARITY = 0.93;
 const REPEAT_SIZE_RATIO = 0.85;
+// Crops described at a time (the embeddings are computed a batch at a time).
+const RUN = 32;
 
 /** How many of the identifier's best candidates a crop keeps, for a reviewer's product picker. */
 export const SUGGESTIONS = 5;
@@ -21,31 +28,78 @@ export interface CropIdentity {
   suggestions: { skuId: string; score: number }[];
 }
 
+/** Other threads identifying crops, each with a copy of the catalog (pool.ts). */
+export interface IdentifyHelpers {
+  /** How many crops they identify at once. */
+  readonly size: number;
+  identify(crop: RawPixels, appearance: Appearance, identifier: Identifier): Promise<CropIdentity>;
+}
+
+export function cropIdentity(r: Identification): CropIdentity {
+  return { skuId: r.skuId, score: r.score, suggestions: r.candidates.slice(0, SUGGESTIONS).map((c) => ({ skuId: c.skuId, score: Math.round(c.score * 1000) / 1000 })) };
+}
+
 export async function identifyCrops(
   crops: readonly RawPixels[],
   identifier: Identifier,
   checkpoint?: () => Promise<void>,
+  helpers?: IdentifyHelpers,
 ): Promise<CropIdentity[]> {
-  const out: CropIdentity[] = [];
   if (identifier.size === 0) return crops.map(() => ({ skuId: null, score: 0, suggestions: [] }));
-  const seen: { look: Appearance; w: number; h: number; result: CropIdentity }[] = [];
+  const queries: ProductQuery[] = [];
+  // Each crop's twin: the first crop before it, itself no repeat, that it repeats (-1: none). The
+  // others, the originals, are identified: by helpers as soon as they are described, by this thread
+  // once every crop is.
   const close = (a: number, b: number) => Math.min(a, b) / Math.max(a, b) >= REPEAT_SIZE_RATIO;
-  // Described in runs (the embeddings are computed a batch at a time), identified one by one.
-  const RUN = 32;
-  let queries: ProductQuery[] = [];
-  for (const [i, crop] of crops.entries()) {
+  const twin = new Int32Array(crops.length).fill(-1);
+  const originals: number[] = [];
+  const results = new Array<CropIdentity>(crops.length);
+  let next = 0;
+  let described = false;
+  let waiting: (() => void)[] = [];
+  const wake = () => {
+    for (const w of waiting) w();
+    waiting = [];
+  };
+  const take = async (): Promise<number> => {
+    while (next === originals.length && !described) await new Promise<void>((resolve) => waiting.push(resolve));
+    return next < originals.length ? originals[next++] : -1;
+  };
+  const helper = async () => {
+    for (let i = await take(); i >= 0; i = await take()) results[i] = await helpers!.identify(crops[i], queries[i], identifier);
+  };
+  const helping = Promise.all(Array.from({ length: helpers?.size ?? 0 }, helper));
+  helping.catch(() => undefined); // awaited below, once this thread is done: not unhandled meanwhile
+  try {
     await checkpoint?.();
-    if (i % RUN === 0) queries = await describeQueries(crops.slice(i, i + RUN).map((input) => ({ input })));
-    const query = queries[i % RUN];
-    const twin = seen.find((s) => close(s.w, crop.width) && close(s.h, crop.height) && appearanceSimilarity(s.look, query) >= REPEAT_SIMILARITY);
-    if (twin) {
-      out.push(twin.result);
-      continue;
+    for await (const run of describeQueryRuns(crops.map((input) => ({ input })), RUN)) {
+      const from = queries.length;
+      queries.push(...run);
+      for (let i = from; i < queries.length; i++) {
+        const t = originals.find((s) => close(crops[s].width, crops[i].width) && close(crops[s].height, crops[i].height) && appearanceSimilarity(queries[s], queries[i]) >= REPEAT_SIMILARITY);
+        if (t === undefined) originals.push(i);
+        else twin[i] = t;
+      }
+      wake();
+      await checkpoint?.();
     }
-    const r = await identifier.identify(query);
-    const result = { skuId: r.skuId, score: r.score, suggestions: r.candidates.slice(0, SUGGESTIONS).map((c) => ({ skuId: c.skuId, score: Math.round(c.score * 1000) / 1000 })) };
-    seen.push({ look: query, w: crop.width, h: crop.height, result });
-    out.push(result);
+    described = true;
+    wake();
+    // This thread claims the next crop as it starts one, and when that crop will be verified, has its
+    // local features computed meanwhile (its grey image resized by sharp while this one is matched).
+    for (let i = await take(); i >= 0; ) {
+      await checkpoint?.();
+      const after = next < originals.length ? originals[next++] : -1;
+      if (after >= 0 && identifier.needsLocalFeatures(queries[after])) queries[after].local().catch(() => undefined);
+      results[i] = cropIdentity(await identifier.identify(queries[i]));
+      i = after >= 0 ? after : await take();
+    }
+    await helping;
+  } finally {
+    // A stopped job hands out no more crops (helpers finish the one they hold).
+    next = originals.length;
+    described = true;
+    wake();
   }
-  return out;
+  return crops.map((_, i) => results[twin[i] >= 0 ? twin[i] : i]);
 }

@@ -1,28 +1,36 @@
-// Identification on several cores: detection is done by the time products are identified, so the
-// crops are split into contiguous runs (neighbours stay together for the repeated-facing shortcut)
-// and identified by worker threads, each with its own opencv.js instance and copy of the catalog.
+// Identification on more cores: worker threads that identify single crops beside the thread that
+// describes them (identify-crops.ts hands out the crops, so every answer is the one a single thread
+// gives). A worker holds its own opencv.js and a copy of the catalog (sent when it changes), and no
+// embedder: it is sent each crop's pixels with its embedding and global descriptor, and computes the
+// crop's local features only when verification needs them.
 // Only available from the built JavaScript (a worker cannot load the TypeScript sources); callers
-// fall back to identifying in-process when `IdentifyPool.available()` is false.
+// identify on their own thread when `IdentifyPool.available()` is false.
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { Appearance } from './appearance.js';
 import { CatalogVersions, catalogReferences, type CatalogReference } from './catalog-copy.js';
-import { activeEmbedderPath } from './embedding.js';
-import type { CropIdentity } from './identify-crops.js';
+import type { CropIdentity, IdentifyHelpers } from './identify-crops.js';
 import type { PoolReply, PoolRequest } from './identify-worker.js';
 import type { Identifier } from './identifier.js';
 import type { RawPixels } from './image-input.js';
 
 const WORKER_URL = new URL('./identify-worker.js', import.meta.url);
 
-export class IdentifyPool {
-  private workers: { worker: Worker; catalog: number }[] = [];
-  private nextTask = 0;
-  private readonly pending = new Map<number, { resolve: (r: CropIdentity[]) => void; reject: (e: Error) => void }>();
-  private readonly versions = new CatalogVersions();
+interface PoolWorker {
+  worker: Worker;
+  catalog: number;
+  busy: number;
+}
 
-  constructor(readonly size = Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length))) {}
+export class IdentifyPool implements IdentifyHelpers {
+  private workers: PoolWorker[] = [];
+  private nextTask = 0;
+  private readonly pending = new Map<number, { resolve: (r: CropIdentity) => void; reject: (e: Error) => void }>();
+  private readonly versions = new CatalogVersions();
+  private refs: { version: number; refs: CatalogReference[] } | undefined;
+
+  constructor(readonly size = 1) {}
 
   static available(): boolean {
     return WORKER_URL.pathname.endsWith('.js') && existsSync(fileURLToPath(WORKER_URL));
@@ -37,44 +45,45 @@ export class IdentifyPool {
         if (!p) return;
         this.pending.delete(m.task);
         if (m.error !== undefined) p.reject(new Error(m.error));
-        else p.resolve(m.results ?? []);
+        else p.resolve(m.result!);
       });
       worker.on('error', (e) => {
         for (const p of this.pending.values()) p.reject(e);
         this.pending.clear();
         this.workers = this.workers.filter((w) => w.worker !== worker);
       });
-      this.workers.push({ worker, catalog: 0 });
+      this.workers.push({ worker, catalog: 0, busy: 0 });
     }
   }
 
-  async identify(crops: readonly RawPixels[], identifier: Identifier): Promise<CropIdentity[]> {
-    if (crops.length === 0) return [];
+  /** Identifies one crop on the least busy worker. */
+  async identify(crop: RawPixels, appearance: Appearance, identifier: Identifier): Promise<CropIdentity> {
     this.spawn();
+    const w = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const version = this.versions.of(identifier);
     let refs: CatalogReference[] | undefined;
-    const chunk = Math.ceil(crops.length / this.workers.length);
-    const parts = this.workers.map(({ worker, catalog }, i) => {
-      const slice = crops.slice(i * chunk, (i + 1) * chunk);
-      if (slice.length === 0) return Promise.resolve([] as CropIdentity[]);
-      const w = this.workers[i];
-      if (catalog !== version) {
-        refs ??= catalogReferences(identifier);
-        w.catalog = version;
-      }
-      const task = this.nextTask++;
-      const request: PoolRequest = { task, catalog: { version, options: identifier.options, refs: catalog !== version ? refs : undefined }, crops: slice, embedder: activeEmbedderPath() };
-      return new Promise<CropIdentity[]>((resolve, reject) => {
+    if (w.catalog !== version) {
+      if (this.refs?.version !== version) this.refs = { version, refs: catalogReferences(identifier) };
+      refs = this.refs.refs;
+      w.catalog = version;
+    }
+    const task = this.nextTask++;
+    const request: PoolRequest = { task, catalog: { version, options: identifier.options, refs }, crop, embedding: appearance.embedding, global: appearance.global };
+    w.busy++;
+    try {
+      return await new Promise<CropIdentity>((resolve, reject) => {
         this.pending.set(task, { resolve, reject });
-        worker.postMessage(request);
+        w.worker.postMessage(request);
       });
-    });
-    return (await Promise.all(parts)).flat();
+    } finally {
+      w.busy--;
+    }
   }
 
   async close(): Promise<void> {
     const all = this.workers;
     this.workers = [];
+    this.refs = undefined;
     await Promise.all(all.map((w) => w.worker.terminate()));
   }
 }
