@@ -2,7 +2,9 @@
 // exactly OpenCV's matches, knnMatch (k = 2, brute force, Hamming) filtered by Lowe's ratio, on real
 // ORB descriptors of reference crops, also from an unaligned buffer (as decoded from the database)
 // and with ties; verifiedMatches skips the homography only below the matches its caller asks for.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { assemble } from '../../scripts/build-wasm.mjs';
 import { describeProduct, describeQuery } from '../../main/server/recognition/identification/describe.js';
 import { ratioMatches } from '../../main/server/recognition/identification/hamming.js';
 import { verifiedMatches, type LocalFeatures } from '../../main/server/recognition/identification/local-features.js';
@@ -33,6 +35,13 @@ async function opencvMatches(query: LocalFeatures, ref: LocalFeatures, ratio: nu
 }
 
 describe('ratio-test matching', () => {
+  it('runs the module its WebAssembly text assembles to (hamming.wasm is hamming.wat, rebuilt)', async () => {
+    const dir = new URL('../../main/server/recognition/identification/', import.meta.url);
+    const built = await assemble(new URL('hamming.wat', dir).pathname);
+    expect(built.length).toBeGreaterThan(100);
+    expect(Buffer.compare(built, readFileSync(new URL('hamming.wasm', dir)))).toBe(0); // else: npm run build:wasm
+  });
+
   it("matches exactly as OpenCV's knnMatch with the ratio test", async () => {
     const features = [];
     for (const p of UPRIGHT.slice(0, 3)) for (const f of referenceFiles(p).slice(0, 2)) features.push((await describeProduct(f)).local);
