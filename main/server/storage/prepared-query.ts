@@ -71,26 +71,38 @@ export function statementName(sql: string): string | undefined {
   return statementNames.get(sql);
 }
 
-const INSERT_SHAPES_KEPT = 500;
-let insertShapes = new Map<string, PreparedQuery<unknown[], unknown>>();
+const SHAPES_KEPT = 500;
+let shapes = new Map<string, PreparedQuery<unknown[], unknown>>();
+
+/**
+ * A prepared query per shape (`key` names it: table, columns, returning list, kind), for queries whose
+ * columns vary with the row written. The shapes are kept like the statement cache
+ * (storage/dialect.ts): it starts over when full.
+ */
+export function preparedByShape<R = unknown>(key: string, arity: number, build: (db: Kysely<any>, ...slots: any[]) => Compilable<R>): PreparedQuery<unknown[], R> {
+  let q = shapes.get(key) as PreparedQuery<unknown[], R> | undefined;
+  if (!q) {
+    if (shapes.size >= SHAPES_KEPT) shapes = new Map();
+    q = preparedQuery<unknown[], R>(arity, build);
+    shapes.set(key, q as PreparedQuery<unknown[], unknown>);
+  }
+  return q;
+}
+
+/** A row's columns that take a value: those whose value is undefined are left out, as Kysely does. */
+export function rowColumns(row: Record<string, unknown>): string[] {
+  return Object.keys(row).filter((c) => row[c] !== undefined);
+}
 
 /**
  * `db.insertInto(table).values(row).execute()` for one row of plain values (no expressions), prepared
  * per table, set of columns and `returning` list (`.returning(returning)`: columns, `column as alias`).
- * Columns whose value is undefined are left out, as Kysely does. The shapes are kept like the
- * statement cache (storage/dialect.ts): it starts over when full.
  */
 export function insertRow<R = unknown>(db: Kysely<any>, table: string, row: Record<string, unknown>, returning?: readonly string[]): Promise<QueryResult<R>> {
-  const columns = Object.keys(row).filter((c) => row[c] !== undefined);
-  const key = `${table}(${columns.join(',')})${returning ? returning.join(',') : ''}`;
-  let q = insertShapes.get(key);
-  if (!q) {
-    if (insertShapes.size >= INSERT_SHAPES_KEPT) insertShapes = new Map();
-    q = preparedQuery(columns.length, (d, ...slots) => {
-      const insert = d.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, slots[i]])));
-      return returning ? insert.returning(returning as string[]) : insert;
-    });
-    insertShapes.set(key, q);
-  }
-  return q.execute(db, ...columns.map((c) => row[c])) as Promise<QueryResult<R>>;
+  const columns = rowColumns(row);
+  const q = preparedByShape<R>(`insert ${table}(${columns.join(',')})${returning ? returning.join(',') : ''}`, columns.length, (d, ...slots) => {
+    const insert = d.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, slots[i]])));
+    return returning ? insert.returning(returning as string[]) : insert;
+  });
+  return q.execute(db, ...columns.map((c) => row[c]));
 }

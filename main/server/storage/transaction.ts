@@ -4,7 +4,7 @@ import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { randomInt } from 'node:crypto';
 import { isPostgres } from './dialect.js';
 import { now } from './ids.js';
-import { insertRow, preparedQuery, type PreparedQuery } from './prepared-query.js';
+import { insertRow, preparedByShape, rowColumns } from './prepared-query.js';
 import { walSyncOf } from './wal-sync.js';
 import type { Database } from './schema.js';
 
@@ -89,9 +89,6 @@ export interface Inserted {
   id: string;
 }
 
-const INSERT_WRITE_SHAPES_KEPT = 500;
-let insertWriteShapes = new Map<string, PreparedQuery<unknown[], Row>>();
-
 /**
  * A write that is one new row of `table` (plain values, as insertRow takes) and nothing else: a new
  * record with nothing to check first. Answers the row's `returning` columns (`column as alias` too).
@@ -109,21 +106,15 @@ export async function insertWrite(db: Kysely<Database>, table: string, row: Row,
       return rows[0];
     });
   }
-  const columns = Object.keys(row).filter((c) => row[c] !== undefined);
-  const key = `${table}(${columns.join(',')})${returning.join(',')}`;
-  let q = insertWriteShapes.get(key);
-  if (!q) {
-    if (insertWriteShapes.size >= INSERT_WRITE_SHAPES_KEPT) insertWriteShapes = new Map();
-    const n = columns.length;
-    q = preparedQuery<unknown[], Row>(n + 3, (d, ...slots) =>
-      d
-        .with('inserted', (w) => w.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, slots[i]]))).returning(returning as string[]))
-        .with('changed', (w) => w.insertInto('outbox').values({ entity: slots[n], record_id: slots[n + 1], op: 'upsert', device_id: null, created_at: slots[n + 2] }))
-        .selectFrom('inserted')
-        .selectAll(),
-    );
-    insertWriteShapes.set(key, q);
-  }
+  const columns = rowColumns(row);
+  const n = columns.length;
+  const q = preparedByShape<Row>(`insert+outbox ${table}(${columns.join(',')})${returning.join(',')}`, n + 3, (d, ...slots) =>
+    d
+      .with('inserted', (w) => w.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, slots[i]]))).returning(returning as string[]))
+      .with('changed', (w) => w.insertInto('outbox').values({ entity: slots[n], record_id: slots[n + 1], op: 'upsert', device_id: null, created_at: slots[n + 2] }))
+      .selectFrom('inserted')
+      .selectAll(),
+  );
   const { rows } = await q.execute(db, ...columns.map((c) => row[c]), change.entity, change.id, now());
   notify(db, new Set([change.entity]));
   return rows[0];
