@@ -10,8 +10,10 @@ session early (a lent GPU machine's call limit) and a later call resumes the sam
 
 --arch mnv2 is MobileShelfNet: it starts from the pretrained MobileNetV2 (pretrained_backbone.py) unless
 --init or a resume gives weights; --freeze N keeps the stem and its first N blocks fixed (-1: the whole
-backbone) and --backbone-lr scales the learning rate of the backbone's trainable part. It trains with
-channels-last tensors on the CPU too: PyTorch's depthwise convolutions are several times faster so.
+backbone) and --backbone-lr scales the learning rate of the backbone's trainable part; --distill DIR adds
+distill.py's term, which holds the backbone's maps on real photos under DIR to the pretrained backbone's.
+It trains with channels-last tensors on the CPU too: PyTorch's depthwise convolutions are several times
+faster so.
 
 Usage: python3 train.py --data cache/train --run runs/r1 --minutes 75 [--batch 16 --size 384 --threads 2]
        sh gpu_train.sh ...   (on a lent GPU machine: generates its own set, then trains)
@@ -82,6 +84,10 @@ def main():
     ap.add_argument('--backbone-lr', type=float, default=1.0, help='mnv2: the backbone\'s learning rate, a fraction of --lr')
     ap.add_argument('--snapshot-every', type=float, help='also keep the weights every this many minutes as RUN/snap-STEP.pt '
                     '(synthetic AP is no proxy for real photos, so a middle checkpoint may be the one to ship)')
+    ap.add_argument('--distill', metavar='DIR', help='mnv2: hold the backbone\'s maps on real photos under DIR to the '
+                    'pretrained backbone\'s (distill.py; unlabelled photos the licence allows training on)')
+    ap.add_argument('--distill-weight', type=float, default=1.0, help='the distillation term\'s weight in the loss')
+    ap.add_argument('--distill-batch', type=int, default=6, help='real mosaics per step')
     ap.add_argument('--stop-after', type=float, help='end this session after this many wall-clock minutes, '
                     'saving last.pt; the schedule (--minutes) goes on when the run is resumed')
     a = ap.parse_args()
@@ -121,10 +127,19 @@ def main():
     # Loader processes only when asked: torch 1.13 (Debian's) refuses any prefetch_factor without them.
     loader_opts = {'num_workers': a.workers, 'persistent_workers': True, 'prefetch_factor': 4} if a.workers else {}
     dl = DataLoader(ds, batch_size=a.batch, pin_memory=dev == 'cuda', **loader_opts)
+    distiller = real = None
+    if a.distill:
+        if not mobile:
+            raise SystemExit('--distill needs --arch mnv2: it holds the pretrained backbone\'s features')
+        from distill import FeatureDistiller, RealMosaics
+        from pretrained_backbone import load_state_dict
+        distiller = FeatureDistiller(load_state_dict(), dev)
+        real = iter(DataLoader(RealMosaics(a.distill, a.size, seed=step + 1000 * int(elapsed)), batch_size=a.distill_batch,
+                               pin_memory=dev == 'cuda', **loader_opts))
     model.train()
     t0 = time.time() - elapsed
     session_end = time.time() + a.stop_after * 60 if a.stop_after else float('inf')
-    last_save = last_snap = time.time(); acc = torch.zeros(3, device=dev); k = 0
+    last_save = last_snap = time.time(); acc = torch.zeros(4, device=dev); k = 0
     for batch in dl:
         elapsed = time.time() - t0
         if elapsed >= budget or time.time() >= session_end:
@@ -136,15 +151,19 @@ def main():
         batch = [b.to(dev, non_blocking=True) for b in batch]
         l_hm, l_wh, l_off = losses(model, batch)
         loss = l_hm + 0.5 * l_wh + l_off
+        l_dist = torch.zeros((), device=dev)
+        if distiller:
+            l_dist = distiller.loss(model, next(real).to(dev, non_blocking=True))
+            loss = loss + a.distill_weight * l_dist
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)
         opt.step()
         step += 1; k += 1
-        acc += torch.stack((l_hm, l_wh, l_off)).detach()  # no per-step sync with the GPU
+        acc += torch.stack((l_hm, l_wh, l_off, l_dist)).detach()  # no per-step sync with the GPU
         if step % a.log_every == 0:
             m = (acc / k).tolist()
-            print(f'step {step} t {elapsed / 60:.1f}m lr {lr:.5f} hm {m[0]:.3f} wh {m[1]:.3f} off {m[2]:.3f}', flush=True)
+            print(f'step {step} t {elapsed / 60:.1f}m lr {lr:.5f} hm {m[0]:.3f} wh {m[1]:.3f} off {m[2]:.3f}' + (f' dist {m[3]:.4f}' if distiller else ''), flush=True)
             acc.zero_(); k = 0
         if time.time() - last_save > 300:
             torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0, 'arch': a.arch}, ck + '.tmp')

@@ -1,0 +1,77 @@
+"""Feature distillation toward the pretrained backbone on unlabelled real photos (train.py --distill DIR).
+
+While the detector trains on generated shelves, a second small batch of real photos (photos the licence
+allows training on: the Grocery Store Dataset's in-store photos, MIT) goes through the network's backbone
+and through a frozen copy of the pretrained Open Images MobileNetV2; the squared difference of their stride
+4/8/16/32 maps, relative to the pretrained maps' energy, is added to the loss.
+
+Why: on the labelled real regions every step toward the generator's scenes has cost and every step of the
+backbone back toward the pretrained weights has gained, up to 0.15 of the way (models/MODEL_CARD.md,
+"Fourth session"). Moving the weights back is blunt: it also undoes what the generated scenes taught. Holding
+the backbone's *answers on real photos* to the pretrained ones lets its weights move only in directions
+that leave real-photo features alone (learning without forgetting, in feature space).
+
+The real photos are shown as mosaics of 1x1 to 3x3 photos, so their products come at the sizes of products
+on a shelf photo at the model's input (tens of pixels to a few hundred).
+"""
+import glob
+import os
+
+import cv2
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+from mobilenet_v2 import MobileNetV2
+
+
+class RealMosaics(Dataset):
+    """uint8 RGB [3,S,S] mosaics of real photos under `folder` (recursively, *.jpg), flipped at random."""
+
+    def __init__(self, folder, size=256, length=10 ** 7, seed=0):
+        self.photos = sorted(glob.glob(os.path.join(folder, '**', '*.jpg'), recursive=True))
+        if not self.photos:
+            raise ValueError(f'no .jpg photos under {folder}')
+        self.size, self.length, self.seed = size, length, seed
+
+    def __len__(self):
+        return self.length
+
+    def __getitem__(self, i):
+        rng = np.random.default_rng([self.seed, i, 7])
+        S = self.size
+        k = int(rng.integers(1, 4))
+        out = np.empty((S, S, 3), np.uint8)
+        edges = [round(j * S / k) for j in range(k + 1)]
+        for r in range(k):
+            for c in range(k):
+                h, w = edges[r + 1] - edges[r], edges[c + 1] - edges[c]
+                img = cv2.imread(self.photos[rng.integers(len(self.photos))])
+                # A random square window (half to all of the photo), so a cell is not always the whole scene.
+                side = int(min(img.shape[:2]) * rng.uniform(0.5, 1.0))
+                y0 = int(rng.integers(0, img.shape[0] - side + 1)); x0 = int(rng.integers(0, img.shape[1] - side + 1))
+                cell = cv2.resize(img[y0:y0 + side, x0:x0 + side], (w, h), interpolation=cv2.INTER_AREA)
+                if rng.random() < 0.5:
+                    cell = cell[:, ::-1]
+                out[edges[r]:edges[r + 1], edges[c]:edges[c + 1]] = cell
+        return torch.from_numpy(np.ascontiguousarray(out[:, :, ::-1].transpose(2, 0, 1)))
+
+
+class FeatureDistiller:
+    """The distillation term for one network: a frozen pretrained backbone as the teacher."""
+
+    def __init__(self, state_dict, device='cpu'):
+        self.teacher = MobileNetV2().to(device)
+        self.teacher.load_state_dict(state_dict)
+        self.teacher.eval().requires_grad_(False)
+        if device == 'cpu':
+            self.teacher = self.teacher.to(memory_format=torch.channels_last)
+
+    def loss(self, model, real):
+        """Mean over the four maps of ||student - teacher||^2 / ||teacher||^2 on uint8 real images [N,3,S,S]."""
+        x = real.float().contiguous(memory_format=torch.channels_last)
+        with torch.no_grad():
+            want = self.teacher.features(x / 127.5 - 1)
+        got = model.maps(x)
+        terms = [((g.float() - w) ** 2).mean() / (w ** 2).mean().clamp(min=1e-6) for g, w in zip(got, want)]
+        return sum(terms) / len(terms)
