@@ -23,6 +23,14 @@ def list_samples(folder):
     return sorted(f[:-5] for f in glob.glob(os.path.join(folder, '*.json')))
 
 
+def list_photos(folder):
+    """Every .jpg under `folder`, recursively, sorted; unlabelled real photos (--fda, --distill)."""
+    photos = sorted(glob.glob(os.path.join(folder, '**', '*.jpg'), recursive=True))
+    if not photos:
+        raise ValueError(f'no .jpg photos under {folder}')
+    return photos
+
+
 # Heatmap target inside an ignored region (pseudo_label.py: doubtful teacher boxes, the hand-held product):
 # just under 1, so the focal loss's negative weight (1 - target)^4 vanishes there without making a positive.
 IGNORE = 1 - 1e-3
@@ -73,9 +81,7 @@ class ShelfCrops(Dataset):
         self.folder, self.size, self.length, self.seed = folder, size, length, seed
         self.recent_from, self.recent_frac = recent_from, recent_frac
         self.photo_aug = photo_aug
-        self.fda = sorted(glob.glob(os.path.join(fda_dir, '**', '*.jpg'), recursive=True)) if fda_dir else []
-        if fda_dir and not self.fda:
-            raise ValueError(f'no .jpg photos under {fda_dir}')
+        self.fda = list_photos(fda_dir) if fda_dir else []
         self.fda_beta, self.fda_prob = fda_beta, fda_prob
         self._split(list_samples(folder))
 

@@ -15,15 +15,19 @@ without it; models/MODEL_CARD.md, "Fifth session"). Kept for runs that train lon
 
 The real photos are shown as mosaics of 1x1 to 3x3 photos, so their products come at the sizes of products
 on a shelf photo at the model's input (tens of pixels to a few hundred).
+
+Usage (the term of trained checkpoints, as models/MODEL_CARD.md "Fifth session" reports it: 24 mosaics of
+the Grocery Store val/ photos, seed 5):
+    python3 distill.py ../../../shared/data/grocery-store-dataset/dataset/val/Packages CKPT.pt [CKPT.pt ...]
 """
-import glob
-import os
+import argparse
 
 import cv2
 import numpy as np
 import torch
 from torch.utils.data import Dataset
 
+from dataset import list_photos
 from mobilenet_v2 import MobileNetV2
 
 
@@ -31,9 +35,7 @@ class RealMosaics(Dataset):
     """uint8 RGB [3,S,S] mosaics of real photos under `folder` (recursively, *.jpg), flipped at random."""
 
     def __init__(self, folder, size=256, length=10 ** 7, seed=0):
-        self.photos = sorted(glob.glob(os.path.join(folder, '**', '*.jpg'), recursive=True))
-        if not self.photos:
-            raise ValueError(f'no .jpg photos under {folder}')
+        self.photos = list_photos(folder)
         self.size, self.length, self.seed = size, length, seed
 
     def __len__(self):
@@ -77,3 +79,29 @@ class FeatureDistiller:
         got = model.maps(x)
         terms = [((g.float() - w) ** 2).mean() / (w ** 2).mean().clamp(min=1e-6) for g, w in zip(got, want)]
         return sum(terms) / len(terms)
+
+
+def main():
+    ap = argparse.ArgumentParser(description='the distillation term of checkpoints on fixed real mosaics')
+    ap.add_argument('photos'); ap.add_argument('checkpoints', nargs='+')
+    ap.add_argument('--count', type=int, default=24); ap.add_argument('--size', type=int, default=256)
+    ap.add_argument('--seed', type=int, default=5)
+    a = ap.parse_args()
+    from model import build
+    from pretrained_backbone import load_state_dict
+    torch.set_num_threads(2)
+    mosaics = RealMosaics(a.photos, a.size, seed=a.seed)
+    real = torch.stack([mosaics[i] for i in range(a.count)])
+    distiller = FeatureDistiller(load_state_dict())
+    for p in a.checkpoints:
+        state = torch.load(p, map_location='cpu')
+        model = build(state.get('arch', 'small'))
+        if not hasattr(model, 'backbone'):
+            raise SystemExit(f"{p} holds arch {state.get('arch', 'small')}: no pretrained backbone to compare with")
+        model.load_state_dict(state['model']); model.eval()
+        with torch.no_grad():
+            print(f'{p}: {distiller.loss(model.to(memory_format=torch.channels_last), real).item():.4f}', flush=True)
+
+
+if __name__ == '__main__':
+    main()

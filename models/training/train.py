@@ -91,6 +91,8 @@ def main():
     ap.add_argument('--stop-after', type=float, help='end this session after this many wall-clock minutes, '
                     'saving last.pt; the schedule (--minutes) goes on when the run is resumed')
     a = ap.parse_args()
+    if a.distill and a.arch not in MOBILE_ARCHS:
+        ap.error('--distill needs --arch mnv2: it holds the pretrained backbone\'s features')
     torch.set_num_threads(a.threads)
     torch.manual_seed(0)
     dev = 'cuda' if torch.cuda.is_available() else 'cpu'
@@ -129,8 +131,6 @@ def main():
     dl = DataLoader(ds, batch_size=a.batch, pin_memory=dev == 'cuda', **loader_opts)
     distiller = real = None
     if a.distill:
-        if not mobile:
-            raise SystemExit('--distill needs --arch mnv2: it holds the pretrained backbone\'s features')
         from distill import FeatureDistiller, RealMosaics
         from pretrained_backbone import load_state_dict
         distiller = FeatureDistiller(load_state_dict(), dev)

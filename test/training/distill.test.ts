@@ -57,6 +57,25 @@ print(json.dumps({'shape': list(real.shape), 'dtype': str(real.dtype), 'same_aga
     for (const [name, g] of Object.entries(r.grads)) if (name !== 'backbone') expect(g, name).toBe(0);
   }, 120_000);
 
+  it('prints the term of saved checkpoints: 0 for the pretrained backbone, above 0 for a moved one', () => {
+    const pre = path.join(tmp, 'pre.pt'), moved = path.join(tmp, 'moved.pt');
+    runPython(['-c', `
+import torch
+from model import build
+from pretrained_backbone import load_state_dict
+torch.manual_seed(0); m = build('mnv2'); m.backbone.load_state_dict(load_state_dict())
+torch.save({'model': m.state_dict(), 'arch': 'mnv2'}, ${JSON.stringify(pre)})
+with torch.no_grad():
+    for t in m.backbone.parameters(): t.add_(torch.randn_like(t) * 0.01)
+torch.save({'model': m.state_dict(), 'arch': 'mnv2'}, ${JSON.stringify(moved)})
+`]);
+    const out = runPython(['distill.py', PHOTOS, pre, moved, '--count', '2', '--size', '128']);
+    const terms = new Map(out.trim().split('\n').map((line) => line.split(': ') as [string, string]));
+    const term = (file: string) => Number(terms.get(file));
+    expect(term(pre)).toBe(0);
+    expect(term(moved)).toBeGreaterThan(0.001);
+  }, 120_000);
+
   it('refuses a folder without photos', () => {
     expect(() => runPython(['-c', `from distill import RealMosaics; RealMosaics(${JSON.stringify(tmp)})`])).toThrow(/no \.jpg photos under/);
   });
