@@ -65,6 +65,6 @@ if (!existsSync(photos)) {
   console.log(`real photos: ${counts.length} photos, mean ${(counts.reduce((a, b) => a + b, 0) / counts.length).toFixed(0)} boxes per photo (overlays in ${out})`);
   // dev: the regions models were chosen on; test: other regions of the same photos, for confirming a choice.
   for (const [split, l] of Object.entries(report.labelled_photos ?? {})) {
-    console.log(`real photos, hand-labelled regions (${split}): ${l.photos} photos, ${l.objects} products | AP50 ${f(l.AP50)} | AP ${f(l.AP)} | recall ${f(l.recall)} precision ${f(l.precision)} at the app's ${report.app_threshold} | mean abs count error ${l.count_error.toFixed(1)} per region`);
+    console.log(`real photos, hand-labelled regions (${split}): ${l.photos} photos, ${l.objects} products | AP50 ${f(l.AP50)} (at IoU 0.4 ${f(l.AP40)}; ${f(l.misses.reach)} found by some box) | AP ${f(l.AP)} | recall ${f(l.recall)} precision ${f(l.precision)} at the app's ${report.app_threshold} | mean abs count error ${l.count_error.toFixed(1)} per region`);
   }
 }

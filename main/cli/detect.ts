@@ -2,13 +2,13 @@
 // image: {"image", "width", "height", "ms", "boxes": [{"x1","y1","x2","y2","score"}]}, boxes in the image's
 // pixels as displayed (EXIF orientation applied). An unreadable image is reported on stderr and the others
 // still run; the exit status is 1 if any image failed.
-// Options: --model PATH, --threads N, --input-size N, --score-threshold X, --zoom X (1: one pass),
-// --mirror (also average with the mirrored image).
+// Options: --model PATH, --threads N, --input-size N, --score-threshold X, --iou-threshold X (non-maximum
+// suppression; 1 keeps every peak), --zoom X (1: one pass), --mirror (also average with the mirrored image).
 import { parseArgs } from 'node:util';
 
 import { createDetector, DetectorInputError } from '../server/recognition/detector/index.js';
 
-const USAGE = 'usage: detect [--json] [--model PATH] [--threads N] [--input-size N] [--score-threshold X] [--zoom X] [--mirror] IMAGE...';
+const USAGE = 'usage: detect [--json] [--model PATH] [--threads N] [--input-size N] [--score-threshold X] [--iou-threshold X] [--zoom X] [--mirror] IMAGE...';
 
 async function main(): Promise<number> {
   let parsed;
@@ -21,6 +21,7 @@ async function main(): Promise<number> {
         threads: { type: 'string' },
         'input-size': { type: 'string' },
         'score-threshold': { type: 'string' },
+        'iou-threshold': { type: 'string' },
         zoom: { type: 'string' },
         mirror: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -41,6 +42,7 @@ async function main(): Promise<number> {
     threads: num(values.threads),
     inputSize: num(values['input-size']),
     scoreThreshold: num(values['score-threshold']),
+    iouThreshold: num(values['iou-threshold']),
     zoom: num(values.zoom),
     mirror: values.mirror,
   });

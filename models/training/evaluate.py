@@ -69,8 +69,15 @@ def iou_matrix(a, b):
 def match(d, g, thr):
     """Greedy matching as COCO does it: detections d (N,5) best score first, each to the unmatched truth box
     of g (M,4) it overlaps most, at IoU >= thr. Returns d sorted by score and a true-positive flag per row."""
+    d, truth = assign(d, g, thr)
+    return d, truth >= 0
+
+
+def assign(d, g, thr):
+    """match()'s greedy matching, returning d sorted by score and, per row, the index of the truth box it
+    matched (-1 for none)."""
     d = d[np.argsort(-d[:, 4], kind='stable')]
-    matched = np.zeros(len(g), bool); tp = np.zeros(len(d), bool)
+    matched = np.zeros(len(g), bool); truth = np.full(len(d), -1)
     ious = iou_matrix(d[:, :4], g) if len(g) and len(d) else np.zeros((len(d), len(g)))
     for k in range(len(d)):
         best, bj = thr, -1
@@ -78,8 +85,8 @@ def match(d, g, thr):
             if not matched[j] and ious[k, j] >= best:
                 best, bj = ious[k, j], j
         if bj >= 0:
-            matched[bj] = tp[k] = True
-    return d, tp
+            matched[bj] = True; truth[k] = bj
+    return d, truth
 
 
 def average_precision(dets, gts, thr):
@@ -193,8 +200,43 @@ def evaluate_photos(folder, out_dir, extra, cut, splits=SPLITS):
             aps = ap_by_iou(dets, gts)
             labelled[split] = {'photos': len(gts), 'objects': int(sum(len(g) for g in gts)),
                                'AP50': aps[0.5], 'AP': float(np.mean(list(aps.values()))),
-                               **region_scores(dets, gts, cut), 'per_photo': per}
+                               'AP30': average_precision(dets, gts, 0.3), 'AP40': average_precision(dets, gts, 0.4),
+                               **region_scores(dets, gts, cut), 'misses': misses(dets, gts), 'per_photo': per}
     return counts, labelled
+
+
+def misses(dets, gts, floor=SCORE_FOR_AP):
+    """Where the products a detector misses at IoU 0.5 went, pooled over the regions (detections (N,5),
+    truth (M,4) each). `reach`: the share found by some box scoring >= floor (AP50's ceiling). Every product
+    left over is put under its best overlap with any such box: `unseen` (IoU < 0.1), `poor` (0.1 to 0.3) or
+    `near` (>= 0.3: found, but the box's extent is wrong, or it is already some other product's box); near
+    misses are split by that box's area against the product's: `larger` (over 1.5 times: often one box over
+    two products), `smaller` (under 1/1.5) and `offset`."""
+    out = {'reach': 0.0, 'unseen': 0, 'poor': 0, 'near': 0, 'larger': 0, 'smaller': 0, 'offset': 0}
+    found = n_gt = 0
+    for d, g in zip(dets, gts):
+        d = d[d[:, 4] >= floor]
+        n_gt += len(g)
+        if not len(g):
+            continue
+        d, truth = assign(d, g, 0.5)
+        ious = iou_matrix(d[:, :4], g) if len(d) else np.zeros((0, len(g)))
+        taken = np.zeros(len(g), bool)
+        taken[truth[truth >= 0]] = True
+        found += int(taken.sum())
+        for j in np.nonzero(~taken)[0]:
+            best = ious[:, j].max() if len(d) else 0.0
+            if best < 0.1:
+                out['unseen'] += 1
+            elif best < 0.3:
+                out['poor'] += 1
+            else:
+                out['near'] += 1
+                b = d[int(np.argmax(ious[:, j]))]
+                ratio = (b[2] - b[0]) * (b[3] - b[1]) / max(1e-9, (g[j, 2] - g[j, 0]) * (g[j, 3] - g[j, 1]))
+                out['larger' if ratio > 1.5 else 'smaller' if ratio < 1 / 1.5 else 'offset'] += 1
+    out['reach'] = found / max(1, n_gt)
+    return out
 
 
 def region_scores(dets, gts, cut):

@@ -73,3 +73,46 @@ describe('evaluate.py scoring', () => {
     expect(r.underCut).toMatchObject({ AP50: 1, recall: 0, precision: 0, count_error: 1 });
   });
 });
+
+describe("evaluate.py's breakdown of missed products", () => {
+  const MISSES = `
+import json, sys
+import numpy as np
+import evaluate as ev
+c = json.loads(sys.argv[1])
+print(json.dumps(ev.misses([np.array(d, np.float64).reshape(-1, 5) for d in c['dets']],
+                           [np.array(g, np.float64).reshape(-1, 4) for g in c['gts']])))
+`;
+  const C = [0, 100, 100, 200]; // stacked under A
+  const D = [400, 0, 500, 100];
+  const E = [600, 0, 700, 100];
+  const F = [800, 0, 900, 100];
+  const G = [1000, 0, 1100, 100];
+  const r = JSON.parse(
+    runPython([
+      '-c',
+      MISSES,
+      JSON.stringify({
+        dets: [
+          [
+            [0, 0, 100, 190, 0.9], // A's box (IoU 0.53) reaching over C (IoU 0.45, 1.9 times its area)
+            [200, 0, 245, 100, 0.8], // B cut short: IoU 0.45, 0.45 of its area
+            [440, 0, 540, 100, 0.7], // D shifted: IoU 0.43, same area
+            [670, 0, 770, 100, 0.6], // E barely touched: IoU 0.18
+            [...G, 0.01], // G exactly, but under AP's score floor
+          ],
+          [[...A, 0.9]],
+        ],
+        gts: [[A, C, B, D, E, F, G], [A]],
+      }),
+    ]),
+  );
+
+  it('reach is the share of products some box above the floor matches at IoU 0.5', () => {
+    expect(r.reach).toBeCloseTo(2 / 8, 10);
+  });
+
+  it('each missed product goes under its best overlap, near misses under their box size', () => {
+    expect(r).toMatchObject({ unseen: 2, poor: 1, near: 3, larger: 1, smaller: 1, offset: 1 });
+  });
+});

@@ -44,7 +44,7 @@ export type DetectorOptions = {
   inputSize?: number;
   /** minimum centre score of a box (default: the model's own, see modelScoreThreshold) */
   scoreThreshold?: number;
-  /** boxes overlapping a better one by more than this IoU are dropped (default 0.6) */
+  /** boxes overlapping a better one by more than this IoU are dropped (default 0.6; 1 keeps them all) */
   iouThreshold?: number;
   /**
    * photos of very small products get a second pass enlarged by this factor (default 1.5; 1 turns it
@@ -129,6 +129,7 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
   const zoom = options.zoom ?? 1.5;
   const mirror = options.mirror ?? false;
   if (!(zoom >= 1 && zoom <= 4)) throw new RangeError(`zoom must be between 1 and 4, not ${options.zoom}`);
+  if (!(iouThreshold > 0 && iouThreshold <= 1)) throw new RangeError(`iouThreshold must be above 0 and at most 1, not ${options.iouThreshold}`);
   if (options.inputSize !== undefined && !(options.inputSize >= 32 && options.inputSize <= 8192)) {
     throw new RangeError(`inputSize must be between 32 and 8192, not ${options.inputSize}`);
   }
