@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Box } from '../../main/server/recognition/detector/index.js';
-import { recallPrecision, type Truth } from './match.js';
+import { iou, recallPrecision, type Truth } from './match.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = path.join(root, 'dist/main/cli/detect.js');
@@ -78,13 +78,7 @@ describe('detect CLI', () => {
     const all = boxesAt('1');
     expect(strict.length).toBeGreaterThan(0);
     expect(all.length).toBeGreaterThan(strict.length);
-    const overlap = (a: Box, b: Box) => {
-      const iw = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
-      const ih = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
-      const inter = iw > 0 && ih > 0 ? iw * ih : 0;
-      return inter / ((a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter);
-    };
-    for (const [i, a] of strict.entries()) for (const b of strict.slice(i + 1)) expect(overlap(a, b)).toBeLessThanOrEqual(0.1 + 1e-3);
+    for (const [i, a] of strict.entries()) for (const b of strict.slice(i + 1)) expect(iou([a.x1, a.y1, a.x2, a.y2], b)).toBeLessThanOrEqual(0.1 + 1e-3);
     for (const bad of ['0', '1.5', 'x']) {
       const r = run(bad);
       expect(r.status).toBe(1);

@@ -3,7 +3,7 @@ import type { Box } from '../../main/server/recognition/detector/index.js';
 
 export type Truth = [number, number, number, number];
 
-function iou(a: Truth, b: Box): number {
+export function iou(a: Truth, b: Box): number {
   const iw = Math.min(a[2], b.x2) - Math.max(a[0], b.x1);
   const ih = Math.min(a[3], b.y2) - Math.max(a[1], b.y1);
   if (iw <= 0 || ih <= 0) return 0;
