@@ -69,13 +69,13 @@ def iou_matrix(a, b):
 def match(d, g, thr):
     """Greedy matching as COCO does it: detections d (N,5) best score first, each to the unmatched truth box
     of g (M,4) it overlaps most, at IoU >= thr. Returns d sorted by score and a true-positive flag per row."""
-    d, truth = assign(d, g, thr)
+    d, truth, _ = assign(d, g, thr)
     return d, truth >= 0
 
 
 def assign(d, g, thr):
-    """match()'s greedy matching, returning d sorted by score and, per row, the index of the truth box it
-    matched (-1 for none)."""
+    """match()'s greedy matching, returning d sorted by score, per row the index of the truth box it matched
+    (-1 for none), and the IoU of every row with every truth box."""
     d = d[np.argsort(-d[:, 4], kind='stable')]
     matched = np.zeros(len(g), bool); truth = np.full(len(d), -1)
     ious = iou_matrix(d[:, :4], g) if len(g) and len(d) else np.zeros((len(d), len(g)))
@@ -86,7 +86,7 @@ def assign(d, g, thr):
                 best, bj = ious[k, j], j
         if bj >= 0:
             matched[bj] = True; truth[k] = bj
-    return d, truth
+    return d, truth, ious
 
 
 def average_precision(dets, gts, thr):
@@ -219,8 +219,7 @@ def misses(dets, gts, floor=SCORE_FOR_AP):
         n_gt += len(g)
         if not len(g):
             continue
-        d, truth = assign(d, g, 0.5)
-        ious = iou_matrix(d[:, :4], g) if len(d) else np.zeros((0, len(g)))
+        d, truth, ious = assign(d, g, 0.5)
         taken = np.zeros(len(g), bool)
         taken[truth[truth >= 0]] = True
         found += int(taken.sum())
