@@ -10,7 +10,7 @@
 // Each takes --data-dir DIR, or --database postgres://... for a central on PostgreSQL (default: $SHELF_AUDIT_DATA_DIR, else the per-user data directory).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../server/config.js';
+import { defaultDataDir } from '../server/config/config.js';
 import { ROLES, createApiKey, isRole, listApiKeys, revokeApiKey } from '../server/domain/api-keys.js';
 import { NotFoundError, RejectedError } from '../server/domain/errors.js';
 import { parseCsvImport, parseJsonImport } from '../server/domain/import-files.js';
@@ -20,7 +20,7 @@ import type { Database } from '../server/storage/schema.js';
 import type { Kysely } from 'kysely';
 import { createDevice, listDevices, revokeDevice } from '../server/domain/devices.js';
 import { write } from '../server/storage/transaction.js';
-import { exportTraining } from '../server/recognition/training-export.js';
+import { exportTraining } from '../server/scenes/training-export.js';
 import { MODEL_KINDS, ModelError, installModel, isModelKind, readModelChoice, rollbackModel, type ModelKind } from '../server/recognition/model-store.js';
 
 async function modelsCommand(dataDir: string, sub: string | undefined, file: string | undefined, version: string | undefined, kind: string): Promise<number> {

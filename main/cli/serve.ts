@@ -7,7 +7,7 @@
 // one database, to use more than one core: recognition jobs are still leased once (jobs/queue.ts).
 import cluster, { type Worker } from 'node:cluster';
 import { parseArgs } from 'node:util';
-import { DEFAULT_HOST, defaultDataDir, serverSettings } from '../server/config.js';
+import { DEFAULT_HOST, defaultDataDir, serverSettings } from '../server/config/config.js';
 import { prepareDatabase, startServer, type ServerOptions } from '../server/server.js';
 
 const USAGE =

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { DEFAULT_HOST, defaultWebRoot, type ServerConfig } from './config.js';
+import { DEFAULT_HOST, defaultWebRoot, type ServerConfig } from './config/config.js';
 import { ensureApiKey } from './domain/api-keys.js';
 import { openDatabase, openDatabaseTarget, type OpenDatabase } from './storage/database.js';
 import type { EngineOptions } from './sync/engine.js';

@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { serverSettings } from '../../main/server/config.js';
+import { serverSettings } from '../../main/server/config/config.js';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

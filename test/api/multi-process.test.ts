@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claimJob } from '../../main/server/recognition/jobs/queue.js';
+import { claimJob } from '../../main/server/scenes/jobs/queue.js';
 import { PG_BIN, PgCluster } from '../../scripts/pg-cluster.mjs';
 import { DATABASE_FILE, openDatabase } from '../../main/server/storage/database.js';
 import { listeningUrl } from '../serve-listening.js';

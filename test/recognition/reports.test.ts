@@ -2,11 +2,11 @@
 // hand-made analysis of known layout (the API tests check them again on real recognition output).
 import { describe, expect, it } from 'vitest';
 import type { ProductFound, SceneAnalysis } from '../../main/server/recognition/analysis.js';
-import { buildFacingCount } from '../../main/server/recognition/reports/facing-count.js';
-import { buildMhlCompliance } from '../../main/server/recognition/reports/mhl-compliance.js';
-import { buildPlanogramCompliance, type PlanogramRecordInput } from '../../main/server/recognition/reports/planogram-compliance.js';
-import { buildRealogram } from '../../main/server/recognition/reports/realogram.js';
-import { buildShareOfSpace } from '../../main/server/recognition/reports/share-of-space.js';
+import { buildFacingCount } from '../../main/server/scenes/reports/facing-count.js';
+import { buildMhlCompliance } from '../../main/server/scenes/reports/mhl-compliance.js';
+import { buildPlanogramCompliance, type PlanogramRecordInput } from '../../main/server/scenes/reports/planogram-compliance.js';
+import { buildRealogram } from '../../main/server/scenes/reports/realogram.js';
+import { buildShareOfSpace } from '../../main/server/scenes/reports/share-of-space.js';
 
 /** Rows of SKU ids (null = unknown), 50 px wide products (the first SKU's 100 px wide), 100 px tall. */
 function analysis(rows: (string | null)[][]): SceneAnalysis {

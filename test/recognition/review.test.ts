@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../api/harness.js';
-import { exportTraining } from '../../main/server/recognition/training-export.js';
+import { exportTraining } from '../../main/server/scenes/training-export.js';
 import { composeShelf } from './fixtures.js';
 import { createCatalog, upload, waitForReports } from './helpers.js';
 

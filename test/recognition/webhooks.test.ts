@@ -4,8 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../main/server/recognition/webhooks/signing.js';
-import { backoffMs } from '../../main/server/recognition/webhooks/deliveries.js';
+import { verifySignature } from '../../main/server/scenes/webhooks/signing.js';
+import { backoffMs } from '../../main/server/scenes/webhooks/deliveries.js';
 import { startTestServer, type TestServer } from '../api/harness.js';
 import { composeShelf } from './fixtures.js';
 import { createSku, upload, waitForReports } from './helpers.js';

@@ -1,5 +1,4 @@
-// Registers every route plugin under its API prefix. One line per resource family; the recognition
-// routes (uploads, recognize, reports, ...) add their own lines in the marked block.
+// Registers every route plugin under its API prefix, one line per resource family.
 import type { FastifyInstance } from 'fastify';
 import v15Brands from './v1_5/brands.js';
 import v15Categories from './v1_5/categories.js';
@@ -22,7 +21,10 @@ import appImport from './app/import.js';
 import appKeys from './app/keys.js';
 import appInfo from './app/info.js';
 import appAgents from './app/agents.js';
-// recognition routes
+import appDevices from './app/devices.js';
+import appSync from './app/sync.js';
+import appSyncModels from './app/sync-models.js';
+import appSyncPhotos from './app/sync-photos.js';
 import v15Uploads from './v1_5/uploads.js';
 import v15SkuImages from './v1_5/sku-images.js';
 import v15Recognize from './v1_5/recognize.js';
@@ -62,10 +64,16 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   // The app's own endpoints
   for (const plugin of [appImport, appKeys, appInfo, appAgents]) await app.register(plugin, { prefix: APP_PREFIX });
 
-  // --- recognition routes (owned by the recognition engineer) ---
+  // Sync (docs/sync.md): devices and the protocol everywhere; photos and models are served by the central.
+  for (const plugin of [appDevices, appSync]) await app.register(plugin, { prefix: APP_PREFIX });
+  if (app.serverConfig.role === 'central') {
+    await app.register(appSyncPhotos, { prefix: APP_PREFIX });
+    await app.register(appSyncModels, { prefix: APP_PREFIX });
+  }
+
+  // The scene: uploads, reference images, /recognize, reports, messages, review, webhooks
   for (const plugin of [v15Uploads, v15SkuImages, v15Recognize, v15Reports, v15SceneMessages, v15Annotations]) {
     await app.register(plugin, { prefix: V15_PREFIX });
   }
   await app.register(appWebhookDeliveries, { prefix: APP_PREFIX });
-  // --- end recognition routes ---
 }

@@ -1,8 +1,11 @@
 // Schemas of the recognition endpoints: uploads, SKU reference images, /recognize, reports,
 // recognition errors, out-of-stock reasons and the webhook delivery log.
 import { Type, type Static } from 'typebox';
-import { REPORT_TYPES, type ReportType } from '../recognition/report-types.js';
 import { Id, Nullable } from './common.js';
+
+/** The report types recognition builds: the vocabulary of /recognize and of every report. */
+export const REPORT_TYPES = ['FACING_COUNT', 'PLANOGRAM_COMPLIANCE', 'MHL_COMPLIANCE', 'PANORAMA', 'REALOGRAM', 'SHARE_OF_SPACE'] as const;
+export type ReportType = (typeof REPORT_TYPES)[number];
 
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
 

@@ -1,20 +1,14 @@
-// Wires sync into the server: the routes (routes/app/devices.ts, routes/app/sync.ts), the laptop's
-// engine (started with the server, stopped before the database closes), and the rule that on a
-// laptop that syncs, master data is the central's: writes to it here are refused with 403.
+// Wires sync into the server: the laptop's engine (started with the server, stopped before the
+// database closes) or the central's status, and the rule that on a laptop that syncs, master data is
+// the central's: writes to it here are refused with 403. The sync routes are registered with the
+// others (routes/index.ts).
 import type { FastifyInstance } from 'fastify';
 import { HttpError, detail } from '../http/errors.js';
-import devices from '../routes/app/devices.js';
-import syncModels from '../routes/app/sync-models.js';
-import syncPhotos from '../routes/app/sync-photos.js';
-import syncRoutes from '../routes/app/sync.js';
-import { uploadsDir } from '../domain/uploads.js';
-import { RECOGNITION_KPIS } from '../domain/visit-kpis.js';
+import { RECOGNITION_KPIS } from '../scenes/visit-kpis.js';
 import type { SyncStatusBody } from '../schemas/sync.js';
-import { FileBlobStore } from '../storage/blob-store.js';
 import { now } from '../storage/ids.js';
 import { write } from '../storage/transaction.js';
 import type { AuthenticatedDevice } from './central/device-auth.js';
-import { createPhotoReceiver } from './central/photos.js';
 import { listRejections, readSettings } from './device-store.js';
 import { SyncEngine, type EngineOptions } from './engine.js';
 import { ModelTransfer } from './models.js';
@@ -82,14 +76,8 @@ async function ensureRecognitionKpis(app: FastifyInstance): Promise<void> {
   });
 }
 
-export async function registerSync(app: FastifyInstance, prefix: string, options: EngineOptions = {}): Promise<void> {
-  await app.register(devices, { prefix });
-  await app.register(syncRoutes, { prefix });
+export async function registerSync(app: FastifyInstance, options: EngineOptions = {}): Promise<void> {
   if (app.serverConfig.role === 'central') {
-    // Photos as files under DATA_DIR/uploads: shared storage when several central processes serve.
-    const blobs = new FileBlobStore(uploadsDir(app.dataDir));
-    await app.register(syncPhotos, { prefix, receiver: await createPhotoReceiver(app.dataDir, blobs), blobs });
-    await app.register(syncModels, { prefix });
     app.decorate('syncEngine', centralStatus(app));
     app.addHook('onReady', async () => ensureRecognitionKpis(app));
     return;

@@ -12,6 +12,7 @@ import type {
   RecognizeBody,
   RecognizeCreated,
   ReportItem,
+  ReportType,
   SceneMessageItem,
   SkuImageItem,
   UploadCreated,
@@ -20,7 +21,6 @@ import type { AnnotationBox as AnnotationBoxSchema, SuggestionsAnswer, Suggestio
 import type { SkuItem } from '../../../main/server/schemas/skus.js';
 import type { SyncSettings as SyncSettingsSchema, SyncSettingsBody as SyncSettingsBodySchema, SyncStatus as SyncStatusSchema } from '../../../main/server/schemas/sync.js';
 import type { VisitItem } from '../../../main/server/schemas/visits.js';
-import type { ReportType } from '../../../main/server/recognition/report-types.js';
 
 /** A list page: the envelope of any list, with its items typed. */
 export type Page<T> = Omit<Static<ReturnType<typeof Envelope<TSchema>>>, 'results'> & { results: T[] };
@@ -77,7 +77,7 @@ export const REPORT_TYPES = [
 // A type the server adds and the list above lacks fails here.
 export const ALL_REPORT_TYPES_LISTED: Exclude<ReportType, (typeof REPORT_TYPES)[number]> extends never ? true : never = true;
 
-// Report bodies: the server's own types (main/server/recognition/reports/bodies.ts), so the screens read
+// Report bodies: the server's own types (main/server/scenes/reports/bodies.ts), so the screens read
 // exactly what the report builders write.
 import type {
   PanoramaBody,
@@ -85,7 +85,7 @@ import type {
   PlanogramPosition,
   RealogramAnnotation,
   RealogramImage,
-} from '../../../main/server/recognition/reports/bodies.js';
+} from '../../../main/server/scenes/reports/bodies.js';
 
 export type {
   FacingCount,
@@ -94,7 +94,7 @@ export type {
   PositionStatus,
   RealogramImage,
   ShareOfSpace,
-} from '../../../main/server/recognition/reports/bodies.js';
+} from '../../../main/server/scenes/reports/bodies.js';
 export type CompliancePosition = PlanogramPosition;
 export type ComplianceAction = PlanogramAction;
 export type Annotation = RealogramAnnotation;

@@ -3,7 +3,7 @@
 // another viewpoint, light or background lands close, different products far apart. It is what
 // identification mainly ranks by; the classic descriptors and local features refine it.
 import * as ort from 'onnxruntime-node';
-import { serverSettings } from '../../config.js';
+import { serverSettings } from '../../config/config.js';
 import { findModelFile, modelDigest, modelVersion } from '../model-files.js';
 import { openImage, type ImageInput, type Rect } from './image-input.js';
 

@@ -6,7 +6,7 @@ import { modelVersion } from '../../recognition/detector/model-version.js';
 import { currentModelPath } from '../../recognition/model-store.js';
 import { embedderModelVersion } from '../../recognition/identification/embedding.js';
 import { isPostgres } from '../../storage/dialect.js';
-import { APP_VERSION } from '../../version.js';
+import { APP_VERSION } from '../../config/version.js';
 
 const info: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/info/', {

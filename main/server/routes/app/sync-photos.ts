@@ -5,17 +5,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, detail } from '../../http/errors.js';
 import { Detail, errorResponses } from '../../schemas/common.js';
 import { PHOTO_UPLOAD_PATH, PhotoContentParams, PhotosMissingRequest, PhotosMissingResponse } from '../../schemas/sync.js';
-import type { BlobStore } from '../../storage/blob-store.js';
+import { FileBlobStore, type BlobStore } from '../../storage/blob-store.js';
+import { uploadsDir } from '../../domain/uploads.js';
 import { deviceOnRequest } from '../../sync/central/device-auth.js';
-import { isCentralPhoto } from '../../sync/central/photos.js';
-import type { PhotoReceiver } from '../../sync/central/photos.js';
+import { createPhotoReceiver, isCentralPhoto, type PhotoReceiver } from '../../sync/central/photos.js';
 
+/** Where the central keeps photos; by default files under DATA_DIR/uploads (shared storage when several central processes serve). */
 export interface SyncPhotoOptions {
-  receiver: PhotoReceiver;
-  blobs: BlobStore;
+  blobs?: BlobStore;
 }
 
-const syncPhotos: FastifyPluginAsyncTypebox<SyncPhotoOptions> = async (app, { receiver, blobs }) => {
+const syncPhotos: FastifyPluginAsyncTypebox<SyncPhotoOptions> = async (app, options) => {
+  const blobs = options.blobs ?? new FileBlobStore(uploadsDir(app.dataDir));
+  const receiver: PhotoReceiver = await createPhotoReceiver(app.dataDir, blobs);
   const tags = ['app: sync'];
   const onRequest = deviceOnRequest(app.db);
 

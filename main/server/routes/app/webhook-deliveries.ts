@@ -3,8 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
-import { listDeliveries } from '../../recognition/webhooks/deliveries.js';
-import { SIGNATURE_HEADER, webhookSecret } from '../../recognition/webhooks/signing.js';
+import { listDeliveries } from '../../scenes/webhooks/deliveries.js';
+import { SIGNATURE_HEADER, webhookSecret } from '../../scenes/webhooks/signing.js';
 import { Envelope, PageQueryProperties, errorResponses } from '../../schemas/common.js';
 import { WebhookDeliveryItem, WebhookDeliveryQuery, WebhookSecret } from '../../schemas/recognition.js';
 

@@ -4,8 +4,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
-import { listCorrections, readAnnotations, saveAnnotations } from '../../recognition/review.js';
-import { suggestSkus } from '../../recognition/suggestions.js';
+import { listCorrections, readAnnotations, saveAnnotations } from '../../scenes/review.js';
+import { suggestSkus } from '../../scenes/suggestions.js';
 import { Envelope, IdParams, PageQueryProperties, errorResponses } from '../../schemas/common.js';
 import { AnnotationsPutBody, AnnotationsSaved, CorrectionItem, ReviewConflict, SceneAnnotations, SuggestionsAnswer, SuggestionsBody } from '../../schemas/review.js';
 

@@ -1,7 +1,7 @@
 // POST /api/v1.5/recognize/: queue the recognition of a scene; 201 at once with the report ids.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { recognizeRouteConfig } from '../../http/rate-limit.js';
-import { recognize } from '../../domain/scenes.js';
+import { recognize } from '../../scenes/recognize.js';
 import { errorResponses } from '../../schemas/common.js';
 import { RecognizeBody, RecognizeCreated } from '../../schemas/recognition.js';
 

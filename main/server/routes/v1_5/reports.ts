@@ -2,7 +2,7 @@
 // to the scene's webhook).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
-import { forceUpdate, getReport, listReports } from '../../domain/scenes.js';
+import { forceUpdate, getReport, listReports } from '../../scenes/recognize.js';
 import { Envelope, IdParams, PageQueryProperties, errorResponses } from '../../schemas/common.js';
 import { ForceUpdateBody, ForceUpdateResult, ReportItem, ReportListQuery } from '../../schemas/recognition.js';
 import { Type } from 'typebox';

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
-import { createSceneMessage, listSceneMessages } from '../../domain/scene-messages.js';
+import { createSceneMessage, listSceneMessages } from '../../scenes/messages.js';
 import { Envelope, PageQueryProperties, errorResponses } from '../../schemas/common.js';
 import { OosReasonBody, RecognitionErrorBody, SceneMessageItem } from '../../schemas/recognition.js';
 

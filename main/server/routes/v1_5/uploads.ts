@@ -1,6 +1,6 @@
 // /api/v1.5/uploads/: upload an image (multipart, field `datafile` or `file`), upload one by URL,
 // read an upload's record, and fetch the image itself through its capability URL.
-import { serverSettings } from '../../config.js';
+import { serverSettings } from '../../config/config.js';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';

@@ -3,7 +3,7 @@
 // `ok` when its SKU has at least the planned facings on the shelf, `fewer_facings` when it has some,
 // `wrong_sku` when its slots hold other products, `missing` when they are empty. SKUs on a shelf that
 // the planogram does not put there are `extra`. Compliance = correctly placed faces / expected faces.
-import type { ProductFound, SceneAnalysis } from '../analysis.js';
+import type { ProductFound, SceneAnalysis } from '../../recognition/analysis.js';
 import type { PlanogramAction, PlanogramCompliance, PlanogramPosition, PositionStatus } from './bodies.js';
 
 export interface PlanogramRecordInput {

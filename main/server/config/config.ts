@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultDataDir as desktopDataDir } from '../host/data-directory.js';
+import { defaultDataDir as desktopDataDir } from '../../host/data-directory.js';
 
 export interface ServerConfig {
   host: string;
@@ -16,8 +16,8 @@ export interface ServerConfig {
   role?: 'laptop' | 'central';
 }
 
-/** The repository (or packaged app) root: main/server/config.ts sits 2 levels below it, dist/main/server/config.js 3. */
-const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', ...(import.meta.url.includes('/dist/') ? ['..'] : []));
+/** The repository (or packaged app) root: main/server/config/config.ts sits 2 levels below it, dist/main/server/config/config.js 3. */
+const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', ...(import.meta.url.includes('/dist/') ? ['..'] : []));
 
 export function defaultWebRoot(): string | null {
   const dir = path.join(appRoot, 'dist', 'renderer');

@@ -1,6 +1,6 @@
 // SHARE_OF_SPACE: each SKU's share of the scene's facings and of the shelf width its facings occupy
 // (widths in each photo's pixels). Unknown products count in the totals and appear as sku_id null.
-import { allProducts, type SceneAnalysis } from '../analysis.js';
+import { allProducts, type SceneAnalysis } from '../../recognition/analysis.js';
 
 import type { ShareOfSpace } from './bodies.js';
 

@@ -1,6 +1,6 @@
 // REALOGRAM: per photo, every product box (centre x, y and size, original pixels) with its SKU and
 // shelf, and one box per shelf.
-import type { SceneAnalysis } from '../analysis.js';
+import type { SceneAnalysis } from '../../recognition/analysis.js';
 import type { RealogramImage } from './bodies.js';
 
 export type { RealogramImage } from './bodies.js';

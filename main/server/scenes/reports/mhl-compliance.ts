@@ -1,7 +1,7 @@
 // MHL_COMPLIANCE: a must-have-list record is compliant when its SKU or any of its alternatives
 // (sku1..sku6) was found in the scene. Compliance is the compliant fraction (1 for an empty list:
 // nothing required is missing).
-import { allProducts, type SceneAnalysis } from '../analysis.js';
+import { allProducts, type SceneAnalysis } from '../../recognition/analysis.js';
 import type { MhlCompliance } from './bodies.js';
 
 export interface MhlRecordInput {

@@ -1,6 +1,6 @@
 // Per-visit KPI values that recognition produces, written into the Data API's KPI values of the visit
 // (category-less). The KPI records are created on first use, identified by their `cid`.
-import { touchVisit } from './visits.js';
+import { touchVisit } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
 import type { WriteContext } from '../storage/transaction.js';
 

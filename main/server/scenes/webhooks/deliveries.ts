@@ -2,7 +2,7 @@
 // report READY (so a crash cannot lose it), sent by the worker, retried with exponential backoff
 // (the next attempt time is stored, so retries continue across restarts), and listed as a log.
 import type { Kysely } from 'kysely';
-import { serverSettings } from '../../config.js';
+import { serverSettings } from '../../config/config.js';
 import { OutgoingRequestFailed, guardedFetch } from '../../http/outgoing.js';
 import { newId, now } from '../../storage/ids.js';
 import type { Database, DeliveryStatus, WebhookDeliveryTable } from '../../storage/schema.js';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 
 function findVersion(): string {
-  for (const rel of ['../../package.json', '../../../package.json']) {
+  for (const rel of ['../../../package.json', '../../../../package.json']) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
       if (pkg.name === 'shelf-audit' && pkg.version) return pkg.version;

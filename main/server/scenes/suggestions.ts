@@ -5,9 +5,9 @@ import sharp from 'sharp';
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import type { Database } from '../storage/schema.js';
-import type { SceneAnalysis } from './analysis.js';
-import type { Analyzer } from './analyzer/scene-analyzer.js';
-import { loadIdentifier } from './identification/references.js';
+import type { SceneAnalysis } from '../recognition/analysis.js';
+import type { Analyzer } from '../recognition/analyzer/scene-analyzer.js';
+import { loadIdentifier } from '../recognition/identification/references.js';
 import { getUpload, uploadFilePath } from '../domain/uploads.js';
 
 export interface SuggestionBox {

@@ -1,11 +1,11 @@
 // Recognition-error and out-of-stock-reason messages about an SKU in a scene, with their
 // confirmation images: validated (the SKU, the scene and the images exist), stored, listed.
 import type { Kysely } from 'kysely';
-import { ValidationError, messages } from './errors.js';
+import { ValidationError, messages } from '../domain/errors.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import { write } from '../storage/transaction.js';
-import { missingUploads } from './uploads.js';
+import { missingUploads } from '../domain/uploads.js';
 
 export type MessageKind = 'recognition_errors' | 'oos_reasons';
 

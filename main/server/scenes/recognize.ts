@@ -5,16 +5,16 @@
 // agent_id has no agent to name and only fills a new visit's current_agent_name.
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import { ensureAgent } from './agents.js';
-import { NotFoundError, ValidationError, messages } from './errors.js';
-import { createVisit, touchVisit } from './visits.js';
+import { ensureAgent } from '../domain/agents.js';
+import { NotFoundError, ValidationError, messages } from '../domain/errors.js';
+import { createVisit, touchVisit } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database, ReportTable } from '../storage/schema.js';
 import { write, type Trx, type WriteContext } from '../storage/transaction.js';
-import { enqueueJob } from '../recognition/jobs/queue.js';
-import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES, reportTypeOf } from '../recognition/report-types.js';
-import { refreshModeration } from '../recognition/review.js';
-import { missingUploads } from './uploads.js';
+import { enqueueJob } from './jobs/queue.js';
+import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES, reportTypeOf } from './report-types.js';
+import { refreshModeration } from './review.js';
+import { missingUploads } from '../domain/uploads.js';
 import type { RecognizeBody, RecognizeCreated, ReportItem } from '../schemas/recognition.js';
 
 /** The request and answer of POST /recognize: the schemas that validate and document them. */

@@ -1,6 +1,6 @@
 // FACING_COUNT: facings per SKU, most first; products that were not identified are one item
 // {"sku_id": null} at the end.
-import { allProducts, type SceneAnalysis } from '../analysis.js';
+import { allProducts, type SceneAnalysis } from '../../recognition/analysis.js';
 
 import type { FacingCount } from './bodies.js';
 

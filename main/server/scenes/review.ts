@@ -17,9 +17,9 @@ import { setVisitModeration, type Moderation } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database, SceneAnnotationTable } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
-import type { ImageAnalysis, SceneAnalysis } from './analysis.js';
+import type { ImageAnalysis, SceneAnalysis } from '../recognition/analysis.js';
 import { enqueueJob } from './jobs/queue.js';
-import { groupIntoShelves } from './shelves.js';
+import { groupIntoShelves } from '../recognition/shelves.js';
 
 /** A box as stored and answered: REALOGRAM convention (x, y the centre), displayed pixels. */
 export interface StoredBox {

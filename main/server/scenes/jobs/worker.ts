@@ -3,14 +3,14 @@
 // running job reach its next checkpoint (between products, between reports), hands it back to the
 // queue unfinished, and waits for that, so shutdown never leaves a half-written report.
 import type { Kysely } from 'kysely';
-import { serverSettings } from '../../config.js';
+import { serverSettings } from '../../config/config.js';
 import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
-import { DetectorLoadError, type Analyzer } from '../analyzer/scene-analyzer.js';
-import type { Identifier } from '../identification/identifier.js';
-import { useEmbedderModel } from '../identification/embedding.js';
-import { currentModelPath, rollbackModel } from '../model-store.js';
-import type { SceneImage } from '../pipeline.js';
+import { DetectorLoadError, type Analyzer } from '../../recognition/analyzer/scene-analyzer.js';
+import type { Identifier } from '../../recognition/identification/identifier.js';
+import { useEmbedderModel } from '../../recognition/identification/embedding.js';
+import { currentModelPath, rollbackModel } from '../../recognition/model-store.js';
+import type { SceneImage } from '../../recognition/pipeline.js';
 import { deliverDue } from '../webhooks/deliveries.js';
 import { failReports, processSceneJob } from './process-scene.js';
 import { claimJob, finishJob, MAX_ATTEMPTS, newLeaseOwner, reclaimOrphanedJobs, releaseJob, renewLease, returnJob, type ClaimedJob } from './queue.js';

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { DataVisitScene } from '../schemas/data-api.js';
 import type { Database } from '../storage/schema.js';
-import type { SceneAnalysis } from './analysis.js';
+import type { SceneAnalysis } from '../recognition/analysis.js';
 import { buildFacingCount } from './reports/facing-count.js';
 import { reviewedAnalysis } from './review.js';
 import { uploadUrlPath } from '../domain/uploads.js';

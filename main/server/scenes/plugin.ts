@@ -4,9 +4,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { ScenesLoader } from '../domain/data-visits.js';
-import { serverSettings } from '../config.js';
-import { serverAnalyzer } from './analyzer/analysis-thread.js';
-import type { Analyzer } from './analyzer/scene-analyzer.js';
+import { serverSettings } from '../config/config.js';
+import { serverAnalyzer } from '../recognition/analyzer/analysis-thread.js';
+import type { Analyzer } from '../recognition/analyzer/scene-analyzer.js';
 import { RecognitionWorker } from './jobs/worker.js';
 import { visitScenes } from './visit-scenes.js';
 

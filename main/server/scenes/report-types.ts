@@ -1,6 +1,8 @@
-// The report types recognition builds, and which of them need a display.
-export const REPORT_TYPES = ['FACING_COUNT', 'PLANOGRAM_COMPLIANCE', 'MHL_COMPLIANCE', 'PANORAMA', 'REALOGRAM', 'SHARE_OF_SPACE'] as const;
-export type ReportType = (typeof REPORT_TYPES)[number];
+// Which report types need a display, which /recognize builds when none is named, and the stored type
+// read back. The vocabulary itself is the schemas' (schemas/recognition.ts).
+import { REPORT_TYPES, type ReportType } from '../schemas/recognition.js';
+
+export { REPORT_TYPES, type ReportType };
 
 /** A stored report type (only REPORT_TYPES are ever stored: /recognize refuses others). */
 export function reportTypeOf(value: string): ReportType {
