@@ -1,6 +1,8 @@
 // ESLint (flat config): typescript-eslint's recommended rules everywhere, the React hooks rules in the
 // renderer, and the architecture's import boundaries, which `npm test` enforces (test/lint.test.ts):
 // - the domain is plain functions: no HTTP (http/, routes/, Fastify) in main/server/domain/;
+// - the scene's code (main/server/scenes/) queries its tables only through scenes/queries.ts, and the
+//   recognition engine (main/server/recognition/) never calls the scene's code;
 // - the renderer runs in the browser: from the server it imports types only (`import type`), which the
 //   bundle never contains.
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -30,6 +32,25 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    files: ['main/server/scenes/**/*.ts'],
+    ignores: ['main/server/scenes/queries.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]",
+          message: "The scene's queries live in scenes/queries.ts: add or use a function there.",
+        },
+      ],
+    },
+  },
+  {
+    files: ['main/server/recognition/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/scenes/*', '**/scenes/**'], message: "The recognition engine is called by the scene's code and calls none of it." }] }],
     },
   },
   {

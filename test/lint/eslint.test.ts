@@ -32,6 +32,19 @@ describe('ESLint', () => {
     expect(await errorsIn("import fastify from 'fastify';\nexport const x = fastify;\n", 'main/server/routes/example.ts')).toEqual([]);
   });
 
+  it("keeps the scene's queries in scenes/queries.ts", async () => {
+    const code = "import type { Kysely } from 'kysely';\nexport const f = (db: Kysely<any>) => db.selectFrom('scenes').selectAll().execute();\n";
+    expect(await errorsIn(code, 'main/server/scenes/example.ts')).toEqual([expect.stringMatching(/^no-restricted-syntax: .*scenes\/queries\.ts/)]);
+    expect(await errorsIn(code.replace('selectFrom', 'updateTable'), 'main/server/scenes/jobs/example.ts')).toHaveLength(1);
+    expect(await errorsIn(code, 'main/server/scenes/queries.ts')).toEqual([]);
+  });
+
+  it("keeps the recognition engine from calling the scene's code", async () => {
+    const code = "import { enqueueJob } from '../scenes/jobs/queue.js';\nexport const x = enqueueJob;\n";
+    expect(await errorsIn(code, 'main/server/recognition/example.ts')).toEqual([expect.stringMatching(/^no-restricted-imports: .*calls none of it/)]);
+    expect(await errorsIn(code, 'main/server/routes/example.ts')).toEqual([]);
+  });
+
   it('lets the renderer import only types from the server', async () => {
     const file = 'renderer/src/api/example.ts';
     expect(await errorsIn("import type { SkuItem } from '../../../main/server/schemas/skus.js';\nexport type X = typeof SkuItem;\n", file)).toEqual([]);

@@ -10,7 +10,8 @@ import { NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import { createVisit, touchVisit } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database, ReportTable } from '../storage/schema.js';
-import { write, type Trx, type WriteContext } from '../storage/transaction.js';
+import { write, type WriteContext } from '../storage/transaction.js';
+import { displayExists, findReport, insertReport, insertScene, latestReportOnDisplay, listReportRows, markReportsNotReady, reportScenes, setSceneAnalysis, visitExists, type ReportFilters } from './queries.js';
 import { enqueueJob } from './jobs/queue.js';
 import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES, reportTypeOf } from './report-types.js';
 import { refreshModeration } from './review.js';
@@ -47,15 +48,13 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
   const unknownTypes = types.filter((t) => !(REPORT_TYPES as readonly string[]).includes(t));
   if (unknownTypes.length > 0) errors.report_types = [`"${unknownTypes[0]}" is not a valid choice. Choices: ${REPORT_TYPES.join(', ')}.`];
   if (display !== null) {
-    const d = await db.selectFrom('displays').select('id').where('id', '=', display).executeTakeFirst();
-    if (!d) errors.display = [messages.doesNotExist(display)];
+    if (!(await displayExists(db, display))) errors.display = [messages.doesNotExist(display)];
   } else {
     const needing = types.filter((t) => NEEDS_DISPLAY.has(t));
     if (needing.length > 0) errors.display = [`A display is required for ${needing.join(' and ')}.`];
   }
   if (input.visit !== undefined) {
-    const v = await db.selectFrom('visits').select('id').where('id', '=', input.visit).executeTakeFirst();
-    if (!v) errors.visit = [messages.doesNotExist(input.visit)];
+    if (!(await visitExists(db, input.visit))) errors.visit = [messages.doesNotExist(input.visit)];
   }
   if (input.datetime !== undefined && Number.isNaN(Date.parse(input.datetime))) {
     errors.datetime = ['Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].'];
@@ -86,32 +85,27 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
       await touchVisit(ctx, visitId);
     }
     const at = now();
-    const trx = ctx.trx;
     const scene = { id: newId(), request_id: newId() };
-    await trx
-      .insertInto('scenes')
-      .values({
-        ...scene,
-        visit_id: visitId,
-        display_id: display,
-        images: JSON.stringify(images),
-        options: JSON.stringify(options),
-        webhook: input.webhook ?? null,
-        agent_id: agentId,
-        analysis: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await insertScene(ctx.trx, {
+      ...scene,
+      visit_id: visitId,
+      display_id: display,
+      images: JSON.stringify(images),
+      options: JSON.stringify(options),
+      webhook: input.webhook ?? null,
+      agent_id: agentId,
+      analysis: null,
+      created_at: at,
+      updated_at: at,
+    });
     ctx.changed('scene', scene.id);
     const reports: Record<string, string> = {};
     for (const report_type of types) {
       const id = newId();
-      const previous_report = display === null ? null : await previousReport(ctx.trx, display, report_type, at);
-      await trx
-        .insertInto('reports')
-        .values({ id, scene_id: scene.id, visit_id: visitId, report_type, status: 'NOT_READY', json: null, error: null, previous_report, created_at: at, updated_at: at })
-        .execute();
+      // The report it follows is looked up once, at creation, so the link stays put when later scenes
+      // arrive, a report is recomputed or the display is unlinked.
+      const previous_report = display === null ? null : await latestReportOnDisplay(ctx.trx, display, report_type, at);
+      await insertReport(ctx.trx, { id, scene_id: scene.id, visit_id: visitId, report_type, status: 'NOT_READY', json: null, error: null, previous_report, created_at: at, updated_at: at });
       ctx.changed('report', id);
       reports[report_type] = id;
     }
@@ -120,26 +114,6 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
     await refreshModeration(ctx, visitId);
     return { id: scene.request_id, images, display: input.display ?? null, scene: scene.id, visit: visitId, reports };
   });
-}
-
-/**
- * The report a new one follows: the latest report of the same type on the same display, created
- * before `at`. Looked up once, at creation, so the link stays put when later scenes arrive, a report is
- * recomputed or the display is unlinked. Ties in time go to the later row (data_id).
- */
-async function previousReport(t: Trx, display: string, reportType: string, at: string): Promise<string | null> {
-  const row = await t
-    .selectFrom('reports')
-    .innerJoin('scenes', 'scenes.id', 'reports.scene_id')
-    .select('reports.id')
-    .where('scenes.display_id', '=', display)
-    .where('reports.report_type', '=', reportType)
-    .where('reports.created_at', '<=', at)
-    .orderBy('reports.created_at', 'desc')
-    .orderBy('reports.data_id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id ?? null;
 }
 
 /** A report as GET /reports/{id}/ and the webhooks show it. */
@@ -162,26 +136,15 @@ export function presentReport(r: ReportRow): ReportObject {
   };
 }
 
-export interface ReportFilters {
-  visit?: string;
-  scene?: string;
-  report_type?: string;
-  status?: string;
-}
+export type { ReportFilters };
 
 export async function listReports(db: Kysely<Database>, page: { limit: number; offset: number }, f: ReportFilters): Promise<{ count: number; results: ReportObject[] }> {
-  let q = db.selectFrom('reports');
-  if (f.visit !== undefined) q = q.where('visit_id', '=', f.visit);
-  if (f.scene !== undefined) q = q.where('scene_id', '=', f.scene);
-  if (f.report_type !== undefined) q = q.where('report_type', '=', f.report_type);
-  if (f.status !== undefined) q = q.where('status', '=', f.status as ReportTable['status']);
-  const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
-  const rows = await q.selectAll().orderBy('data_id').limit(page.limit).offset(page.offset).execute();
-  return { count: Number(n), results: rows.map(presentReport) };
+  const { count, rows } = await listReportRows(db, page, f);
+  return { count, results: rows.map(presentReport) };
 }
 
 export async function getReport(db: Kysely<Database>, id: string): Promise<ReportObject> {
-  const row = await db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findReport(db, id);
   if (!row) throw new NotFoundError('report');
   return presentReport(row);
 }
@@ -191,13 +154,12 @@ export async function forceUpdate(db: Kysely<Database>, ids: readonly string[]):
   const unique = [...new Set(ids)];
   if (unique.length === 0) throw new ValidationError({ reports: ['This list may not be empty.'] });
   return write(db, async (ctx: WriteContext) => {
-    const trx = ctx.trx;
-    const rows = await trx.selectFrom('reports').select(['id', 'scene_id']).where('id', 'in', unique).execute();
+    const rows = await reportScenes(ctx.trx, unique);
     const have = new Set(rows.map((r) => r.id));
     const missing = unique.find((id) => !have.has(id));
     if (missing !== undefined) throw new ValidationError({ reports: [messages.doesNotExist(missing)] });
     const at = now();
-    await trx.updateTable('reports').set({ status: 'NOT_READY', error: null, updated_at: at }).where('id', 'in', unique).execute();
+    await markReportsNotReady(ctx.trx, unique, at);
     const byScene = new Map<string, string[]>();
     for (const r of rows) {
       ctx.changed('report', r.id);
@@ -205,7 +167,7 @@ export async function forceUpdate(db: Kysely<Database>, ids: readonly string[]):
     }
     for (const [sceneId, reportIds] of byScene) {
       // Detect and identify again: the catalog's reference images may have changed since.
-      await trx.updateTable('scenes').set({ analysis: null, updated_at: at }).where('id', '=', sceneId).execute();
+      await setSceneAnalysis(ctx.trx, sceneId, null, at);
       ctx.changed('scene', sceneId);
       await enqueueJob(ctx, sceneId, reportIds);
     }

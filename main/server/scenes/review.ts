@@ -1,4 +1,4 @@
-// Supervisors' review of recognition results (issue 23, docs/recognition.md "Review"). A scene's
+// Supervisors' review of recognition results (docs/recognition.md, "Review"). A scene's
 // photos are reviewed one by one: the reviewer reads the boxes (the model's, or the last saved
 // review's) with the photo's version and sends the corrected list back with that version. A save
 // whose version is no longer current changes nothing (409), so two reviewers never overwrite each
@@ -15,11 +15,26 @@ import type { Kysely } from 'kysely';
 import { ConflictError, NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import { setVisitModeration, type Moderation } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
-import type { Database, SceneAnnotationTable } from '../storage/schema.js';
+import type { Database } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import type { ImageAnalysis, SceneAnalysis } from '../recognition/analysis.js';
 import { enqueueJob } from './jobs/queue.js';
 import { groupIntoShelves } from '../recognition/shelves.js';
+import {
+  annotationsOfScene,
+  countReviewedPhotos,
+  existingSkus,
+  findScene,
+  insertAnnotation,
+  insertCorrection,
+  insertReport,
+  listCorrectionRows,
+  reportsOfScene,
+  sceneExists,
+  scenePhotosOfVisit,
+  updateAnnotation,
+  type AnnotationRow,
+} from './queries.js';
 
 /** A box as stored and answered: REALOGRAM convention (x, y the centre), displayed pixels. */
 export interface StoredBox {
@@ -71,7 +86,6 @@ export interface SceneAnnotations {
 }
 
 type Db = Kysely<Database>;
-type AnnotationRow = Pick<SceneAnnotationTable, 'id' | 'scene_id' | 'image_id' | 'version' | 'boxes' | 'reviewer' | 'updated_at'>;
 
 // A box may reach half a pixel past the edge: model boxes are clipped to the photo and come back
 // through centre/size arithmetic.
@@ -118,13 +132,9 @@ export function withReview(analysis: SceneAnalysis, rows: readonly Pick<Annotati
   };
 }
 
-async function annotationRows(db: Db, sceneId: string): Promise<AnnotationRow[]> {
-  return db.selectFrom('scene_annotations').select(['id', 'scene_id', 'image_id', 'version', 'boxes', 'reviewer', 'updated_at']).where('scene_id', '=', sceneId).execute();
-}
-
 /** The analysis to build reports and views from: the model's, corrected by the review. */
 export async function reviewedAnalysis(db: Db, sceneId: string, analysis: SceneAnalysis): Promise<SceneAnalysis> {
-  return withReview(analysis, await annotationRows(db, sceneId));
+  return withReview(analysis, await annotationsOfScene(db, sceneId));
 }
 
 /** The row id of a photo's review: the same on every device, so two offline reviews of one photo meet as one record. */
@@ -161,7 +171,7 @@ function present(scene: SceneRow, analysis: SceneAnalysis, rows: readonly Annota
 }
 
 async function sceneRow(db: Db, sceneId: string): Promise<SceneRow & { analysis: string }> {
-  const scene = await db.selectFrom('scenes').select(['id', 'visit_id', 'images', 'analysis']).where('id', '=', sceneId).executeTakeFirst();
+  const scene = await findScene(db, sceneId);
   if (!scene) throw new NotFoundError('scene');
   if (scene.analysis === null) throw new ConflictError({ detail: NOT_RECOGNISED });
   return scene as SceneRow & { analysis: string };
@@ -169,7 +179,7 @@ async function sceneRow(db: Db, sceneId: string): Promise<SceneRow & { analysis:
 
 export async function readAnnotations(db: Db, sceneId: string): Promise<SceneAnnotations> {
   const scene = await sceneRow(db, sceneId);
-  return present(scene, JSON.parse(scene.analysis) as SceneAnalysis, await annotationRows(db, sceneId));
+  return present(scene, JSON.parse(scene.analysis) as SceneAnalysis, await annotationsOfScene(db, sceneId));
 }
 
 const same = (a: number, b: number) => Math.abs(a - b) < 1e-6;
@@ -231,12 +241,7 @@ async function validate(db: Db, scene: SceneRow, analysis: SceneAnalysis, correc
       if (b.sku_id !== null) skuIds.set(b.sku_id, `${box}.sku_id`);
     });
   });
-  const wanted = [...skuIds.keys()];
-  const known = new Set<string>();
-  for (let i = 0; i < wanted.length; i += 500) {
-    const rows = await db.selectFrom('skus').select('id').where('id', 'in', wanted.slice(i, i + 500)).execute();
-    for (const r of rows) known.add(r.id);
-  }
+  const known = await existingSkus(db, [...skuIds.keys()]);
   for (const [sku, field] of skuIds) if (!known.has(sku)) errors[field] = [messages.doesNotExist(sku)];
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 }
@@ -255,17 +260,13 @@ function stale(image: string, sent: number, current: number): ConflictError {
 
 /** New reports of every type the scene has, following the ones they replace, and their job. */
 async function recomputeReports(ctx: WriteContext, sceneId: string, visitId: string, at: string): Promise<Record<string, string>> {
-  const trx = ctx.trx;
-  const existing = await trx.selectFrom('reports').select(['id', 'report_type']).where('scene_id', '=', sceneId).orderBy('data_id').execute();
+  const existing = await reportsOfScene(ctx.trx, sceneId);
   const latest = new Map<string, string>();
   for (const r of existing) latest.set(r.report_type, r.id);
   const out: Record<string, string> = {};
   for (const [report_type, previous] of latest) {
     const id = newId();
-    await trx
-      .insertInto('reports')
-      .values({ id, scene_id: sceneId, visit_id: visitId, report_type, status: 'NOT_READY', json: null, error: null, previous_report: previous, created_at: at, updated_at: at })
-      .execute();
+    await insertReport(ctx.trx, { id, scene_id: sceneId, visit_id: visitId, report_type, status: 'NOT_READY', json: null, error: null, previous_report: previous, created_at: at, updated_at: at });
     ctx.changed('report', id);
     out[report_type] = id;
   }
@@ -286,7 +287,7 @@ export async function saveAnnotations(
   return write(db, async (ctx) => {
     const trx = ctx.trx;
     const at = now();
-    const rows = await trx.selectFrom('scene_annotations').select(['id', 'scene_id', 'image_id', 'version', 'boxes', 'reviewer', 'updated_at']).where('scene_id', '=', sceneId).execute();
+    const rows = await annotationsOfScene(trx, sceneId);
     const byImage = new Map(rows.map((r) => [r.image_id, r]));
     for (const c of corrections) {
       const row = byImage.get(c.image);
@@ -302,33 +303,20 @@ export async function saveAnnotations(
       let id: string;
       if (row) {
         id = row.id;
-        const result = await trx
-          .updateTable('scene_annotations')
-          .set({ version, boxes, reviewer, updated_at: at })
-          .where('id', '=', row.id)
-          .where('version', '=', c.version)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw stale(c.image, c.version, c.version + 1);
+        if (!(await updateAnnotation(trx, row.id, c.version, { version, boxes, reviewer, updated_at: at }))) throw stale(c.image, c.version, c.version + 1);
       } else {
         id = annotationId(sceneId, c.image);
-        const result = await trx
-          .insertInto('scene_annotations')
-          .values({ id, scene_id: sceneId, image_id: c.image, version, boxes, reviewer, created_at: at, updated_at: at })
-          .onConflict((oc) => oc.doNothing())
-          .executeTakeFirst();
-        if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) throw stale(c.image, c.version, 1);
+        const inserted = await insertAnnotation(trx, { id, scene_id: sceneId, image_id: c.image, version, boxes, reviewer, created_at: at, updated_at: at });
+        if (!inserted) throw stale(c.image, c.version, 1);
       }
       ctx.changed('scene_annotation', id);
       const correction = newId();
-      await trx
-        .insertInto('annotation_corrections')
-        .values({ id: correction, scene_id: sceneId, image_id: c.image, version, reviewer, before: JSON.stringify(before), after: boxes, created_at: at, updated_at: at })
-        .execute();
+      await insertCorrection(trx, { id: correction, scene_id: sceneId, image_id: c.image, version, reviewer, before: JSON.stringify(before), after: boxes, created_at: at, updated_at: at });
       ctx.changed('annotation_correction', correction);
     }
     const reports = await recomputeReports(ctx, sceneId, scene.visit_id, at);
     await refreshModeration(ctx, scene.visit_id);
-    const saved = await trx.selectFrom('scene_annotations').select(['id', 'scene_id', 'image_id', 'version', 'boxes', 'reviewer', 'updated_at']).where('scene_id', '=', sceneId).execute();
+    const saved = await annotationsOfScene(trx, sceneId);
     return { ...present(scene, analysis, saved), reports };
   });
 }
@@ -338,23 +326,10 @@ export async function saveAnnotations(
  * by a reviewer, `in_review` when some have, `unreviewed` otherwise (also a visit without scenes).
  */
 export async function refreshModeration(ctx: WriteContext, visitId: string): Promise<Moderation> {
-  const trx = ctx.trx;
-  const scenes = await trx.selectFrom('scenes').select(['id', 'images']).where('visit_id', '=', visitId).execute();
+  const scenes = await scenePhotosOfVisit(ctx.trx, visitId);
   let photos = 0;
   for (const s of scenes) photos += (JSON.parse(s.images) as string[]).length;
-  const reviewed =
-    scenes.length === 0
-      ? 0
-      : Number(
-          (
-            await trx
-              .selectFrom('scene_annotations')
-              .select((eb) => eb.fn.countAll().as('n'))
-              .where('scene_id', 'in', scenes.map((s) => s.id))
-              .where('version', '>', 0)
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+  const reviewed = await countReviewedPhotos(ctx.trx, scenes.map((s) => s.id));
   const state: Moderation = reviewed === 0 ? 'unreviewed' : reviewed >= photos ? 'reviewed' : 'in_review';
   await setVisitModeration(ctx, visitId, state);
   return state;
@@ -373,14 +348,10 @@ export interface CorrectionRecord {
 
 /** The audit of a scene's corrections, oldest first. */
 export async function listCorrections(db: Db, sceneId: string, page: { limit: number; offset: number }): Promise<{ count: number; results: CorrectionRecord[] }> {
-  const r = db;
-  const scene = await r.selectFrom('scenes').select('id').where('id', '=', sceneId).executeTakeFirst();
-  if (!scene) throw new NotFoundError('scene');
-  const q = r.selectFrom('annotation_corrections').where('scene_id', '=', sceneId);
-  const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
-  const rows = await q.selectAll().orderBy('data_id').limit(page.limit).offset(page.offset).execute();
+  if (!(await sceneExists(db, sceneId))) throw new NotFoundError('scene');
+  const { count, rows } = await listCorrectionRows(db, sceneId, page);
   return {
-    count: Number(n),
+    count,
     results: rows.map((row) => ({
       id: row.id,
       scene: row.scene_id,

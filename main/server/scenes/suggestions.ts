@@ -9,6 +9,7 @@ import type { SceneAnalysis } from '../recognition/analysis.js';
 import type { Analyzer } from '../recognition/analyzer/scene-analyzer.js';
 import { loadIdentifier } from '../recognition/identification/references.js';
 import { getUpload, uploadFilePath } from '../domain/uploads.js';
+import { findScene } from './queries.js';
 
 export interface SuggestionBox {
   image: string;
@@ -25,7 +26,7 @@ export async function suggestSkus(
   sceneId: string,
   box: SuggestionBox,
 ): Promise<{ sku_id: string; score: number }[]> {
-  const scene = await db.selectFrom('scenes').select(['images', 'analysis']).where('id', '=', sceneId).executeTakeFirst();
+  const scene = await findScene(db, sceneId);
   if (!scene) throw new NotFoundError('scene');
   if (!(JSON.parse(scene.images) as string[]).includes(box.image)) {
     throw new ValidationError({ image: [`${messages.doesNotExist(box.image)} The scene has no such photo.`] });

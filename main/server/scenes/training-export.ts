@@ -1,4 +1,4 @@
-// Training data out of supervisors' reviews (issue 23, `npm run cli -- export-training --out DIR`):
+// Training data out of supervisors' reviews (`npm run cli -- export-training --out DIR`):
 // the photos of reviewed scenes with their corrected boxes in COCO format, for the detector, and the
 // corrected product crops per SKU, for the product embedder. Only scenes whose every photo a reviewer
 // saved are exported: a half-reviewed scene still holds the model's own mistakes.
@@ -15,7 +15,8 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { Database } from '../storage/schema.js';
 import type { StoredBox } from './review.js';
-import { uploadFilePath } from '../domain/uploads.js';
+import { getUpload, uploadFilePath } from '../domain/uploads.js';
+import { reviewedPhotos, scenesByIds } from './queries.js';
 
 export interface ExportOptions {
   /** ISO date: only scenes whose review was last saved at or after it. */
@@ -36,12 +37,10 @@ export function skuFolder(skuId: string): string {
 }
 
 export async function exportTraining(db: Kysely<Database>, dataDir: string, outDir: string, options: ExportOptions = {}): Promise<ExportSummary> {
-  const r = db;
-  const rows = await r.selectFrom('scene_annotations').select(['scene_id', 'image_id', 'boxes', 'updated_at', 'version']).where('version', '>', 0).orderBy('data_id').execute();
+  const rows = await reviewedPhotos(db);
   const byScene = new Map<string, typeof rows>();
   for (const row of rows) byScene.set(row.scene_id, [...(byScene.get(row.scene_id) ?? []), row]);
-  const sceneIds = [...byScene.keys()];
-  const scenes = sceneIds.length === 0 ? [] : await r.selectFrom('scenes').select(['id', 'images', 'data_id']).where('id', 'in', sceneIds).orderBy('data_id').execute();
+  const scenes = await scenesByIds(db, [...byScene.keys()]);
 
   await mkdir(path.join(outDir, 'images'), { recursive: true });
   await mkdir(path.join(outDir, 'crops'), { recursive: true });
@@ -62,7 +61,7 @@ export async function exportTraining(db: Kysely<Database>, dataDir: string, outD
     exportedScenes += 1;
     for (const photo of photos) {
       const row = reviewed.find((x) => x.image_id === photo)!;
-      const upload = await r.selectFrom('uploads').select(['id', 'file']).where('id', '=', photo).executeTakeFirstOrThrow();
+      const upload = await getUpload(db, photo);
       // Decoded once, oriented as displayed: the boxes are in these pixels.
       const { data, info } = await sharp(uploadFilePath(dataDir, upload), { limitInputPixels: false }).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
       const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };

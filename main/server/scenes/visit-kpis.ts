@@ -3,6 +3,7 @@
 import { touchVisit } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
 import type { WriteContext } from '../storage/transaction.js';
+import { insertKpi, insertKpiValue, kpiByCid, setKpiValue, visitKpiValue } from './queries.js';
 
 export const RECOGNITION_KPIS = {
   osa: { cid: 'shelf-audit:osa', name: 'On-shelf availability (must-have list)', units: '%' },
@@ -15,26 +16,17 @@ export type RecognitionKpi = keyof typeof RECOGNITION_KPIS;
 export async function setVisitKpi(ctx: WriteContext, visitId: string, kpi: RecognitionKpi, value: number): Promise<void> {
   const def = RECOGNITION_KPIS[kpi];
   const at = now();
-  let row = await ctx.trx.selectFrom('kpis').select('id').where('cid', '=', def.cid).executeTakeFirst();
-  if (!row) {
+  let kpiId = await kpiByCid(ctx.trx, def.cid);
+  if (kpiId === undefined) {
     // The cid is the id too: every laptop and the central name the same KPI record (sync/plugin.ts).
-    row = { id: def.cid };
-    await ctx.trx.insertInto('kpis').values({ id: row.id, cid: def.cid, name: def.name, units: def.units, created_at: at, updated_at: at }).execute();
-    ctx.changed('kpi', row.id);
+    kpiId = def.cid;
+    await insertKpi(ctx.trx, { id: kpiId, cid: def.cid, name: def.name, units: def.units, created_at: at, updated_at: at });
+    ctx.changed('kpi', kpiId);
   }
-  const existing = await ctx.trx
-    .selectFrom('kpi_values')
-    .select('id')
-    .where('visit_id', '=', visitId)
-    .where('kpi_id', '=', row.id)
-    .where('category_id', 'is', null)
-    .executeTakeFirst();
-  const id = existing?.id ?? newId();
-  if (existing) {
-    await ctx.trx.updateTable('kpi_values').set({ value, updated_at: at }).where('id', '=', id).execute();
-  } else {
-    await ctx.trx.insertInto('kpi_values').values({ id, visit_id: visitId, kpi_id: row.id, category_id: null, value, created_at: at, updated_at: at }).execute();
-  }
+  const existing = await visitKpiValue(ctx.trx, visitId, kpiId);
+  const id = existing ?? newId();
+  if (existing !== undefined) await setKpiValue(ctx.trx, id, value, at);
+  else await insertKpiValue(ctx.trx, { id, visit_id: visitId, kpi_id: kpiId, category_id: null, value, created_at: at, updated_at: at });
   ctx.changed('kpi_value', id);
   await touchVisit(ctx, visitId);
 }

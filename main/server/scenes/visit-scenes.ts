@@ -9,15 +9,14 @@ import type { SceneAnalysis } from '../recognition/analysis.js';
 import { buildFacingCount } from './reports/facing-count.js';
 import { reviewedAnalysis } from './review.js';
 import { uploadUrlPath } from '../domain/uploads.js';
+import { scenesOfVisit, uploadTokens } from './queries.js';
 
 export async function visitScenes(db: Kysely<Database>, visitId: string, baseUrl: string): Promise<Static<typeof DataVisitScene>[]> {
-  const r = db;
-  const scenes = await r.selectFrom('scenes').selectAll().where('visit_id', '=', visitId).orderBy('data_id').execute();
+  const scenes = await scenesOfVisit(db, visitId);
   const out = [];
   for (const s of scenes) {
     const ids = JSON.parse(s.images) as string[];
-    const uploads = ids.length ? await r.selectFrom('uploads').select(['id', 'token']).where('id', 'in', ids).execute() : [];
-    const byId = new Map(uploads.map((u) => [u.id, u]));
+    const byId = await uploadTokens(db, ids);
     const analysis = s.analysis ? await reviewedAnalysis(db, s.id, JSON.parse(s.analysis) as SceneAnalysis) : null;
     out.push({
       id: s.id,

@@ -4,10 +4,10 @@
 // and a restarted job only builds what is left.
 import type { Kysely } from 'kysely';
 import { displayPlan } from '../../domain/displays.js';
-import type { Database, SceneTable } from '../../storage/schema.js';
+import type { Database } from '../../storage/schema.js';
 import type { Analyzer } from '../../recognition/analyzer/scene-analyzer.js';
 import { now } from '../../storage/ids.js';
-import { write } from '../../storage/transaction.js';
+import { write, type WriteContext } from '../../storage/transaction.js';
 import type { SceneAnalysis } from '../../recognition/analysis.js';
 import type { Identifier } from '../../recognition/identification/identifier.js';
 import { loadIdentifier } from '../../recognition/identification/references.js';
@@ -18,12 +18,13 @@ import { buildPlanogramCompliance } from '../reports/planogram-compliance.js';
 import { buildRealogram } from '../reports/realogram.js';
 import { buildShareOfSpace } from '../reports/share-of-space.js';
 import { reviewedAnalysis } from '../review.js';
-import { presentReport } from '../recognize.js';
+import { presentReport, type ReportObject } from '../recognize.js';
 import { getUpload, storeUpload, uploadFilePath, uploadUrlPath } from '../../domain/uploads.js';
 import { setVisitKpi } from '../visit-kpis.js';
 import { enqueueDelivery } from '../webhooks/deliveries.js';
 import type { SceneOptions } from '../recognize.js';
 import type { ClaimedJob } from './queue.js';
+import { findScene, mhlRecordsOf, planogramRecordsOf, setReportResult, setSceneAnalysis, skuNames as skuNamesOf, unbuiltReports, type SceneRow } from '../queries.js';
 import type { PanoramaBody } from '../reports/bodies.js';
 
 export interface JobContext {
@@ -44,7 +45,7 @@ export class ReportInputError extends Error {
   override name = 'ReportInputError';
 }
 
-type Scene = Omit<SceneTable, 'data_id'>;
+type Scene = SceneRow;
 
 async function sceneImages(ctx: JobContext, scene: Scene) {
   const ids = JSON.parse(scene.images) as string[];
@@ -64,7 +65,7 @@ async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalys
   const analysis = await ctx.analyze(await sceneImages(ctx, scene), identifier);
   // Through write(): the scene's analysis is part of the record that syncs (a supervisor reviews it).
   await write(ctx.db, async (w) => {
-    await w.trx.updateTable('scenes').set({ analysis: JSON.stringify(analysis), updated_at: now() }).where('id', '=', scene.id).execute();
+    await setSceneAnalysis(w.trx, scene.id, JSON.stringify(analysis), now());
     w.changed('scene', scene.id);
   });
   return analysis;
@@ -72,9 +73,7 @@ async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalys
 
 async function skuNames(db: Kysely<Database>, analysis: SceneAnalysis): Promise<Map<string, string>> {
   const ids = [...new Set(analysis.images.flatMap((i) => i.products.map((p) => p.sku_id)).filter((s): s is string => s !== null))];
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('skus').select(['id', 'name']).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
+  return skuNamesOf(db, ids);
 }
 
 interface Built {
@@ -100,7 +99,7 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
       if (!scene.display_id) throw new ReportInputError('MHL_COMPLIANCE needs a display.');
       const mhl = (await displayPlan(db, scene.display_id))?.musthavelist;
       if (!mhl) throw new ReportInputError(`Display "${scene.display_id}" has no must-have list.`);
-      const rows = await db.selectFrom('mhl_records').selectAll().where('mhl_id', '=', mhl).orderBy('data_id').execute();
+      const rows = await mhlRecordsOf(db, mhl);
       const json = buildMhlCompliance(
         await analysis(),
         mhl,
@@ -112,7 +111,7 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
       if (!scene.display_id) throw new ReportInputError('PLANOGRAM_COMPLIANCE needs a display.');
       const planogram = (await displayPlan(db, scene.display_id))?.planogram;
       if (!planogram) throw new ReportInputError(`Display "${scene.display_id}" has no planogram.`);
-      const rows = await db.selectFrom('planogram_records').selectAll().where('planogram_id', '=', planogram).execute();
+      const rows = await planogramRecordsOf(db, planogram);
       const a = await analysis();
       const names = await skuNames(db, a);
       const json = buildPlanogramCompliance(a, planogram, scene.display_id, rows, (id) => (id === null ? 'unknown product' : (names.get(id) ?? id)));
@@ -132,10 +131,21 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
   }
 }
 
+/** A finished report goes to the scene's webhook, if it names one, in the transaction that finishes it. */
+async function queueWebhook(w: WriteContext, scene: Scene, report: ReportObject): Promise<void> {
+  if (!scene.webhook) return;
+  await enqueueDelivery(w, {
+    sceneId: scene.id,
+    reportId: report.id,
+    url: scene.webhook,
+    body: { id: scene.request_id, images: JSON.parse(scene.images), display: scene.display_id, reports: { [report.id]: report } },
+  });
+}
+
 export async function processSceneJob(ctx: JobContext, job: ClaimedJob): Promise<void> {
-  const scene = await ctx.db.selectFrom('scenes').selectAll().where('id', '=', job.sceneId).executeTakeFirst();
+  const scene = await findScene(ctx.db, job.sceneId);
   if (!scene) return; // deleted with its visit meanwhile
-  const reports = await ctx.db.selectFrom('reports').selectAll().where('id', 'in', job.reportIds).where('status', '=', 'NOT_READY').orderBy('data_id').execute();
+  const reports = await unbuiltReports(ctx.db, job.reportIds);
   // FACING_COUNT first: it is what the auditor waits for.
   reports.sort((a, b) => Number(b.report_type === 'FACING_COUNT') - Number(a.report_type === 'FACING_COUNT'));
   let cached: Promise<SceneAnalysis> | undefined;
@@ -151,45 +161,28 @@ export async function processSceneJob(ctx: JobContext, job: ClaimedJob): Promise
       error = e.message;
     }
     await write(ctx.db, async (w) => {
-      const trx = w.trx;
       const at = now();
       const json = built ? JSON.stringify(built.json) : null;
       const status = built ? 'READY' : 'ERROR';
-      await trx.updateTable('reports').set({ status, json, error, updated_at: at }).where('id', '=', report.id).execute();
+      await setReportResult(w.trx, report.id, { status, json, error }, at);
       w.changed('report', report.id);
       if (built?.kpi) await setVisitKpi(w, scene.visit_id, built.kpi.kpi, built.kpi.value);
-      if (scene.webhook) {
-        const object = presentReport({ ...report, status, json, error, updated_at: at });
-        await enqueueDelivery(w, {
-          sceneId: scene.id,
-          reportId: report.id,
-          url: scene.webhook,
-          body: { id: scene.request_id, images: JSON.parse(scene.images), display: scene.display_id, reports: { [report.id]: object } },
-        });
-      }
+      await queueWebhook(w, scene, presentReport({ ...report, status, json, error, updated_at: at }));
     });
   }
 }
 
 /** Ends the job's unfinished reports as ERROR (the job failed for good). */
 export async function failReports(db: Kysely<Database>, job: ClaimedJob, message: string): Promise<void> {
-  const scene = await db.selectFrom('scenes').selectAll().where('id', '=', job.sceneId).executeTakeFirst();
+  const scene = await findScene(db, job.sceneId);
   if (!scene) return;
-  const reports = await db.selectFrom('reports').selectAll().where('id', 'in', job.reportIds).where('status', '=', 'NOT_READY').execute();
+  const reports = await unbuiltReports(db, job.reportIds);
   await write(db, async (w) => {
     const at = now();
     for (const report of reports) {
-      await w.trx.updateTable('reports').set({ status: 'ERROR', error: message, updated_at: at }).where('id', '=', report.id).execute();
+      await setReportResult(w.trx, report.id, { status: 'ERROR', error: message }, at);
       w.changed('report', report.id);
-      if (scene.webhook) {
-        const object = presentReport({ ...report, status: 'ERROR', error: message, updated_at: at });
-        await enqueueDelivery(w, {
-          sceneId: scene.id,
-          reportId: report.id,
-          url: scene.webhook,
-          body: { id: scene.request_id, images: JSON.parse(scene.images), display: scene.display_id, reports: { [report.id]: object } },
-        });
-      }
+      await queueWebhook(w, scene, presentReport({ ...report, status: 'ERROR', error: message, updated_at: at }));
     }
   });
 }

@@ -7,8 +7,8 @@ import os from 'node:os';
 import type { Kysely } from 'kysely';
 import { newId, now } from '../../storage/ids.js';
 import type { Database } from '../../storage/schema.js';
-import { isPostgres } from '../../storage/dialect.js';
 import { write, type WriteContext } from '../../storage/transaction.js';
+import { countPendingJobs, endJobLease, extendLease, insertJob, leaseJob, nextClaimableJob, requeueJob, runningJobs, unclaimJob } from '../queries.js';
 
 export const MAX_ATTEMPTS = 3;
 
@@ -38,22 +38,14 @@ function processExists(pid: number): boolean {
  * not retried for ever.
  */
 export async function reclaimOrphanedJobs(db: Kysely<Database>, host = os.hostname()): Promise<number> {
-  const running = await db.selectFrom('recognition_jobs').select(['id', 'lease_owner']).where('status', '=', 'running').execute();
+  const running = await runningJobs(db);
   const orphaned = running.filter((r) => {
     const m = LEASE_OWNER.exec(r.lease_owner ?? '');
     return m !== null && m[1] === host && Number(m[2]) !== process.pid && !processExists(Number(m[2]));
   });
   if (orphaned.length === 0) return 0;
   await write(db, async (ctx) => {
-    for (const r of orphaned) {
-      await ctx.trx
-        .updateTable('recognition_jobs')
-        .set({ status: 'queued', lease_owner: null, lease_until: null, updated_at: now() })
-        .where('id', '=', r.id)
-        .where('lease_owner', '=', r.lease_owner)
-        .where('status', '=', 'running')
-        .execute();
-    }
+    for (const r of orphaned) await requeueJob(ctx.trx, r.id, r.lease_owner, now());
   });
   return orphaned.length;
 }
@@ -68,86 +60,46 @@ export interface ClaimedJob {
 export async function enqueueJob(ctx: WriteContext, sceneId: string, reportIds: string[]): Promise<string> {
   const at = now();
   const id = newId();
-  await ctx.trx
-    .insertInto('recognition_jobs')
-    .values({ id, scene_id: sceneId, reports: JSON.stringify(reportIds), status: 'queued', attempts: 0, lease_owner: null, lease_until: null, last_error: null, created_at: at, updated_at: at })
-    .execute();
+  await insertJob(ctx.trx, { id, scene_id: sceneId, reports: JSON.stringify(reportIds), status: 'queued', attempts: 0, lease_owner: null, lease_until: null, last_error: null, created_at: at, updated_at: at });
   return id;
 }
 
 /** Claims the oldest queued job, or a running one whose lease has expired (its worker died). */
 export async function claimJob(db: Kysely<Database>, owner: string, leaseMs: number): Promise<ClaimedJob | null> {
   return write(db, async (ctx) => {
-    const trx = ctx.trx;
     const at = new Date();
-    const row = await trx
-      .selectFrom('recognition_jobs')
-      .selectAll()
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_until', '<', at.toISOString())])]))
-      .orderBy('data_id')
-      .limit(1)
-      // Several server processes over one PostgreSQL (the central): a job row another process is
-      // claiming right now is locked; skip it rather than claim it twice.
-      .$if(isPostgres(db), (q) => q.forUpdate().skipLocked())
-      .executeTakeFirst();
+    // Several server processes over one PostgreSQL (the central): a job row another process is
+    // claiming right now is locked and skipped rather than claimed twice.
+    const row = await nextClaimableJob(ctx.trx, at.toISOString());
     if (!row) return null;
     const attempts = row.attempts + 1;
     // Only if the row is still as read (compare-and-set): another server process on the same
     // database (`serve --workers N`) that claimed it first leaves nothing to update here.
-    const claimed = await trx
-      .updateTable('recognition_jobs')
-      .set({ status: 'running', attempts, lease_owner: owner, lease_until: new Date(at.getTime() + leaseMs).toISOString(), updated_at: at.toISOString() })
-      .where('id', '=', row.id)
-      .where('status', '=', row.status)
-      .where('attempts', '=', row.attempts)
-      .where((eb) => (row.lease_owner === null ? eb('lease_owner', 'is', null) : eb('lease_owner', '=', row.lease_owner)))
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) return null;
+    const lease = { owner, until: new Date(at.getTime() + leaseMs).toISOString(), attempts };
+    if (!(await leaseJob(ctx.trx, row, lease, at.toISOString()))) return null;
     return { id: row.id, sceneId: row.scene_id, reportIds: JSON.parse(row.reports) as string[], attempts };
   });
 }
 
 /** Extends the lease; false when the job is no longer ours (then the worker stops working on it). */
 export async function renewLease(db: Kysely<Database>, jobId: string, owner: string, leaseMs: number): Promise<boolean> {
-  const r = await db
-    .updateTable('recognition_jobs')
-    .set({ lease_until: new Date(Date.now() + leaseMs).toISOString() })
-    .where('id', '=', jobId)
-    .where('lease_owner', '=', owner)
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  return extendLease(db, jobId, owner, new Date(Date.now() + leaseMs).toISOString());
 }
 
 export async function finishJob(ctx: WriteContext, jobId: string): Promise<void> {
-  await ctx.trx.updateTable('recognition_jobs').set({ status: 'done', lease_owner: null, lease_until: null, updated_at: now() }).where('id', '=', jobId).execute();
+  await endJobLease(ctx.trx, jobId, 'done', now());
 }
 
 /** Gives the job back for another attempt (status queued), or ends it as failed. */
 export async function releaseJob(ctx: WriteContext, jobId: string, error: string, retry: boolean): Promise<void> {
-  await ctx.trx
-    .updateTable('recognition_jobs')
-    .set({ status: retry ? 'queued' : 'failed', lease_owner: null, lease_until: null, last_error: error, updated_at: now() })
-    .where('id', '=', jobId)
-    .execute();
+  await endJobLease(ctx.trx, jobId, retry ? 'queued' : 'failed', now(), error);
 }
 
 export async function pendingJobCount(db: Kysely<Database>): Promise<number> {
-  const [{ n }] = await db
-    .selectFrom('recognition_jobs')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('status', 'in', ['queued', 'running'])
-    .execute();
-  return Number(n);
+  return countPendingJobs(db);
 }
 
 /** Hands an interrupted job back without counting the attempt (the worker stopped, not the job). */
 export async function returnJob(ctx: WriteContext, jobId: string, owner: string): Promise<void> {
-  await ctx.trx
-    .updateTable('recognition_jobs')
-    .set((eb) => ({ status: 'queued', attempts: eb('attempts', '-', 1), lease_owner: null, lease_until: null, updated_at: now() }))
-    .where('id', '=', jobId)
-    .where('lease_owner', '=', owner)
-    .where('status', '=', 'running')
-    .execute();
+  await unclaimJob(ctx.trx, jobId, owner, now());
 }

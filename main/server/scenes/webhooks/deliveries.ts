@@ -5,9 +5,10 @@ import type { Kysely } from 'kysely';
 import { serverSettings } from '../../config/config.js';
 import { OutgoingRequestFailed, guardedFetch } from '../../http/outgoing.js';
 import { newId, now } from '../../storage/ids.js';
-import type { Database, DeliveryStatus, WebhookDeliveryTable } from '../../storage/schema.js';
+import type { Database, DeliveryStatus } from '../../storage/schema.js';
 import type { WriteContext } from '../../storage/transaction.js';
 import { sign, SIGNATURE_HEADER, webhookSecret } from './signing.js';
+import { dueDeliveries, insertDelivery, listDeliveryRows, updateDelivery } from '../queries.js';
 
 export const MAX_DELIVERY_ATTEMPTS = 12;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
@@ -21,37 +22,26 @@ export function backoffMs(attempts: number, baseMs: number): number {
 export async function enqueueDelivery(ctx: WriteContext, delivery: { sceneId: string; reportId: string; url: string; body: unknown }): Promise<void> {
   const at = now();
   const id = newId();
-  await ctx.trx
-    .insertInto('webhook_deliveries')
-    .values({
-      id,
-      scene_id: delivery.sceneId,
-      report_id: delivery.reportId,
-      url: delivery.url,
-      body: JSON.stringify(delivery.body),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: at,
-      last_status_code: null,
-      last_error: null,
-      delivered_at: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await insertDelivery(ctx.trx, {
+    id,
+    scene_id: delivery.sceneId,
+    report_id: delivery.reportId,
+    url: delivery.url,
+    body: JSON.stringify(delivery.body),
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: at,
+    last_status_code: null,
+    last_error: null,
+    delivered_at: null,
+    created_at: at,
+    updated_at: at,
+  });
 }
 
 /** Sends every delivery that is due, one at a time; returns how many were attempted. */
 export async function deliverDue(db: Kysely<Database>, baseBackoffMs: number, shouldStop: () => boolean = () => false): Promise<number> {
-  const r = db;
-  const due = await r
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now())
-    .orderBy('next_attempt_at')
-    .limit(20)
-    .execute();
+  const due = await dueDeliveries(db, now(), 20);
   if (due.length === 0) return 0;
   const secret = await webhookSecret(db);
   let attempted = 0;
@@ -94,7 +84,7 @@ export async function deliverDue(db: Kysely<Database>, baseBackoffMs: number, sh
             next_attempt_at: new Date(Date.now() + backoffMs(attempts, baseBackoffMs)).toISOString(),
             updated_at: at,
           };
-    await r.updateTable('webhook_deliveries').set(update).where('id', '=', d.id).execute();
+    await updateDelivery(db, d.id, update);
   }
   return attempted;
 }
@@ -118,14 +108,9 @@ export async function listDeliveries(
   page: { limit: number; offset: number },
   f: { status?: string; scene?: string; report?: string },
 ): Promise<{ count: number; results: DeliveryRecord[] }> {
-  let q = db.selectFrom('webhook_deliveries');
-  if (f.status !== undefined) q = q.where('status', '=', f.status as WebhookDeliveryTable['status']);
-  if (f.scene !== undefined) q = q.where('scene_id', '=', f.scene);
-  if (f.report !== undefined) q = q.where('report_id', '=', f.report);
-  const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
-  const rows = await q.selectAll().orderBy('data_id').limit(page.limit).offset(page.offset).execute();
+  const { count, rows } = await listDeliveryRows(db, page, f);
   return {
-    count: Number(n),
+    count,
     results: rows.map((d) => ({
       id: d.id,
       scene: d.scene_id,

@@ -4,6 +4,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
+import { recognitionSetting } from '../queries.js';
 
 export const SIGNATURE_HEADER = 'X-Shelf-Audit-Signature';
 const SECRET_SETTING = 'webhook_secret';
@@ -21,14 +22,5 @@ export function verifySignature(secret: string, body: string, header: string | u
 }
 
 export async function webhookSecret(db: Kysely<Database>): Promise<string> {
-  const r = db;
-  const row = await r.selectFrom('recognition_settings').select('value').where('name', '=', SECRET_SETTING).executeTakeFirst();
-  if (row) return row.value;
-  await r
-    .insertInto('recognition_settings')
-    .values({ name: SECRET_SETTING, value: randomBytes(32).toString('hex') })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const created = await r.selectFrom('recognition_settings').select('value').where('name', '=', SECRET_SETTING).executeTakeFirstOrThrow();
-  return created.value;
+  return recognitionSetting(db, SECRET_SETTING, () => randomBytes(32).toString('hex'));
 }
