@@ -141,6 +141,8 @@ async function main(): Promise<void> {
     console.error(`invalid --workers ${values.workers} (1 to 64)\n${USAGE}`);
     process.exit(2);
   }
+  // Read once here and handed to the server (and to every forked server process through the same code).
+  const settings = serverSettings();
   const options: ServerOptions = {
     host: values.host,
     port,
@@ -152,7 +154,8 @@ async function main(): Promise<void> {
     database: values.database,
     central: values.central,
     deviceKey: values['device-key'],
-    sync: serverSettings().sync,
+    sync: settings.sync,
+    settings,
   };
   if (workers === 1) return serveHere(options, (url) => console.log(`listening on ${url}`));
   if (cluster.isPrimary) return servePrimary(options, workers);

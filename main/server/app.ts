@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import './context.js';
-import type { ServerConfig } from './config/config.js';
+import { resolveConfig, type ServerConfig } from './config/config.js';
 import { registerAuth } from './http/auth.js';
 import { registerBodyAdmission } from './http/body-admission.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/body.js';
@@ -23,7 +23,7 @@ import type { ChangeStamp } from './storage/change-stamp.js';
 import type { Database } from './storage/schema.js';
 import { registerDurableAnswers } from './http/durable-answers.js';
 import { APP_VERSION } from './config/version.js';
-import recognitionPlugin from './scenes/plugin.js';
+import scenesPlugin from './scenes/plugin.js';
 import { ID_MAX_ENCODED_LENGTH } from './schemas/common.js';
 import { clientErrorHandler, frameworkErrors, requireHost } from './http/client-errors.js';
 import { registerSync } from './sync/plugin.js';
@@ -42,7 +42,8 @@ export interface AppOptions {
 
 const PARSES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
-export async function buildApp({ db, config, changeStamp = () => null, keyStamp = () => null, sync }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config: given, changeStamp = () => null, keyStamp = () => null, sync }: AppOptions): Promise<FastifyInstance> {
+  const config = resolveConfig(given);
   const app = Fastify({
     logger: config.logger,
     bodyLimit: BODY_LIMIT,
@@ -87,8 +88,8 @@ export async function buildApp({ db, config, changeStamp = () => null, keyStamp 
 
   await app.register(health);
   await registerRoutes(app);
-  // --- recognition plugin (owned by the recognition engineer): job worker started/stopped with the server ---
-  await app.register(recognitionPlugin);
+  // The scene's lifecycle: the analysis thread, the job worker and the webhook sender.
+  await app.register(scenesPlugin);
   await registerSync(app, sync);
   await registerOpenApiRoutes(app);
   if (config.webRoot) await registerWebUi(app, config.webRoot);

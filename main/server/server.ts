@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { DEFAULT_HOST, defaultWebRoot, type ServerConfig } from './config/config.js';
+import { DEFAULT_HOST, defaultWebRoot, type ServerConfig, type ServerSettings } from './config/config.js';
 import { ensureApiKey } from './domain/api-keys.js';
 import { openDatabase, openDatabaseTarget, type OpenDatabase } from './storage/database.js';
 import type { EngineOptions } from './sync/engine.js';
@@ -26,6 +26,8 @@ export interface ServerOptions {
   central?: string;
   deviceKey?: string;
   sync?: EngineOptions;
+  /** The SHELF_AUDIT_* settings; default: read from the environment once, as the server starts. */
+  settings?: ServerSettings;
 }
 
 export interface RunningServer {
@@ -71,6 +73,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     webRoot: options.webRoot ? path.resolve(options.webRoot) : defaultWebRoot(),
     logger: options.logger ?? false,
     role: options.role ?? 'laptop',
+    ...(options.settings ? { settings: options.settings } : {}),
   };
   const database = await openFor(options, config.dataDir);
   let app: FastifyInstance | undefined;

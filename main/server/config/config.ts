@@ -1,4 +1,6 @@
-// Server settings and their defaults, in one place.
+// The server's configuration and its defaults, in one place: read once when the server starts
+// (buildApp) and handed down as one typed object, `app.serverConfig`; no module reads the environment
+// at the point of use.
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +16,15 @@ export interface ServerConfig {
   logger: boolean;
   /** 'central': the instance laptops sync into (no sync engine of its own). Default 'laptop'. */
   role?: 'laptop' | 'central';
+  /** The SHELF_AUDIT_* settings; default: read from the environment when the server starts. */
+  settings?: ServerSettings;
+}
+
+/** The configuration the running server holds: every setting resolved. */
+export type AppConfig = Required<ServerConfig>;
+
+export function resolveConfig(config: ServerConfig, env: NodeJS.ProcessEnv = process.env): AppConfig {
+  return { ...config, role: config.role ?? 'laptop', settings: config.settings ?? serverSettings(env) };
 }
 
 /** The repository (or packaged app) root: main/server/config/config.ts sits 2 levels below it, dist/main/server/config/config.js 3. */
@@ -63,8 +74,9 @@ export interface ServerSettings {
    */
   analysisNice: number;
   /**
-   * SHELF_AUDIT_ALLOW_PRIVATE_URLS=1: upload_by_url and webhooks may reach loopback and private
-   * addresses (a local integration's receiver on the same laptop). Off by default (http/outgoing.ts).
+   * SHELF_AUDIT_ALLOW_PRIVATE_URLS=1: upload_by_url and webhooks may reach loopback, private and
+   * link-local addresses. Off by default; a laptop's webhooks reach loopback without it, for a local
+   * integration on the same laptop (http/outgoing.ts, scenes/plugin.ts).
    */
   allowPrivateUrls: boolean;
   /** SHELF_AUDIT_SYNC_INTERVAL_MS, _BACKOFF_MS, _MAX_BACKOFF_MS: the laptop's sync timing (sync/engine.ts defaults). */

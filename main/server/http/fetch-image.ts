@@ -3,7 +3,7 @@
 import type { Response } from 'undici';
 import { ValidationError } from '../domain/errors.js';
 import { MAX_UPLOAD_BYTES } from '../domain/uploads.js';
-import { guardedFetch } from './outgoing.js';
+import { guardedFetch, type Reach } from './outgoing.js';
 
 function invalid(field: string, text: string): ValidationError {
   return new ValidationError({ [field]: [text] });
@@ -16,7 +16,7 @@ export const BY_URL_TIMEOUT_MS = 15_000;
  * addresses only unless allowed, redirects checked, a timeout and the upload size cap. Every failure
  * of the fetch itself answers the same text, so the answer tells nothing about the network behind.
  */
-export async function fetchImage(url: string, options: { allowPrivate: boolean; timeoutMs?: number }): Promise<Buffer> {
+export async function fetchImage(url: string, options: { reach: Reach; timeoutMs?: number }): Promise<Buffer> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -27,7 +27,7 @@ export async function fetchImage(url: string, options: { allowPrivate: boolean; 
   const failed = () => invalid('url', 'The image could not be fetched.');
   let response: Response;
   try {
-    response = await guardedFetch(parsed, { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs ?? BY_URL_TIMEOUT_MS, maxRedirects: 5 });
+    response = await guardedFetch(parsed, { reach: options.reach, timeoutMs: options.timeoutMs ?? BY_URL_TIMEOUT_MS, maxRedirects: 5 });
   } catch {
     throw failed();
   }

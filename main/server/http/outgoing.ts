@@ -1,9 +1,10 @@
 // The one way the server makes requests of its own (upload_by_url, webhooks): http(s) only, the
 // address checked after DNS resolution and used as resolved (no second lookup to rebind), every
-// redirect hop checked the same way, with time and size limits. Loopback, private, link-local (cloud
-// metadata), multicast, unspecified and other non-public ranges are refused unless
-// SHELF_AUDIT_ALLOW_PRIVATE_URLS allows them, e.g. for a webhook receiver on the same laptop
-// (docs/api.md, "Outgoing requests"). Issue 22, finding 8.
+// redirect hop checked the same way, with time and size limits. What a request may reach is its
+// caller's `reach`: public addresses only; public and loopback (a laptop's webhooks, for a local
+// integration's receiver on the same laptop); or any address (SHELF_AUDIT_ALLOW_PRIVATE_URLS). Private,
+// link-local (cloud metadata), multicast, unspecified and other non-public ranges are refused unless
+// reach is 'any' (docs/api.md, "Outgoing requests").
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -17,8 +18,11 @@ export class OutgoingRequestFailed extends Error {
   }
 }
 
+/** Which addresses a request may reach: public only, public and loopback, or any. */
+export type Reach = 'public' | 'loopback' | 'any';
+
 export interface OutgoingOptions {
-  allowPrivate: boolean;
+  reach: Reach;
   method?: string;
   headers?: Record<string, string>;
   body?: string;
@@ -35,19 +39,31 @@ export function isPublicAddress(address: string): boolean {
   }
 }
 
-function checkedAddress(address: string, allowPrivate: boolean): void {
-  if (!allowPrivate && !isPublicAddress(address)) throw new OutgoingRequestFailed(`address ${address} is not public`);
+function isLoopbackAddress(address: string): boolean {
+  try {
+    return ipaddr.process(address).range() === 'loopback';
+  } catch {
+    return false;
+  }
 }
 
-function agentFor(allowPrivate: boolean): Agent {
+function reachable(address: string, reach: Reach): boolean {
+  return reach === 'any' || isPublicAddress(address) || (reach === 'loopback' && isLoopbackAddress(address));
+}
+
+function checkedAddress(address: string, reach: Reach): void {
+  if (!reachable(address, reach)) throw new OutgoingRequestFailed(`address ${address} is not ${reach === 'loopback' ? 'public or loopback' : 'public'}`);
+}
+
+function agentFor(reach: Reach): Agent {
   return new Agent({
     connect: {
       // Resolved once, checked, and the checked address is the one connected to.
       lookup(hostname, options, callback) {
         dns.lookup(hostname, { all: true }, (error, addresses) => {
           if (error) return callback(error, '', 0);
-          const usable = addresses.filter((a) => allowPrivate || isPublicAddress(a.address));
-          if (usable.length === 0) return callback(new OutgoingRequestFailed(`${hostname} resolves to no public address`), '', 0);
+          const usable = addresses.filter((a) => reachable(a.address, reach));
+          if (usable.length === 0) return callback(new OutgoingRequestFailed(`${hostname} resolves to no ${reach === 'loopback' ? 'public or loopback' : 'public'} address`), '', 0);
           if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
           callback(null, usable[0].address, usable[0].family);
         });
@@ -56,14 +72,14 @@ function agentFor(allowPrivate: boolean): Agent {
   });
 }
 
-const agents = { public: agentFor(false), private: agentFor(true) };
+const agents: Record<Reach, Agent> = { public: agentFor('public'), loopback: agentFor('loopback'), any: agentFor('any') };
 
 /** Checks what can be checked before connecting: the scheme, and a host that is an IP literal. */
-function checkUrl(url: URL, allowPrivate: boolean): void {
+function checkUrl(url: URL, reach: Reach): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutgoingRequestFailed(`scheme ${url.protocol}`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // IP literals (127.1 and 2130706433 are normalised to 127.0.0.1 by the URL parser) skip DNS.
-  if (net.isIP(host)) checkedAddress(host, allowPrivate);
+  if (net.isIP(host)) checkedAddress(host, reach);
 }
 
 /**
@@ -75,9 +91,9 @@ export async function guardedFetch(target: string | URL, o: OutgoingOptions): Pr
   await allDurable();
   let url = new URL(target);
   const signal = AbortSignal.timeout(o.timeoutMs);
-  const dispatcher = o.allowPrivate ? agents.private : agents.public;
+  const dispatcher = agents[o.reach];
   for (let hop = 0; ; hop++) {
-    checkUrl(url, o.allowPrivate);
+    checkUrl(url, o.reach);
     let response: Response;
     try {
       response = await fetch(url, { method: o.method ?? 'GET', headers: o.headers, body: o.body, redirect: 'manual', signal, dispatcher });

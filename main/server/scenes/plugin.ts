@@ -1,10 +1,11 @@
-// Recognition inside the server: the analyser (on its own thread: every model and OpenCV call of the
-// server goes through it), the job worker (and webhook sender), started when the server is ready and
-// stopped at a safe point when it closes; contributes the scenes of a visit to the Data API's visit detail.
+// The scene's lifecycle inside the server: the analyser (on its own thread: every model and OpenCV call
+// of the server goes through it), the job worker (and webhook sender), started when the server is ready
+// and stopped at a safe point when it closes; contributes the scenes of a visit to the Data API's visit
+// detail. Its settings come from the server's configuration (app.serverConfig).
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { ScenesLoader } from '../domain/data-visits.js';
-import { serverSettings } from '../config/config.js';
+import type { Reach } from '../http/outgoing.js';
 import { serverAnalyzer } from '../recognition/analyzer/analysis-thread.js';
 import type { Analyzer } from '../recognition/analyzer/scene-analyzer.js';
 import { RecognitionWorker } from './jobs/worker.js';
@@ -21,8 +22,18 @@ declare module 'fastify' {
 }
 
 export interface RecognitionPluginOptions {
-  /** Jobs run at once (default 1, or SHELF_AUDIT_RECOGNITION_CONCURRENCY). */
+  /** Jobs run at once (default: the recognitionConcurrency setting). */
   concurrency?: number;
+}
+
+/**
+ * Where webhooks may go: anywhere when the instance allows private URLs; else public addresses, and
+ * on a laptop loopback too, so that a local integration on the same laptop receives them out of the
+ * box. The central serves many clients, so loopback there is the central's own machine: refused.
+ */
+export function webhookReach(role: 'laptop' | 'central', allowPrivateUrls: boolean): Reach {
+  if (allowPrivateUrls) return 'any';
+  return role === 'central' ? 'public' : 'loopback';
 }
 
 function baseUrlOf(app: FastifyInstance): string {
@@ -34,9 +45,9 @@ function baseUrlOf(app: FastifyInstance): string {
 
 export default fp(
   async (app: FastifyInstance, options: RecognitionPluginOptions) => {
-    const settings = serverSettings();
+    const { settings, role } = app.serverConfig;
     const analyzer = serverAnalyzer(
-      { detectorThreads: settings.detectorThreads, identifyThreads: settings.identifyThreads, nice: settings.analysisNice },
+      { detectorThreads: settings.detectorThreads, identifyThreads: settings.identifyThreads, embedThreads: settings.embedThreads, nice: settings.analysisNice },
       (message, error) => app.log.error({ err: error }, message),
     );
     const worker = new RecognitionWorker({
@@ -45,6 +56,8 @@ export default fp(
       baseUrl: () => baseUrlOf(app),
       concurrency: options.concurrency ?? settings.recognitionConcurrency,
       ...(settings.jobLeaseMs !== undefined ? { leaseMs: settings.jobLeaseMs } : {}),
+      webhookBackoffMs: settings.webhookBackoffMs,
+      webhookReach: webhookReach(role, settings.allowPrivateUrls),
       analyzer,
       log: (message, error) => app.log.error({ err: error }, message),
     });

@@ -7,7 +7,7 @@
 import type { SceneAnalysis } from '../analysis.js';
 import { createDetector, type Detector } from '../detector/index.js';
 import { describeProduct, type ProductDescriptor } from '../identification/describe.js';
-import { loadEmbedder } from '../identification/embedding.js';
+import { loadEmbedder, setEmbedderThreads } from '../identification/embedding.js';
 import { identifyCrops, type CropIdentity } from '../identification/identify-crops.js';
 import type { Identifier } from '../identification/identifier.js';
 import type { RawPixels, Rect } from '../identification/image-input.js';
@@ -20,6 +20,8 @@ export interface AnalyzerSettings {
   detectorThreads: number;
   /** Worker threads for identification (0: on the analysing thread). */
   identifyThreads: number;
+  /** onnxruntime threads of the product embedder (default 2). */
+  embedThreads?: number;
   /** Nice value of the analysis thread (Linux; 0: normal priority). Not applied in-process. */
   nice: number;
 }
@@ -63,6 +65,7 @@ export class SceneAnalyzer implements Analyzer {
   private readonly pool: IdentifyPool | undefined;
 
   constructor(private readonly settings: AnalyzerSettings) {
+    if (settings.embedThreads !== undefined) setEmbedderThreads(settings.embedThreads);
     this.pool = settings.identifyThreads > 0 && IdentifyPool.available() ? new IdentifyPool(settings.identifyThreads) : undefined;
   }
 

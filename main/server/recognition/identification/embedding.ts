@@ -3,7 +3,6 @@
 // another viewpoint, light or background lands close, different products far apart. It is what
 // identification mainly ranks by; the classic descriptors and local features refine it.
 import * as ort from 'onnxruntime-node';
-import { serverSettings } from '../../config/config.js';
 import { findModelFile, modelDigest, modelVersion } from '../model-files.js';
 import { openImage, type ImageInput, type Rect } from './image-input.js';
 
@@ -14,11 +13,18 @@ export const EMBED_DIM = 128;
 const BATCH = 32;
 
 let session: Promise<ort.InferenceSession> | undefined;
+// onnxruntime threads of the session: the server's embedThreads setting, handed over by the analyser.
+let threads = 2;
 let fingerprint: number | undefined;
 // An embedder installed in the data folder (recognition/model-store.ts), or null for the shipped one.
 // Chosen by the recognition worker between jobs, and sent to identification threads with each task.
 let installed: string | null = null;
 const modelPath = () => installed ?? findModelFile(EMBED_MODEL_FILE, 'SHELF_EMBEDDER_MODEL');
+
+/** Sets the onnxruntime threads of the embedder's session (before it loads; a loaded one keeps its own). */
+export function setEmbedderThreads(n: number): void {
+  threads = Math.max(1, n);
+}
 
 /** The installed embedder this process uses (null: the shipped one). */
 export function activeEmbedderPath(): string | null {
@@ -62,7 +68,7 @@ export function embedderVersion(): number {
 
 function getSession(): Promise<ort.InferenceSession> {
   session ??= ort.InferenceSession.create(modelPath(), {
-    intraOpNumThreads: serverSettings().embedThreads,
+    intraOpNumThreads: threads,
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
     // Between the many small batches of a photo sharp resizes the next crops on the same cores; idle

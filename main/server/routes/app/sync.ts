@@ -1,7 +1,6 @@
 // /api/app/v1/sync/: the device-facing protocol on the central (push, pull: device keys), and the
 // laptop's own controls (settings, status, run now: API keys). docs/sync.md.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { serverSettings } from '../../config/config.js';
 import { HttpError, detail } from '../../http/errors.js';
 import { Detail, errorResponses } from '../../schemas/common.js';
 import { PullQuery, PullResponse, PushRequest, PushResponse, SyncSettings, SyncSettingsBody, SyncStatus } from '../../schemas/sync.js';
@@ -19,7 +18,7 @@ const syncRefusals = { ...errorResponses, 409: Detail, 426: Detail };
 const sync: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: sync'];
   const onDevice = deviceOnRequest(app.db);
-  const pullPage = serverSettings().syncPullPage;
+  const pullPage = app.serverConfig.settings.syncPullPage;
 
   app.post('/sync/push/', {
     config: { auth: false },

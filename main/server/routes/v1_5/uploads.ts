@@ -1,6 +1,5 @@
 // /api/v1.5/uploads/: upload an image (multipart, field `datafile` or `file`), upload one by URL,
 // read an upload's record, and fetch the image itself through its capability URL.
-import { serverSettings } from '../../config/config.js';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
@@ -44,7 +43,7 @@ const uploads: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'Upload an image from an http(s) URL (15 s timeout, 25 MB cap)', body: UploadByUrlBody, response: { 200: UploadItem, ...errorResponses } },
     }, async (request) => {
       const { url } = request.body;
-      const bytes = await fetchImage(url, { allowPrivate: serverSettings().allowPrivateUrls });
+      const bytes = await fetchImage(url, { reach: app.serverConfig.settings.allowPrivateUrls ? 'any' : 'public' });
       const { row } = await storeUpload(app.db, app.dataDir, bytes, { sourceUrl: url, field: 'url' });
       return present(request, row);
     });

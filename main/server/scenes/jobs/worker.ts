@@ -3,7 +3,6 @@
 // running job reach its next checkpoint (between products, between reports), hands it back to the
 // queue unfinished, and waits for that, so shutdown never leaves a half-written report.
 import type { Kysely } from 'kysely';
-import { serverSettings } from '../../config/config.js';
 import type { Database } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
 import { DetectorLoadError, type Analyzer } from '../../recognition/analyzer/scene-analyzer.js';
@@ -12,6 +11,7 @@ import { useEmbedderModel } from '../../recognition/identification/embedding.js'
 import { currentModelPath, rollbackModel } from '../../recognition/model-store.js';
 import type { SceneImage } from '../../recognition/pipeline.js';
 import { deliverDue } from '../webhooks/deliveries.js';
+import type { Reach } from '../../http/outgoing.js';
 import { failReports, processSceneJob } from './process-scene.js';
 import { claimJob, finishJob, MAX_ATTEMPTS, newLeaseOwner, reclaimOrphanedJobs, releaseJob, renewLease, returnJob, type ClaimedJob } from './queue.js';
 
@@ -23,8 +23,10 @@ export interface WorkerOptions {
   /** How long a claimed job stays ours without a renewal. */
   leaseMs?: number;
   pollMs?: number;
-  /** First webhook retry delay; doubles per attempt. */
+  /** First webhook retry delay; doubles per attempt (default 5 s). */
   webhookBackoffMs?: number;
+  /** Which addresses webhook URLs may reach (default: public ones only). */
+  webhookReach?: Reach;
   /** Runs the models (analyzer/): on the analysis thread in the server. Not closed by the worker. */
   analyzer: Analyzer;
   /** Logs failures (the server's logger). */
@@ -50,7 +52,8 @@ export class RecognitionWorker {
       concurrency: 1,
       leaseMs: 15_000,
       pollMs: 250,
-      webhookBackoffMs: serverSettings().webhookBackoffMs,
+      webhookBackoffMs: 5_000,
+      webhookReach: 'public',
       ...options,
     };
     this.analyzer = options.analyzer;
@@ -199,7 +202,7 @@ export class RecognitionWorker {
     while (!this.stopping) {
       let attempted = 0;
       try {
-        attempted = await deliverDue(this.o.db, this.o.webhookBackoffMs, () => this.stopping);
+        attempted = await deliverDue(this.o.db, { baseBackoffMs: this.o.webhookBackoffMs, reach: this.o.webhookReach }, () => this.stopping);
       } catch (e) {
         this.o.log?.('webhook delivery failed', e);
       }

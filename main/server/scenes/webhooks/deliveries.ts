@@ -2,8 +2,7 @@
 // report READY (so a crash cannot lose it), sent by the worker, retried with exponential backoff
 // (the next attempt time is stored, so retries continue across restarts), and listed as a log.
 import type { Kysely } from 'kysely';
-import { serverSettings } from '../../config/config.js';
-import { OutgoingRequestFailed, guardedFetch } from '../../http/outgoing.js';
+import { OutgoingRequestFailed, guardedFetch, type Reach } from '../../http/outgoing.js';
 import { newId, now } from '../../storage/ids.js';
 import type { Database, DeliveryStatus } from '../../storage/schema.js';
 import type { WriteContext } from '../../storage/transaction.js';
@@ -39,8 +38,15 @@ export async function enqueueDelivery(ctx: WriteContext, delivery: { sceneId: st
   });
 }
 
+export interface DeliveryOptions {
+  /** First retry delay; doubles per attempt. */
+  baseBackoffMs: number;
+  /** Which addresses a webhook URL may reach (scenes/plugin.ts decides it from the instance's role and settings). */
+  reach: Reach;
+}
+
 /** Sends every delivery that is due, one at a time; returns how many were attempted. */
-export async function deliverDue(db: Kysely<Database>, baseBackoffMs: number, shouldStop: () => boolean = () => false): Promise<number> {
+export async function deliverDue(db: Kysely<Database>, options: DeliveryOptions, shouldStop: () => boolean = () => false): Promise<number> {
   const due = await dueDeliveries(db, now(), 20);
   if (due.length === 0) return 0;
   const secret = await webhookSecret(db);
@@ -51,10 +57,10 @@ export async function deliverDue(db: Kysely<Database>, baseBackoffMs: number, sh
     let code: number | null = null;
     let error: string | null = null;
     try {
-      // Through the guard: a webhook URL is client input, so it may not reach internal addresses
-      // unless the instance allows them (http/outgoing.ts). Redirects are not followed.
+      // Through the guard: a webhook URL is client input, so it reaches only what the instance allows
+      // (http/outgoing.ts). Redirects are not followed.
       const res = await guardedFetch(d.url, {
-        allowPrivate: serverSettings().allowPrivateUrls,
+        reach: options.reach,
         method: 'POST',
         headers: {
           'Content-Type': 'application/json',
@@ -81,7 +87,7 @@ export async function deliverDue(db: Kysely<Database>, baseBackoffMs: number, sh
             attempts,
             last_status_code: code,
             last_error: error,
-            next_attempt_at: new Date(Date.now() + backoffMs(attempts, baseBackoffMs)).toISOString(),
+            next_attempt_at: new Date(Date.now() + backoffMs(attempts, options.baseBackoffMs)).toISOString(),
             updated_at: at,
           };
     await updateDelivery(db, d.id, update);
