@@ -1,4 +1,4 @@
-// Detector accuracy on the held-out generated set (the AP50 >= 0.95 target): COCO-style AP,
+// Detector accuracy on the held-out generated set (target: AP50 >= 0.95): COCO-style AP,
 // AP50, AP75 and mean absolute count error, measured by models/training/evaluate.py through the app's
 // own detect CLI; then AP50, recall and precision on the hand-labelled regions of the real shelf photos
 // (models/training/real-labels, its dev and test splits; photos in ../shared/data/shelf-photos, skipped

@@ -1,7 +1,7 @@
-// The desktop host's responsiveness while recognition works (issue 26): 20 recognitions at once
+// The desktop host's responsiveness while recognition works: 20 recognitions at once
 // (POST /recognize, FACING_COUNT, one shelf photo each), with the server
-//  a) in this process, as the desktop app's main process had it (now only the HTTP side: the analysis
-//     itself runs on a worker thread, recognition/analyzer/), and
+//  a) in this process, sharing the main process's event loop (the HTTP side only: the analysis itself
+//     runs on a worker thread, recognition/analyzer/), for comparison, and
 //  b) in its own process (dist/main/cli/server-process.js, forked as the app forks its utilityProcess),
 // while this process, standing for Electron's main process (windows, menus, IPC), measures its own
 // event-loop delay (perf_hooks.monitorEventLoopDelay, 1 ms resolution) and polls /health every 50 ms.

@@ -1,4 +1,4 @@
-// Recognition under load on the headless server (issue 24): the `serve` CLI in its own process, the
+// Recognition under load on the headless server: the `serve` CLI in its own process, the
 // recognition bench's catalog, and 20 recognitions (FACING_COUNT) posted at once, half of the real
 // 12 MP shelf photo, half of the composed one. Meanwhile this process asks GET /health every 25 ms
 // (one request at a time) and samples the server's resident memory. Prints the /health latency

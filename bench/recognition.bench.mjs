@@ -4,7 +4,7 @@
 // became READY, the time per stage (decode, detect, identify, reports), the CPU time this process
 // spent until FACING_COUNT was READY (all its threads: a figure that a loaded machine inflates less
 // than the wall time) and the peak RSS.
-// Catalog and photos: bench/recognition-scene.mjs. Goal (issue 24): FACING_COUNT READY within 1 s.
+// Catalog and photos: bench/recognition-scene.mjs. Goal: FACING_COUNT READY within 1 s.
 // Env: RECOGNITION_BENCH_RUNS (default 3), RECOGNITION_BENCH_PHOTO.
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';

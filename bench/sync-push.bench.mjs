@@ -1,4 +1,4 @@
-// Sync push (issue 21): a laptop's day pushed over loopback to a central on PostgreSQL, against a
+// Sync push: a laptop's day pushed over loopback to a central on PostgreSQL, against a
 // plain upload of the same photo bytes with curl; then the central's push throughput with many devices
 // at once, with 1 and 2 server processes over one database.
 //

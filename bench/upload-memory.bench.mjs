@@ -1,4 +1,4 @@
-// Memory under large multipart uploads (issue 22, finding 7): the built `serve` in its own process,
+// Memory under large multipart uploads: the built `serve` in its own process,
 // 6 concurrent POST /api/v1.5/uploads/ requests of 20 files x 24 MB each (valid, distinct JPEGs; the
 // route stores the first, every part is received), then the server's peak RSS (VmHWM, Linux). Goal:
 // under 1 GB. The client streams the bodies from one shared JPEG, so it holds ~24 MB itself.

@@ -16,7 +16,7 @@ the FPN and heads have no pretrained start (phase A trained them from random).
 Why: on the labelled real photos, single snapshots of a run swing by up to 0.1 AP50 from one to the next,
 and their average scored above each of them; a network averaged with its own continuation scored above
 both; and moving that average's backbone 0.1 to 0.15 of the way back to the pretrained weights raised dev
-AP50 again, 0.753 to 0.776-0.781 (models/MODEL_CARD.md, "Fourth session").
+AP50 again, 0.753 to 0.776-0.781 (models/RESEARCH_LOG.md, "Fourth session").
 """
 import argparse
 

@@ -8,7 +8,7 @@ photos (photos drawn with replacement, both models scored on the same draw), and
 loses and ties. The last line is the same as JSON.
 
 Why: the regions hold 19 photos each, and whole photos are what vary (a steep shelf, a blurred one): a
-model chosen on dev by +0.02 AP50 has lost 0.01 on test (models/MODEL_CARD.md, "Fifth session"). The
+model chosen on dev by +0.02 AP50 has lost 0.01 on test (models/RESEARCH_LOG.md, "Fifth session"). The
 interval says how large a change must be before it is a change, on these photos.
 
 The weighted mean of per-photo AP50s is not the pooled AP50 evaluate.py reports (that ranks all the

@@ -6,17 +6,17 @@ and through a frozen copy of the pretrained Open Images MobileNetV2; the squared
 4/8/16/32 maps, relative to the pretrained maps' energy, is added to the loss.
 
 Why: on the labelled real regions every step toward the generator's scenes has cost and every step of the
-backbone back toward the pretrained weights has gained, up to 0.15 of the way (models/MODEL_CARD.md,
+backbone back toward the pretrained weights has gained, up to 0.15 of the way (models/RESEARCH_LOG.md,
 "Fourth session"). Moving the weights back is blunt: it also undoes what the generated scenes taught. Holding
 the backbone's *answers on real photos* to the pretrained ones lets its weights move only in directions
 that leave real-photo features alone (learning without forgetting, in feature space). Measured: it holds
 the maps as asked and changes nothing on the labelled real photos (the same dev AP50 as the same run
-without it; models/MODEL_CARD.md, "Fifth session"). Kept for runs that train longer than this CPU allows.
+without it; models/RESEARCH_LOG.md, "Fifth session"). Kept for runs that train longer than this CPU allows.
 
 The real photos are shown as mosaics of 1x1 to 3x3 photos, so their products come at the sizes of products
 on a shelf photo at the model's input (tens of pixels to a few hundred).
 
-Usage (the term of trained checkpoints, as models/MODEL_CARD.md "Fifth session" reports it: 24 mosaics of
+Usage (the term of trained checkpoints, as models/RESEARCH_LOG.md "Fifth session" reports it: 24 mosaics of
 the Grocery Store val/ photos, seed 5):
     python3 distill.py ../../../shared/data/grocery-store-dataset/dataset/val/Packages CKPT.pt [CKPT.pt ...]
 """

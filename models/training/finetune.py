@@ -1,4 +1,4 @@
-"""Fine-tune the detector on supervisors' corrections (issue 23): a training export (`npm run cli --
+"""Fine-tune the detector on supervisors' corrections: a training export (`npm run cli --
 export-training --out EXPORT`, COCO) mixed with generated shelves, starting from the detector in use.
 
 1. Splits the export's reviewed photos by scene into training and held-out scenes, deterministically
@@ -44,7 +44,7 @@ from review_export import BadInput, model_version, read_export, sha256, split_sc
 from train import losses
 
 DEFAULT_BASE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'shelf-detector.onnx')
-APP_LONG_SIDE = 1280  # the app's detector input (MODEL_CARD.md): training crops are cut at that scale
+APP_LONG_SIDE = 1280  # the app's input for a model without input_size metadata: training crops are cut at that scale
 EXPORT_FIRST = 1_000_000  # sample numbers of the export's photos in the work folder, after the generated ones
 
 

@@ -190,7 +190,7 @@ def random_shade(img, rng):
 
 def soda_bottle(rng, w, h):
     """A clear plastic drinks bottle (style 3): the liquid's colour shows through, a label band round the
-    middle, a coloured cap, glossy streaks. The generator's opaque bottles looked nothing like these."""
+    middle, a coloured cap, glossy streaks. Opaque drawn bottles look nothing like these."""
     liquid = [(20, 30, 60), (25, 45, 25), (30, 110, 200), (40, 150, 60), (200, 200, 190), (60, 30, 120)][rng.integers(6)]
     liquid = tuple(int(np.clip(c + rng.integers(-20, 21), 0, 255)) for c in liquid)
     img = np.empty((h, w, 3), np.uint8); img[:] = liquid
@@ -384,7 +384,7 @@ class SceneChoices:
 class Generator:
     def __init__(self, data_dir=DATA, procedural_only=False, style=2):
         # procedural_only: no pixels from shared/data (for fixtures that get committed).
-        # style 1 reproduces the first training set; style 2 adds tightly packed rows, glass cooler doors,
+        # style 1: the base scenes; style 2 adds tightly packed rows, glass cooler doors,
         # hooks with hanging bags, more floor and stronger side views (what the real photos showed).
         self.bank = TextureBank(data_dir) if not procedural_only else None
         self.style = style
@@ -722,7 +722,7 @@ def visible_boxes(placed):
 
 def speckled_floor(canvas, rng, y0, prod_h):
     """Terrazzo / speckled floor below the unit: fine high-contrast texture the size of small products,
-    which the first model took for products."""
+    which a model trained without it took for products."""
     H, W = canvas.shape[:2]
     y0 = max(0, int(y0))
     if y0 >= H - 4:

@@ -1,4 +1,4 @@
-"""Research only (issue 23, item 6): how many reviewed photos a fine-tune needs. Stands the hand-labelled
+"""Research only: how many reviewed photos a fine-tune needs. Stands the hand-labelled
 regions of the SKU-110K photos (real-labels/, dev and test) in for supervisors' reviews: each region,
 cut from its photo shrunk to the app's input scale (so products keep the size the detector sees), is one
 "reviewed photo". Photos are split (by --seed) into a held-out set and a training pool, both regions of
@@ -6,7 +6,7 @@ a photo on the same side; then finetune.py's own steps fine-tune the base model 
 of the pool, mixed with generated shelves, for each N of --sizes, and score each on the held-out regions.
 
 SKU-110K is for research and evaluation only: the weights made here are written to a temporary folder
-and deleted when the run ends; nothing here may ship (models/MODEL_CARD.md, "Learning curve").
+and deleted when the run ends; nothing here may ship (models/RESEARCH_LOG.md, "Learning curve").
 
 Usage: python3 learning_curve.py --photos ../../../shared/data/shelf-photos --generated cache/lc-gen \
            --sizes 0,6,12,24 --minutes 6 [--out runs/learning-curve.json]

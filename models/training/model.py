@@ -15,9 +15,9 @@ from mobilenet_v2 import CHANNELS as MNV2_CHANNELS, MobileNetV2
 
 STRIDE = 4
 LOG_SIZE_MAX = 6.0  # the size head is clamped here before exp: e^6 x STRIDE is far past any product
-# Channel widths per stage and head width. The shipped model is an ensemble of one of each (ShelfEnsemble,
-# models/MODEL_CARD.md); 'wide' has about 4x the compute of 'small' (27 ms per 640x640 on 2 CPU threads
-# against 8) and was first trained on the GPU machine.
+# Channel widths per stage and head width of the from-scratch ShelfNets; 'wide' has about 4x the compute of
+# 'small' (27 ms per 640x640 on 2 CPU threads against 8). The shipped detector is neither: it is 'mnv2'
+# (MobileShelfNet, models/MODEL_CARD.md).
 ARCHS = {'small': ((16, 32, 48, 64, 96), 32), 'wide': ((32, 64, 96, 128, 192), 64)}
 MOBILE_ARCHS = {'mnv2': 64}  # MobileShelfNet: the FPN and head width
 
@@ -138,7 +138,7 @@ class ShelfEnsemble(nn.Module):
 
     Why: the small model (best on real photos) and the wide one (best on generated scenes) err on different
     products, and averaging their heatmaps keeps most of what either finds sure while the doubtful boxes only
-    one of them fires on fall under the threshold (models/MODEL_CARD.md).
+    one of them fires on fall under the threshold (models/RESEARCH_LOG.md, "The ensemble").
     """
 
     def __init__(self, members, weights):

@@ -1,4 +1,4 @@
-"""Fine-tune the product embedder on supervisors' corrections (issue 23): the boxes of a training export
+"""Fine-tune the product embedder on supervisors' corrections: the boxes of a training export
 (`npm run cli -- export-training --out EXPORT`) that carry an SKU, cut from its photos, each SKU a class,
 with drawn packages (data.synthetic, one class each) beside them so the embedding stays general.
 
