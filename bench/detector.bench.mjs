@@ -56,7 +56,7 @@ for (let i = 0; i < 6; i++) {
 console.log(`detect 12 MP photo (3024x4032 displayed, from ${path.basename(source)}): ${stats(whole)}, ${boxes} boxes`);
 
 const peakMB = () => (process.resourceUsage().maxRSS / 1024).toFixed(0);
-console.log(`peak RSS after the 12 MP photo (the issue's figure): ${peakMB()} MB`);
+console.log(`peak RSS after the 12 MP photo: ${peakMB()} MB`);
 
 // 3. A 12 MP photo of many small products (the generated test shelf, 4 x 4 times): it takes the zoomed
 // pass, the largest input the detector runs (in bands, detector/bands.ts), so the peak RSS below covers it.

@@ -128,7 +128,7 @@ def parse_args(argv):
     ap.add_argument('--seed', type=int, default=0)
     ap.add_argument('--steps', type=int, default=10 ** 9); ap.add_argument('--minutes', type=float, default=10)
     ap.add_argument('--batch', type=int, default=8); ap.add_argument('--size', type=int, default=384)
-    ap.add_argument('--lr', type=float, default=1e-4, help='lower than from scratch: the weights are already good (1e-4: the learning curve, MODEL_CARD.md)')
+    ap.add_argument('--lr', type=float, default=1e-4, help='lower than from scratch: the weights are already good (1e-4: the learning curve, RESEARCH_LOG.md)')
     ap.add_argument('--mix', type=float, default=0.5, help='share of the crops cut from the reviewed photos')
     ap.add_argument('--photo-aug', action='store_true', help='dataset.degrade on every crop, as the shipped runs')
     ap.add_argument('--threads', type=int, default=2); ap.add_argument('--log-every', type=int, default=20)

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Phase B continued on a lent GPU machine (issue 25, 2026-11-26): fresh scenes of all six styles, then
+# Phase B continued on a lent GPU machine: fresh scenes of all six styles, then
 # two continuations of one mnv2 checkpoint side by side on the one GPU, with the same crops (same seeds):
 # gA trains the whole backbone, gB keeps the stem and the first 6 blocks (strides 2 to 8) fixed.
 # Snapshots (every $SNAPS-th of the time) and the final weights of each go to $OUT.
 # RUNS names the runs and the blocks each keeps fixed (name:freeze, -1: the whole backbone); the default is
-# the third session's (gA, gB); SEED the first generator seed (51 then; the held-out sets use 993..999).
-# The shipped detector is a weight average of INIT and such a run's final (average.py): see models/MODEL_CARD.md.
+# the pair gA, gB (models/RESEARCH_LOG.md); SEED the first generator seed (51 then; the held-out sets use 993..999).
+# The shipped detector is a weight average of INIT and such a run's final (average.py): see models/MODEL_CARD.md and RESEARCH_LOG.md.
 #
 # Usage (from the repo root on the GPU machine): DEADLINE=520 sh models/training/gpu_continue.sh INIT.pt
 #   carry models/training/cache/shared-data (textures, as gpu_train.sh says), models/training/cache/objectron/

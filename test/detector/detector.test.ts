@@ -1,7 +1,7 @@
 // The shipped model through the app's own pre- and post-processing, on a generated shelf with known boxes.
 // Recall/precision thresholds sit well above what a broken pipeline gives (swapped channels, lost EXIF
 // rotation or a wrong scale back to image pixels all drop them towards zero) and below the model's own
-// figures on this image (see models/MODEL_CARD.md).
+// figures on this image (models/RESEARCH_LOG.md, "Test fixture, export check, speed and memory").
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

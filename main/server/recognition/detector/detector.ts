@@ -82,7 +82,7 @@ const FALLBACK_SCORE = 0.3;
 // heatmap places and sizes many of them badly, so the photo is run again enlarged by `zoom`; products under
 // SMALL_SIDE come from that pass, the others from the first, and NMS settles the overlap. The enlarged
 // pass is not used on photos of larger products: there it boxes the print on packages and price tags.
-// Both chosen on the held-out generated set and checked on the real photos (models/MODEL_CARD.md).
+// Both chosen on the held-out generated set and checked on the real photos (models/RESEARCH_LOG.md).
 const TINY_SIDE = 16;
 // The typical product is judged on sure boxes, whatever threshold the caller asked for.
 const SURE_SCORE = 0.3;
