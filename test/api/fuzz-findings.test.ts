@@ -1,5 +1,5 @@
-// Directed tests for what the fuzz test (fuzz.test.ts) found, and for the invalid UTF-8 left open by
-// issue 22 in form bodies: each failed before its fix.
+// Directed tests for what the fuzz test (fuzz.test.ts) found, and for invalid UTF-8 in form bodies:
+// each failed before its fix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 

@@ -1,5 +1,5 @@
-// Values DRF refuses and this server used to store (issue 22): non-finite numbers (finding 2), JSON
-// nested thousands of levels deep (3), NUL, lone surrogates and invalid UTF-8 in text (6). Each is a
+// Values DRF refuses and this server used to store: non-finite numbers, JSON
+// nested thousands of levels deep, NUL, lone surrogates and invalid UTF-8 in text. Each is a
 // 400 in DRF's shape that stores nothing; rows stored before the check are repaired by a migration.
 import Database from 'better-sqlite3';
 import path from 'node:path';
@@ -23,7 +23,7 @@ const record = { planogram: 'p1', sku: 's1', rack_index: 0, shelf_index: 0, prod
 /** Sends `raw` as the JSON body, byte for byte. */
 const rawJson = (method: string, p: string, raw: string | Buffer) => t.call(method, p, { raw: { body: raw, type: 'application/json' } });
 
-describe('non-finite numbers (finding 2)', () => {
+describe('non-finite numbers', () => {
   it.each([
     ['a form rack_index of Infinity', () => t.call('POST', '/api/v1.5/planogram_records/', { form: { ...record, rack_index: 'Infinity' } }), 'rack_index'],
     ['a JSON width of 1e999', () => rawJson('POST', '/api/v1.5/planogram_records/', JSON.stringify(record).replace('}', ',"width":1e999}')), 'width'],
@@ -40,7 +40,7 @@ describe('non-finite numbers (finding 2)', () => {
   });
 });
 
-describe('deep nesting (finding 3)', () => {
+describe('deep nesting', () => {
   it('a visit whose gps_shop nests 4,500 levels deep is a 400, and a shallow one is fine', async () => {
     const deep = '['.repeat(4500) + ']'.repeat(4500);
     const before = t.snapshot();
@@ -53,7 +53,7 @@ describe('deep nesting (finding 3)', () => {
   });
 });
 
-describe('text DRF refuses (finding 6)', () => {
+describe('text DRF refuses', () => {
   it.each([
     ['a NUL character', () => t.post('/api/v1.5/brands/', { id: 'b-nul', name: 'a\u0000b' }), 'name', 'Null characters are not allowed.'],
     ['a lone surrogate', () => rawJson('POST', '/api/v1.5/brands/', '{"id":"b-sur","name":"a\\ud800b"}'), 'name', 'Surrogate characters are not allowed: U+D800.'],
@@ -80,7 +80,7 @@ describe('text DRF refuses (finding 6)', () => {
   });
 });
 
-describe('rows stored before the check (finding 2, the repair)', () => {
+describe('rows stored before the check (the repair)', () => {
   it('a migration repairs stored infinities, and reads work again', async () => {
     expect((await t.post('/api/v1.5/planogram_records/', { ...record, id: 'pr-inf', rack_index: 1, width: 10 })).status).toBe(201);
     await t.server.close();

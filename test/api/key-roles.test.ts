@@ -1,4 +1,4 @@
-// API keys with roles (issue 22, finding 9): the public id is listed, never any part of the secret;
+// API keys with roles: the public id is listed, never any part of the secret;
 // admin / integration / read-only are enforced on every route; keys minted by a key share its
 // /recognize rate limit; keys made before the roles keep working; the CLI creates keys of a role.
 import { execFile } from 'node:child_process';

@@ -187,7 +187,7 @@ describe('the interface\'s other spellings and HTTP niceties', () => {
   });
 });
 
-describe("a display's planogram and must-have list (issue 26: one rule, writable)", () => {
+describe("a display's planogram and must-have list (one rule, writable)", () => {
   it('defaults to the newest tied to the display, keeps an explicit choice, and falls back when it is cleared or deleted', async () => {
     expect((await t.post('/api/v1.5/displays/', { id: 'dc', name: 'Chosen' })).status).toBe(201);
     for (const id of ['dc-old', 'dc-new']) expect((await t.post('/api/v1.5/planograms/', { id, name: id, display: 'dc' })).status).toBe(201);
@@ -217,7 +217,7 @@ describe("a display's planogram and must-have list (issue 26: one rule, writable
   });
 });
 
-describe('list filters, search and ordering (DRF conventions, issue 26)', () => {
+describe('list filters, search and ordering (DRF conventions)', () => {
   it('filters SKUs on foreign keys and main fields, searches names and customer ids, sorts both ways', async () => {
     await t.post('/api/v1.5/brands/', { id: 'br-f', name: 'Fizz' });
     await t.post('/api/v1.5/categories/', { id: 'cat-f', name: 'Fizzy drinks' });

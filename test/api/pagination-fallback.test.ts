@@ -1,6 +1,6 @@
 // DRF's LimitOffsetPagination never refuses a page request (interface-notes.md): a bad limit means the
-// default page size, a bad offset means 0, an over-large limit the maximum. Issue 22's finding 1
-// (Infinity, -Infinity and 1e400 answered 500 on every list) and issue 26's item 5 (they answered 400).
+// default page size, a bad offset means 0, an over-large limit the maximum. Infinity,
+// -Infinity and 1e400 once answered 500 on every list, then 400; now they fall back like any bad value.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../main/server/http/pagination.js';
 import { startTestServer, type TestServer } from './harness.js';

@@ -1,5 +1,5 @@
-// Errors raised before a request reaches a route (issue 22, finding 5), and ids as long as the schema
-// allows (finding 4). Malformed requests are written byte for byte on a raw socket, as a hostile
+// Errors raised before a request reaches a route, and ids as long as the schema
+// allows. Malformed requests are written byte for byte on a raw socket, as a hostile
 // client would send them; every answer must be JSON in DRF's shape that does not echo the request.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ function rawRequest(raw: string): Promise<{ status: number; type: string; body: 
 
 const host = () => `Host: 127.0.0.1:${t.server.port}\r\nAuthorization: Token ${API_KEY}\r\n`;
 
-describe('errors before routing are DRF JSON (finding 5)', () => {
+describe('errors before routing are DRF JSON', () => {
   it.each([
     ['a bad percent-escape', () => `GET /api/v1.5/brands/%E0%A4%A-secret-probe/ HTTP/1.1\r\n${host()}\r\n`, 400],
     ['headers over the size limit', () => `GET /api/v1.5/brands/ HTTP/1.1\r\n${host()}X-Big: ${'a'.repeat(20_000)}-secret-probe\r\n\r\n`, 431],
@@ -58,7 +58,7 @@ describe('errors before routing are DRF JSON (finding 5)', () => {
   });
 });
 
-describe('ids as long as the schema allows (finding 4)', () => {
+describe('ids as long as the schema allows', () => {
   it('a 255-character id (multi-byte too) can be created, read, changed and deleted; 256 is refused', async () => {
     for (const id of ['x'.repeat(255), 'ü'.repeat(200) + '🥫'.repeat(27) + 'y'.repeat(1)]) {
       expect([...id].length <= 255 && id.length >= 101).toBe(true);

@@ -1,4 +1,4 @@
-// Bounded memory for multipart uploads (issue 22, finding 7): files stream to temp files, limits per
+// Bounded memory for multipart uploads: files stream to temp files, limits per
 // file and per request answer 413 in DRF's shape, no temp file outlives its request, and large bodies
 // in flight are bounded (waiters get 503 with Retry-After). Timings are in bench/upload-memory.bench.mjs.
 import Fastify from 'fastify';

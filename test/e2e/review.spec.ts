@@ -1,4 +1,4 @@
-// Reviewing a really recognised photo on the visit screen (issue 23): change a box's product, delete a
+// Reviewing a really recognised photo on the visit screen: change a box's product, delete a
 // box, draw one, undo, save; the counts beside the photo follow every edit, the recomputed reports
 // (facing counts, planogram compliance) follow the save. Leaving with unsaved corrections asks first,
 // and a save over someone else's newer one is refused with a way to reload.

@@ -1,4 +1,4 @@
-// The desktop app's server in its own process (issue 26): the main process forks it (a utilityProcess
+// The desktop app's server in its own process: the main process forks it (a utilityProcess
 // in Electron; here a scripted stand-in, and once the real entry under Node's fork), waits for it to
 // listen, asks it for the model version, stops it on quit, and restarts it after a crash on the same
 // port, handing the reloaded window the new session key; after repeated crashes it gives up.

@@ -74,7 +74,7 @@ describe('POST /recognize validation', () => {
     expect(done[res.body.reports.FACING_COUNT].status).toBe('READY');
   });
 
-  it("scores the display's current planogram and MHL, the ones the display shows (issue 26)", async () => {
+  it("scores the display's current planogram and MHL, the ones the display shows", async () => {
     await t.post('/api/v1.5/displays/', { id: 'd-two', name: 'two planograms' });
     for (const id of ['pg-first', 'pg-second']) {
       expect((await t.post('/api/v1.5/planograms/', { id, name: id, display: 'd-two' })).status).toBe(201);

@@ -1,4 +1,4 @@
-// Supervisors' review (issue 23) through the real API on a really recognised composed shelf: reading a
+// Supervisors' review through the real API on a really recognised composed shelf: reading a
 // scene's boxes with their version, refusing bad corrections without changing anything, saving a
 // correction (audit row, new reports recomputed from the corrected boxes and checked against
 // hand-computed counts, re-delivered to the webhook, moderation and is_new), two reviewers racing on

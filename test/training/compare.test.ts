@@ -1,5 +1,5 @@
 // compare.py: two evaluate.py reports side by side on the labelled regions, with a paired bootstrap over the
-// photos (issue 25: whether a model's gain on dev is more than the noise of 19 photos).
+// photos (whether a model's gain on dev is more than the noise of 19 photos).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 25: train.py --distill holds the backbone's maps on unlabelled real photos (the Grocery Store
+// train.py --distill holds the backbone's maps on unlabelled real photos (the Grocery Store
 // Dataset's in-store photos, MIT) to the pretrained Open Images backbone's (distill.py). Checked: the term
 // is zero exactly when the backbone is the pretrained one, grows as it moves, trains the backbone alone,
 // and the trainer reports it from its first step.

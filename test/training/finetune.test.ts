@@ -1,4 +1,4 @@
-// Training from supervisors' corrections (issue 23, item 5), end to end on a tiny case: composed shelves
+// Training from supervisors' corrections, end to end on a tiny case: composed shelves
 // recognised and reviewed through the real API, exported by the built CLI, fine-tuned by finetune.py
 // (detector) and embedder/finetune.py (product embedder) for a few CPU steps from the shipped models,
 // rebuilt from their ONNX files, and the detector installed by `models install`. Nothing here asks the

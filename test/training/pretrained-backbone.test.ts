@@ -1,4 +1,4 @@
-// The pretrained backbone (issue 25): pretrained_backbone.py fetches the pinned @mediapipe/objectron package
+// The pretrained backbone: pretrained_backbone.py fetches the pinned @mediapipe/objectron package
 // with npm pack, checks its checksum, cuts the TFLite SSD out of the packed assets and ports its MobileNetV2
 // to PyTorch. The port is proved against tflite_reference.py, which executes the flatbuffer's own graph op by
 // op in NumPy: the stride 4/8/16/32 feature maps of real photos must agree.

@@ -91,7 +91,7 @@ describe('export.py', () => {
   });
 });
 
-// Issue 25: the detector on the pretrained MobileNetV2 (model.MobileShelfNet). A few steps only: what is
+// the detector on the pretrained MobileNetV2 (model.MobileShelfNet). A few steps only: what is
 // checked is the path (pretrained start, frozen then unfrozen backbone, export the app loads), not learning.
 describe('train.py --arch mnv2 and its export', () => {
   let mrun: string;

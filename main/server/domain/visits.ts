@@ -70,7 +70,7 @@ export async function touchVisit(ctx: WriteContext, id: string): Promise<void> {
   ctx.changed(visits.entity, id);
 }
 
-/** A visit's review state (issue 23), kept in the interface's `moderation` field. */
+/** A visit's review state, kept in the interface's `moderation` field. */
 export type Moderation = 'unreviewed' | 'in_review' | 'reviewed';
 
 /**

@@ -1,4 +1,4 @@
-// Schemas of the review endpoints (issue 23): a scene's annotations per photo, their replacement
+// Schemas of the review endpoints: a scene's annotations per photo, their replacement
 // guarded by a version, and the audit of corrections. Boxes use the REALOGRAM convention: x, y the
 // box centre, w, h its size, in the photo's displayed pixels.
 import { Type } from 'typebox';

@@ -1,4 +1,4 @@
-// Sync protocol and device records (issue 21, docs/sync.md). The laptop and the central validate with
+// Sync protocol and device records (docs/sync.md). The laptop and the central validate with
 // these; the renderer takes its types from them (renderer/src/api/sync.ts).
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable } from './common.js';

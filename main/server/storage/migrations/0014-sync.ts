@@ -1,4 +1,4 @@
-// Sync (issue 21): enrolled devices and their keys (central), who owns each pushed record (central),
+// Sync: enrolled devices and their keys (central), who owns each pushed record (central),
 // rejected changes (both sides), the laptop's sync settings and cursors, and two outbox columns:
 // `device_id` (which device's push wrote the row, so a pull never echoes a device's own change back)
 // and `txid` (on PostgreSQL the writing transaction's id, see sync/central/pull.ts for why the pull

@@ -1,4 +1,4 @@
-// Supervisors' review of recognition results (issue 23): the corrected boxes of a scene's photo, one
+// Supervisors' review of recognition results: the corrected boxes of a scene's photo, one
 // row per (scene, photo) with the version that guards concurrent saves, and an audit row per saved
 // correction (who, when, the boxes before and after). Both sync as visit children owned by the device
 // that wrote them, so a review saved offline reaches the central.
