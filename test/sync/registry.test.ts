@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TestServer } from '../api/harness.js';
 import { entityKey } from '../../main/server/domain/import-files.js';
 import { IMPORT_ENTITIES } from '../../main/server/domain/import.js';
 import { openDatabase, type OpenDatabase } from '../../main/server/storage/database.js';
@@ -74,9 +75,12 @@ describe('sync registry', () => {
   });
 
   it('a synced laptop refuses writes to the master-data routes the registry names', () => {
-    // The hand-written list this replaced: the derived one decides every address alike.
+    // The hand-written list this replaced decides every address alike, but for the MHL record's
+    // route, which it spelt `mhl_records` (the route is /api/v1.5/mhl_record/, so a synced laptop let
+    // its writes through).
     const before =
       /^\/api\/(?:v1\.5|data\/v1\.[015])\/(?:brands|categories|manufacturers|sku|displays|planograms|planogram_records|mhl|mhl_records|tasks|kpi)(?:\/|\?|$)|^\/api\/app\/v1\/import(?:\/|\?|$)/;
+    const mhlRecord = /\/mhl_records?(?:[/?]|$)/;
     const prefixes = ['/api/v1.5/', '/api/data/v1.0/', '/api/data/v1.1/', '/api/data/v1.5/', '/api/data/v1.2/', '/api/v1.4/', '/api/app/v1/', '/api/'];
     const segments = [
       'brands', 'brand', 'categories', 'manufacturers', 'sku', 'skus', 'sku_images', 'displays', 'planograms', 'planogram_records',
@@ -86,7 +90,34 @@ describe('sync registry', () => {
     const urls = prefixes.flatMap((p) => segments.flatMap((s) => suffixes.map((x) => `${p}${s}${x}`)));
     urls.push('/api/app/v1/importx', '/x/api/v1.5/brands/', '/api/v1.5/brands/x?y=/api/app/v1/import');
     const differ = urls.filter((u) => MASTER_WRITES.test(u) !== before.test(u));
-    expect(differ).toEqual([]);
+    expect(differ.filter((u) => !mhlRecord.test(u))).toEqual([]);
+    expect(differ).toContain('/api/v1.5/mhl_record/x/');
+    expect(MASTER_WRITES.test('/api/v1.5/mhl_record/')).toBe(true);
     expect(urls.filter((u) => MASTER_WRITES.test(u)).length).toBeGreaterThan(100);
+  });
+
+  it('of the documented write routes, it refuses those of master data and no other', async () => {
+    const t = await new TestServer().start();
+    try {
+      const doc = (await t.get('/api/schema/')).body as { paths: Record<string, Record<string, unknown>> };
+      const writes = Object.entries(doc.paths).flatMap(([p, ops]) =>
+        Object.keys(ops).filter((m) => ['post', 'put', 'patch', 'delete'].includes(m)).map(() => p.replaceAll(/\{[^}]+\}/g, 'x')),
+      );
+      const api = writes.filter((p) => /^\/api\/(v1\.5|data)\//.test(p));
+      const allowed = new Set(api.filter((p) => !MASTER_WRITES.test(p)).map((p) => /^\/api\/(?:v1\.5|data\/v1\.\d)\/[^/]+/.exec(p)![0]));
+      // Records laptops create: visits and what recognition, review and the Data API's acks write.
+      expect([...allowed].sort()).toEqual([
+        '/api/data/v1.0/visits', '/api/v1.5/oos_reason', '/api/v1.5/recognition_error', '/api/v1.5/recognize', '/api/v1.5/reports',
+        '/api/v1.5/scenes', '/api/v1.5/uploads', '/api/v1.5/uploads_by_url', '/api/v1.5/visits',
+      ]);
+      expect(writes.filter((p) => p.startsWith('/api/app/') && MASTER_WRITES.test(p))).toEqual(['/api/app/v1/import/']);
+      // Every route a master-data entity names exists (a misspelt one would refuse nothing).
+      const paths = Object.keys(doc.paths);
+      for (const e of SYNC_ENTITIES) {
+        for (const r of 'routes' in e ? e.routes : []) expect(paths.some((p) => /^\/api\/(?:v1\.5|data\/v1\.\d)\/([^/]+)/.exec(p)?.[1] === r), r).toBe(true);
+      }
+    } finally {
+      await t.close();
+    }
   });
 });

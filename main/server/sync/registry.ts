@@ -52,7 +52,7 @@ export const SYNC_ENTITIES = [
   { entity: 'planogram', table: 'planograms', owner: 'central', routes: ['planograms'], import: {} },
   { entity: 'planogram_record', table: 'planogram_records', owner: 'central', routes: ['planogram_records'], import: {} },
   { entity: 'mhl', table: 'mhls', owner: 'central', routes: ['mhl'], import: { aliases: ['musthavelist'] } },
-  { entity: 'mhl_record', table: 'mhl_records', owner: 'central', routes: ['mhl_records'], import: {} },
+  { entity: 'mhl_record', table: 'mhl_records', owner: 'central', routes: ['mhl_record'], import: {} },
   // Tasks and KPIs have no write routes yet: they arrive by import.
   { entity: 'task', table: 'tasks', owner: 'central', routes: ['tasks'], import: { naturalKey: 'name' } },
   { entity: 'kpi', table: 'kpis', owner: 'central', routes: ['kpi'], import: { naturalKey: 'cid' } },
