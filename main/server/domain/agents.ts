@@ -3,7 +3,7 @@
 // from several laptops is one record once they sync.
 import type { Kysely } from 'kysely';
 import { now } from '../storage/ids.js';
-import type { Database } from '../storage/schema.js';
+import type { AgentTable, Database } from '../storage/schema.js';
 import type { WriteContext } from '../storage/transaction.js';
 import { NotFoundError } from './errors.js';
 
@@ -41,7 +41,7 @@ export async function ensureAgent(ctx: WriteContext, id: string, name: string | 
   if (Number(renamed.numUpdatedRows) > 0) ctx.changed('agent', id);
 }
 
-type AgentRow = { id: string; name: string | null; created_at: string; updated_at: string };
+type AgentRow = Pick<AgentTable, 'id' | 'name' | 'created_at' | 'updated_at'>;
 
 function present(r: AgentRow): AgentRecord {
   return { id: r.id, name: r.name, created_date: r.created_at, updated_date: r.updated_at };

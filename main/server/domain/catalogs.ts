@@ -1,14 +1,13 @@
 // Brands, categories and manufacturers: the three v1.5 catalogs, identical but for their table.
-import type { ResourceDef } from './resource.js';
+import type { EntityTable, ResourceDef } from './resource.js';
 
-const catalog = (table: ResourceDef['table'], entity: string, label: string): ResourceDef => ({
-  table,
-  entity,
+const catalog = (names: Extract<EntityTable, { entity: 'brand' | 'category' | 'manufacturer' }>, label: string): ResourceDef => ({
+  ...names,
   label,
   fields: { name: { column: 'name' } },
   list: { search: ['name', 'id'], ordering: ['id', 'name'] },
 });
 
-export const brands = catalog('brands', 'brand', 'brand');
-export const categories = catalog('categories', 'category', 'category');
-export const manufacturers = catalog('manufacturers', 'manufacturer', 'manufacturer');
+export const brands = catalog({ entity: 'brand', table: 'brands' }, 'brand');
+export const categories = catalog({ entity: 'category', table: 'categories' }, 'category');
+export const manufacturers = catalog({ entity: 'manufacturer', table: 'manufacturers' }, 'manufacturer');

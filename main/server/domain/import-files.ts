@@ -1,21 +1,17 @@
 // Import files: a JSON document with every entity, or a CSV of one entity (header row = field names;
 // empty cells are left out; `attributes` holds a JSON object). Both become an ImportDocument.
 import { parse } from 'csv-parse/sync';
-import { ImportRowSchemas } from '../schemas/import.js';
+import { IMPORTED } from '../sync/registry.js';
 import { RejectedError } from './errors.js';
 import type { EntityKey, ImportDocument } from './import.js';
 
-const ALIASES: Record<string, EntityKey> = {
-  brand: 'brands', category: 'categories', manufacturer: 'manufacturers', sku: 'skus', display: 'displays',
-  planogram: 'planograms', planogram_record: 'planogram_records', mhl: 'mhls', musthavelist: 'mhls',
-  mhl_record: 'mhl_records', task: 'tasks', kpi: 'kpis',
-};
+/** A CSV names its entity by its key (`brands`), its entity name (`brand`) or an alias (`musthavelist`). */
+const NAMES = new Map<string, EntityKey>(IMPORTED.flatMap((e) => [e.key, e.entity, ...e.aliases].map((name) => [name, e.key] as const)));
 
 export function entityKey(name: string): EntityKey {
-  const n = name.trim().toLowerCase().replaceAll('-', '_');
-  if (n in ImportRowSchemas) return n as EntityKey;
-  if (n in ALIASES) return ALIASES[n];
-  throw new RejectedError({ detail: `Unknown entity "${name}". Known: ${Object.keys(ImportRowSchemas).join(', ')}.` });
+  const key = NAMES.get(name.trim().toLowerCase().replaceAll('-', '_'));
+  if (key) return key;
+  throw new RejectedError({ detail: `Unknown entity "${name}". Known: ${IMPORTED.map((e) => e.key).join(', ')}.` });
 }
 
 export function parseJsonImport(text: string): unknown {

@@ -9,6 +9,7 @@ import { ImportRowSchemas } from '../schemas/import.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
+import { IMPORTED, type ImportedTable } from '../sync/registry.js';
 import { brands, categories, manufacturers } from './catalogs.js';
 import { displays, mhlRecords, mhls, planogramRecords, planograms } from './displays.js';
 import { RejectedError, ValidationError } from './errors.js';
@@ -19,7 +20,8 @@ import { skus } from './skus.js';
 import { tasks } from './tasks.js';
 
 type Row = Record<string, unknown>;
-export type EntityKey = keyof typeof ImportRowSchemas;
+/** An imported entity's key in an import document: its table's name (sync/registry.ts). */
+export type EntityKey = ImportedTable;
 export type ImportDocument = Partial<Record<EntityKey, Row[]>>;
 
 interface EntitySpec {
@@ -29,20 +31,23 @@ interface EntitySpec {
   naturalKey?: string;
 }
 
-/** In dependency order: every reference points at an entity imported earlier. */
-export const IMPORT_ENTITIES: EntitySpec[] = [
-  { key: 'brands', def: brands },
-  { key: 'categories', def: categories },
-  { key: 'manufacturers', def: manufacturers },
-  { key: 'skus', def: skus, naturalKey: 'cid' },
-  { key: 'displays', def: displays },
-  { key: 'planograms', def: planograms },
-  { key: 'planogram_records', def: planogramRecords },
-  { key: 'mhls', def: mhls },
-  { key: 'mhl_records', def: mhlRecords },
-  { key: 'tasks', def: tasks, naturalKey: 'name' },
-  { key: 'kpis', def: kpis, naturalKey: 'cid' },
-];
+/** The API's definition of each imported entity: its fields, references and messages. */
+const RESOURCES: Record<EntityKey, ResourceDef> = {
+  brands,
+  categories,
+  manufacturers,
+  skus,
+  displays,
+  planograms,
+  planogram_records: planogramRecords,
+  mhls,
+  mhl_records: mhlRecords,
+  tasks,
+  kpis,
+};
+
+/** The registry's imported entities, in its order: every reference points at an entity imported earlier. */
+export const IMPORT_ENTITIES: EntitySpec[] = IMPORTED.map((e) => ({ key: e.key, def: RESOURCES[e.key], naturalKey: e.naturalKey }));
 
 export interface ImportFailure {
   entity: string;

@@ -6,6 +6,7 @@ import { newId, now } from '../storage/ids.js';
 import { insertRow, preparedQuery, type PreparedQuery } from '../storage/prepared-query.js';
 import type { Database } from '../storage/schema.js';
 import { insertWrite, write, type WriteContext } from '../storage/transaction.js';
+import type { SyncEntityName, TableOf } from '../sync/registry.js';
 import { NotFoundError, RejectedError, ValidationError, messages } from './errors.js';
 
 export type TableName = keyof Omit<Database, 'outbox'>;
@@ -24,10 +25,10 @@ export interface FieldDef {
   readOnly?: true;
 }
 
-export interface ResourceDef {
-  table: TableName;
-  /** Outbox entity name. */
-  entity: string;
+/** A record's outbox entity name and its table, paired as the sync registry pairs them. */
+export type EntityTable = { [E in SyncEntityName]: { entity: E; table: TableOf<E> } }[SyncEntityName];
+
+export type ResourceDef = EntityTable & {
   /** DRF's model name, used in messages ("brand with this id already exists."). */
   label: string;
   /** API field -> column; `id` is implicit. */
@@ -38,7 +39,7 @@ export interface ResourceDef {
   timestamps?: boolean;
   /** What its list can filter, search and sort on (DRF's filterset_fields, search_fields, ordering_fields). */
   list?: ListSpec;
-}
+};
 
 /**
  * A list filter, `?name=value`: equality on an API field (a foreign key or main field), one of a

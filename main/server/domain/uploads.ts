@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { NotFoundError, ValidationError } from './errors.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database, UploadTable } from '../storage/schema.js';
@@ -24,7 +24,7 @@ const FORMATS: Record<string, { mime: string; ext: string }> = {
   webp: { mime: 'image/webp', ext: 'webp' },
 };
 
-export type UploadRow = Omit<UploadTable, 'data_id'> & { data_id: number };
+export type UploadRow = Selectable<UploadTable>;
 
 export interface StoredUpload {
   row: UploadRow;

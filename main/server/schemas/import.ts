@@ -1,6 +1,7 @@
 // The master-data import document: one array per entity, each row validated by the same schema as
 // the API's create call (tasks and KPIs, which have no create call, by the schemas here).
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
+import type { ImportedTable } from '../sync/registry.js';
 import { CatalogCreate } from './catalogs.js';
 import { Id, Name, Nullable } from './common.js';
 import { DisplayBoundCreate, DisplayImport, MhlRecordCreate, PlanogramRecordCreate } from './master-data.js';
@@ -24,6 +25,7 @@ export const KpiImport = Type.Object({
 
 const rows = (description: string) => Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { description }));
 
+// One entry per entity the registry imports (sync/registry.ts), which `satisfies` checks.
 export const ImportDocument = Type.Object({
   brands: rows('Brand rows {id?, name}'),
   categories: rows('Category rows {id?, name}'),
@@ -36,7 +38,7 @@ export const ImportDocument = Type.Object({
   mhl_records: rows('MHL record rows as POST /api/v1.5/mhl_record/'),
   tasks: rows('Task rows {id?, name, short_description?, long_description?, is_enabled?, is_required?}; matched by id, else by name'),
   kpis: rows('KPI rows {id?, cid?, name, units?}; matched by id, else by cid'),
-});
+} satisfies Record<ImportedTable, TSchema>);
 
 export const ImportSummary = Type.Object({
   created: Type.Record(Type.String(), Type.Integer()),
@@ -56,4 +58,4 @@ export const ImportRowSchemas = {
   mhl_records: MhlRecordCreate,
   tasks: TaskImport,
   kpis: KpiImport,
-};
+} satisfies Record<ImportedTable, TSchema>;

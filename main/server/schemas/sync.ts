@@ -1,6 +1,7 @@
-// Sync protocol and device records (docs/sync.md). The laptop and the central validate with
-// these; the renderer takes its types from them (renderer/src/api/sync.ts).
+// Sync protocol and device records (docs/sync.md). The laptop and the central validate with these;
+// the renderer takes its types from them (renderer/src/api/sync.ts).
 import { Type, type Static } from 'typebox';
+import { SYNC_ENTITY_NAMES, type SyncEntityName } from '../sync/registry.js';
 import { DateTime, Nullable } from './common.js';
 
 /** Bumped when push/pull change incompatibly; the central refuses older clients with 426. */
@@ -22,7 +23,8 @@ export const DeviceItem = Type.Object({
 export const DeviceCreated = Type.Intersect([DeviceItem, Type.Object({ key: Type.String({ description: 'The device key: shown once, never stored' }) })]);
 
 const Row = Type.Record(Type.String({ maxLength: 64 }), Type.Unknown());
-const Entity = Type.String({ minLength: 1, maxLength: 64 });
+/** One of the registry's entities (sync/registry.ts); which of them a device may push, push.ts checks. */
+const Entity = Type.Unsafe<SyncEntityName>({ type: 'string', enum: [...SYNC_ENTITY_NAMES] });
 const RecordId = Type.String({ minLength: 1, maxLength: 255 });
 
 export const PushChange = Type.Object(
@@ -76,7 +78,7 @@ export const PullQuery = Type.Object({
 });
 
 export const PullChange = Type.Object({
-  entity: Type.String(),
+  entity: Entity,
   id: Type.String(),
   op: Type.Union([Type.Literal('upsert'), Type.Literal('delete')]),
   row: Nullable(Row),

@@ -6,9 +6,13 @@ import { isPostgres } from './dialect.js';
 import { now } from './ids.js';
 import { insertRow, preparedByShape, rowColumns } from './prepared-query.js';
 import { walSyncOf } from './wal-sync.js';
+import type { SyncEntityName } from '../sync/registry.js';
 import type { Database } from './schema.js';
 
 export type Trx = Transaction<Database>;
+
+/** What a committed write tells read caches it changed: a synced entity, or the import log. */
+export type ChangedName = SyncEntityName | 'import';
 
 export interface WriteContext {
   trx: Trx;
@@ -16,12 +20,12 @@ export interface WriteContext {
    * Records that `entity` row `id` was created/updated ('upsert') or deleted. `deviceId`: the central
    * applying a device's push names it, so pulls never echo that change back to the device.
    */
-  changed(entity: string, id: string, op?: 'upsert' | 'delete', deviceId?: string | null): void;
+  changed(entity: SyncEntityName, id: string, op?: 'upsert' | 'delete', deviceId?: string | null): void;
   /** Tells read caches `entity` changed without an outbox row (rows a laptop pulled from the central). */
-  touched(entity: string): void;
+  touched(entity: ChangedName): void;
 }
 
-type Listener = (entities: ReadonlySet<string>) => void;
+type Listener = (entities: ReadonlySet<ChangedName>) => void;
 const listeners = new WeakMap<Kysely<Database>, Set<Listener>>();
 
 /** Lets read-side caches (list counts) drop what a committed write made stale. */
@@ -65,7 +69,7 @@ export interface WriteOptions {
  */
 export async function write<T>(db: Kysely<Database>, fn: (ctx: WriteContext) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   if (isPostgres(db)) {
-    const entities = new Set<string>();
+    const entities = new Set<ChangedName>();
     const result = await db.transaction().execute((trx) => runWrite(trx, true, fn, entities));
     notify(db, entities);
     return result;
@@ -85,7 +89,7 @@ type Row = Record<string, unknown>;
 
 /** What one new record's write changes: its outbox entity and id. */
 export interface Inserted {
-  entity: string;
+  entity: SyncEntityName;
   id: string;
 }
 
@@ -98,7 +102,7 @@ export interface Inserted {
  * the same outcome (both rows or neither; the outbox row stamped with the statement's transaction
  * id). On SQLite it is a write like any other, in group commit.
  */
-export async function insertWrite(db: Kysely<Database>, table: string, row: Row, returning: readonly string[], change: Inserted): Promise<Row> {
+export async function insertWrite(db: Kysely<Database>, table: keyof Database, row: Row, returning: readonly string[], change: Inserted): Promise<Row> {
   if (!isPostgres(db)) {
     return write(db, async (ctx) => {
       const { rows } = await insertRow<Row>(ctx.trx, table, row, returning);
@@ -141,7 +145,7 @@ const ROLLBACK_TO = CompiledQuery.raw('ROLLBACK TO group_write');
 
 async function commitGroup(db: Kysely<Database>, group: Queued[]): Promise<void> {
   const answers: Array<() => void> = [];
-  const entities = new Set<string>();
+  const entities = new Set<ChangedName>();
   /**
    * Each write in its own savepoint: one that throws is undone alone and answered with its error. A
    * group of one needs none: its error undoes the transaction and is its own.
@@ -150,7 +154,7 @@ async function commitGroup(db: Kysely<Database>, group: Queued[]): Promise<void>
     const savepoints = group.length > 1;
     for (const item of group) {
       if (savepoints) await trx.executeQuery(SAVEPOINT);
-      const touched = new Set<string>();
+      const touched = new Set<ChangedName>();
       try {
         const value = await runWrite(trx, false, item.fn, touched);
         if (savepoints) await trx.executeQuery(RELEASE);
@@ -200,13 +204,13 @@ async function commitGroup(db: Kysely<Database>, group: Queued[]): Promise<void>
     );
 }
 
-function notify(db: Kysely<Database>, entities: ReadonlySet<string>): void {
+function notify(db: Kysely<Database>, entities: ReadonlySet<ChangedName>): void {
   if (entities.size > 0) for (const l of listeners.get(db) ?? []) l(entities);
 }
 
 /** Runs one write's `fn` in `trx` and adds its outbox rows; the entities it changed go to `entities`. */
-async function runWrite<T>(trx: Trx, pg: boolean, fn: (ctx: WriteContext) => Promise<T>, entities: Set<string>): Promise<T> {
-  const changes: Array<{ entity: string; record_id: string; op: 'upsert' | 'delete'; device_id: string | null }> = [];
+async function runWrite<T>(trx: Trx, pg: boolean, fn: (ctx: WriteContext) => Promise<T>, entities: Set<ChangedName>): Promise<T> {
+  const changes: Array<{ entity: SyncEntityName; record_id: string; op: 'upsert' | 'delete'; device_id: string | null }> = [];
   const value = await fn({
     trx,
     changed(entity, id, op = 'upsert', deviceId) {

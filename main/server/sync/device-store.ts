@@ -9,6 +9,7 @@ import type { Database } from '../storage/schema.js';
 import { write } from '../storage/transaction.js';
 import { syncColumns, wireRow } from './columns.js';
 import { PUSHED_ENTITIES, syncEntity } from './registry.js';
+import { syncRows } from './rows.js';
 
 export type SettingName = 'central_url' | 'device_key' | 'pushed_seq' | 'pull_cursor' | 'last_success';
 
@@ -49,7 +50,8 @@ export async function nextPush(db: Kysely<Database>, after: number, clientTime =
   for (const r of rows) {
     if (bytes > PUSH_BYTES) break;
     last = r.seq;
-    if (!PUSHED_ENTITIES.includes(r.entity)) continue;
+    const def = syncEntity(r.entity);
+    if (!def || def.owner !== 'device') continue;
     const key = `${r.entity}\u0000${r.record_id}`;
     const seen = byKey.get(key);
     // First place (parents were written before their children), last number.
@@ -57,11 +59,10 @@ export async function nextPush(db: Kysely<Database>, after: number, clientTime =
       seen.n = r.seq;
       continue;
     }
-    const table = syncEntity(r.entity)!.table;
-    const row = await (db as unknown as Kysely<any>).selectFrom(table).selectAll().where('id', '=', r.record_id).executeTakeFirst();
+    const row = await syncRows(db).selectFrom(def.table).selectAll().where('id', '=', r.record_id).executeTakeFirst();
     const change = row
-      ? { n: r.seq, entity: r.entity, id: r.record_id, op: 'upsert' as const, row: wireRow(row) }
-      : { n: r.seq, entity: r.entity, id: r.record_id, op: 'delete' as const, row: null };
+      ? { n: r.seq, entity: def.entity, id: r.record_id, op: 'upsert' as const, row: wireRow(row) }
+      : { n: r.seq, entity: def.entity, id: r.record_id, op: 'delete' as const, row: null };
     bytes += JSON.stringify(change).length;
     byKey.set(key, change);
   }
@@ -104,7 +105,7 @@ export async function recordPushed(db: Kysely<Database>, answer: PushResponseBod
 export async function applyPull(db: Kysely<Database>, pull: PullResponseBody): Promise<{ applied: number }> {
   const columns = await syncColumns(db);
   return write(db, async (ctx) => {
-    const t = ctx.trx as unknown as Kysely<any>;
+    const t = syncRows(ctx.trx);
     // A page holds whole transactions, parents first; deferring still lets a rename's child arrive
     // in the same pull after its new parent.
     if (!isPostgres(db)) await sql`PRAGMA defer_foreign_keys = ON`.execute(ctx.trx);

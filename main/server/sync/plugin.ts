@@ -10,6 +10,7 @@ import { now } from '../storage/ids.js';
 import { write } from '../storage/transaction.js';
 import type { AuthenticatedDevice } from './central/device-auth.js';
 import { listRejections, readSettings } from './device-store.js';
+import { MASTER_ROUTES } from './registry.js';
 import { SyncEngine, type EngineOptions } from './engine.js';
 import { ModelTransfer } from './models.js';
 import { TusPhotoTransfer } from './photos.js';
@@ -24,9 +25,13 @@ declare module 'fastify' {
   }
 }
 
-/** Write routes of master data (v1.5, the Data API's spellings, the import). */
-const MASTER_WRITES =
-  /^\/api\/(?:v1\.5|data\/v1\.[015])\/(?:brands|categories|manufacturers|sku|displays|planograms|planogram_records|mhl|mhl_records|tasks|kpi)(?:\/|\?|$)|^\/api\/app\/v1\/import(?:\/|\?|$)/;
+/**
+ * Write routes of master data: each master-data entity's routes (sync/registry.ts) under v1.5 and the
+ * Data API's spellings (v1.0, v1.1, v1.5), and the import.
+ */
+export const MASTER_WRITES = new RegExp(
+  `^/api/(?:v1\\.5|data/v1\\.[015])/(?:${MASTER_ROUTES.join('|')})(?:/|\\?|$)|^/api/app/v1/import(?:/|\\?|$)`,
+);
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const MASTER_DATA_REFUSAL = 'Master data belongs to the central instance: change it there, and sync brings it to this laptop.';

@@ -11,12 +11,13 @@
 // txid is not in that list. A transaction still running at the first pull is >= XMIN and not listed,
 // so a later pull takes it once it commits. On SQLite one writer commits at a time, in seq order, so
 // the cursor is simply "s:SEQ".
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { PullResponseBody } from '../../schemas/sync.js';
 import { isPostgres } from '../../storage/dialect.js';
-import type { Database } from '../../storage/schema.js';
+import type { Database, OutboxTable } from '../../storage/schema.js';
 import { syncColumns, wireRow } from '../columns.js';
 import { syncEntity } from '../registry.js';
+import { syncRows } from '../rows.js';
 
 export interface PullingDevice {
   id: string;
@@ -40,7 +41,7 @@ export function parseCursor(text: string | undefined): Cursor {
   throw new CursorError('Invalid cursor.');
 }
 
-type OutboxRow = { seq: number; txid: number | string; entity: string; record_id: string; op: 'upsert' | 'delete'; device_id: string | null };
+type OutboxRow = Pick<Selectable<OutboxTable>, 'seq' | 'txid' | 'entity' | 'record_id' | 'op' | 'device_id'>;
 
 /** Whether `device` receives this change (docs/sync.md, "Who receives what"). */
 async function concerns(trx: Kysely<Database>, device: PullingDevice, row: OutboxRow): Promise<boolean> {
@@ -122,8 +123,8 @@ export async function readPull(db: Kysely<Database>, device: PullingDevice, curs
     for (const r of wanted.values()) {
       const def = syncEntity(r.entity)!;
       if (!columns.has(def.table)) continue;
-      const row = await (trx as unknown as Kysely<any>).selectFrom(def.table).selectAll().where('id', '=', r.record_id).executeTakeFirst();
-      changes.push(row ? { entity: r.entity, id: r.record_id, op: 'upsert', row: wireRow(row, def.localColumns) } : { entity: r.entity, id: r.record_id, op: 'delete', row: null });
+      const row = await syncRows(trx).selectFrom(def.table).selectAll().where('id', '=', r.record_id).executeTakeFirst();
+      changes.push(row ? { entity: def.entity, id: r.record_id, op: 'upsert', row: wireRow(row, def.localColumns) } : { entity: def.entity, id: r.record_id, op: 'delete', row: null });
     }
     changes.sort((a, b) => syncEntity(a.entity)!.order - syncEntity(b.entity)!.order);
     return { cursor: next, more, changes };

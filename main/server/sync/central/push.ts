@@ -11,7 +11,8 @@ import { now } from '../../storage/ids.js';
 import type { Database } from '../../storage/schema.js';
 import { write, type Trx } from '../../storage/transaction.js';
 import { syncColumns, type Columns } from '../columns.js';
-import { syncEntity, type SyncEntity } from '../registry.js';
+import { syncEntity, type SyncEntity, type SyncTable } from '../registry.js';
+import { syncRows } from '../rows.js';
 
 export interface PushingDevice {
   id: string;
@@ -42,7 +43,7 @@ function checkShape(changes: Change[], columns: Columns): void {
 type Outcome = { applied: true } | { applied: false; reason: string };
 
 async function applyOne(trx: Trx, device: PushingDevice, def: SyncEntity, change: Change): Promise<Outcome> {
-  const t = trx as unknown as Kysely<any>;
+  const t = syncRows(trx);
   const owner = await trx.selectFrom('sync_owners').select('device_id').where('entity', '=', def.entity).where('record_id', '=', change.id).executeTakeFirst();
   const exists = async () => (await t.selectFrom(def.table).select('id').where('id', '=', change.id).executeTakeFirst()) !== undefined;
   if (owner && owner.device_id !== device.id) {
@@ -95,10 +96,10 @@ async function ownersOf(trx: Trx, changes: Change[]): Promise<Map<string, string
 }
 
 /** The ids of `table` that already exist, of those given. */
-async function existing(trx: Trx, table: string, ids: string[]): Promise<Set<string>> {
+async function existing(trx: Trx, table: SyncTable, ids: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await (trx as unknown as Kysely<any>).selectFrom(table).select('id').where('id', 'in', ids.slice(i, i + 500)).execute();
+    const rows = await syncRows(trx).selectFrom(table).select('id').where('id', 'in', ids.slice(i, i + 500)).execute();
     for (const r of rows) found.add(r.id as string);
   }
   return found;
@@ -152,7 +153,7 @@ async function plan(trx: Trx, device: PushingDevice, changes: Change[]): Promise
 
 /** A run in bulk: the new records' owners, then every row in multi-row upserts. */
 async function applyRun(trx: Trx, device: PushingDevice, run: Run): Promise<void> {
-  const t = trx as unknown as Kysely<any>;
+  const t = syncRows(trx);
   for (let i = 0; i < run.fresh.length; i += 500) {
     await trx
       .insertInto('sync_owners')
