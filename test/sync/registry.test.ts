@@ -1,4 +1,4 @@
-// The sync registry (sync/registry.ts) is the one declaration of a synced record: the outbox names,
+// The sync registry (storage/sync-registry.ts) is the one declaration of a synced record: the outbox names,
 // the master-data write routes a synced laptop refuses, and the import's entities all come from it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,7 +11,7 @@ import { openDatabase, type OpenDatabase } from '../../main/server/storage/datab
 import type { WriteContext } from '../../main/server/storage/transaction.js';
 import { syncColumns } from '../../main/server/sync/columns.js';
 import { MASTER_WRITES } from '../../main/server/sync/plugin.js';
-import { SYNC_ENTITIES, syncEntity } from '../../main/server/sync/registry.js';
+import { SYNC_ENTITIES, syncEntity } from '../../main/server/storage/sync-registry.js';
 
 let dataDir: string | undefined;
 let database: OpenDatabase | undefined;

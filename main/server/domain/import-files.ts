@@ -1,7 +1,7 @@
 // Import files: a JSON document with every entity, or a CSV of one entity (header row = field names;
 // empty cells are left out; `attributes` holds a JSON object). Both become an ImportDocument.
 import { parse } from 'csv-parse/sync';
-import { IMPORTED } from '../sync/registry.js';
+import { IMPORTED } from '../storage/sync-registry.js';
 import { RejectedError } from './errors.js';
 import type { EntityKey, ImportDocument } from './import.js';
 

@@ -9,7 +9,7 @@ import { ImportRowSchemas } from '../schemas/import.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
-import { IMPORTED, type ImportedTable } from '../sync/registry.js';
+import { IMPORTED, type ImportedTable } from '../storage/sync-registry.js';
 import { brands, categories, manufacturers } from './catalogs.js';
 import { displays, mhlRecords, mhls, planogramRecords, planograms } from './displays.js';
 import { RejectedError, ValidationError } from './errors.js';
@@ -20,7 +20,7 @@ import { skus } from './skus.js';
 import { tasks } from './tasks.js';
 
 type Row = Record<string, unknown>;
-/** An imported entity's key in an import document: its table's name (sync/registry.ts). */
+/** An imported entity's key in an import document: its table's name (storage/sync-registry.ts). */
 export type EntityKey = ImportedTable;
 export type ImportDocument = Partial<Record<EntityKey, Row[]>>;
 

@@ -6,7 +6,7 @@ import { newId, now } from '../storage/ids.js';
 import { insertRow, preparedQuery, type PreparedQuery } from '../storage/prepared-query.js';
 import type { Database } from '../storage/schema.js';
 import { insertWrite, write, type WriteContext } from '../storage/transaction.js';
-import type { SyncEntityName, TableOf } from '../sync/registry.js';
+import type { SyncEntityName, TableOf } from '../storage/sync-registry.js';
 import { NotFoundError, RejectedError, ValidationError, messages } from './errors.js';
 
 export type TableName = keyof Omit<Database, 'outbox'>;

@@ -15,7 +15,7 @@ import type { Kysely } from 'kysely';
 import { ConflictError, NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import { setVisitModeration, type Moderation } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
-import type { Database } from '../storage/schema.js';
+import type { Database, SceneTable } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import type { ImageAnalysis, SceneAnalysis } from '../recognition/analysis.js';
 import { enqueueJob } from './jobs/queue.js';
@@ -144,12 +144,7 @@ function annotationId(sceneId: string, imageId: string): string {
 
 const NOT_RECOGNISED = 'The scene has not been recognised yet: review it once its reports are ready.';
 
-interface SceneRow {
-  id: string;
-  visit_id: string;
-  images: string;
-  analysis: string | null;
-}
+type SceneRow = Pick<SceneTable, 'id' | 'visit_id' | 'images' | 'analysis'>;
 
 function present(scene: SceneRow, analysis: SceneAnalysis, rows: readonly AnnotationRow[]): SceneAnnotations {
   const byImage = new Map(rows.map((r) => [r.image_id, r]));

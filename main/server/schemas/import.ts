@@ -1,7 +1,7 @@
 // The master-data import document: one array per entity, each row validated by the same schema as
 // the API's create call (tasks and KPIs, which have no create call, by the schemas here).
 import { Type, type TSchema } from 'typebox';
-import type { ImportedTable } from '../sync/registry.js';
+import type { ImportedTable } from '../storage/sync-registry.js';
 import { CatalogCreate } from './catalogs.js';
 import { Id, Name, Nullable } from './common.js';
 import { DisplayBoundCreate, DisplayImport, MhlRecordCreate, PlanogramRecordCreate } from './master-data.js';
@@ -25,7 +25,7 @@ export const KpiImport = Type.Object({
 
 const rows = (description: string) => Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { description }));
 
-// One entry per entity the registry imports (sync/registry.ts), which `satisfies` checks.
+// One entry per entity the registry imports (storage/sync-registry.ts), which `satisfies` checks.
 export const ImportDocument = Type.Object({
   brands: rows('Brand rows {id?, name}'),
   categories: rows('Category rows {id?, name}'),

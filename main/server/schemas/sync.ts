@@ -1,7 +1,7 @@
 // Sync protocol and device records (docs/sync.md). The laptop and the central validate with these;
 // the renderer takes its types from them (renderer/src/api/sync.ts).
 import { Type, type Static } from 'typebox';
-import { SYNC_ENTITY_NAMES, type SyncEntityName } from '../sync/registry.js';
+import { SYNC_ENTITY_NAMES, type SyncEntityName } from '../storage/sync-registry.js';
 import { DateTime, Nullable } from './common.js';
 
 /** Bumped when push/pull change incompatibly; the central refuses older clients with 426. */
@@ -23,7 +23,7 @@ export const DeviceItem = Type.Object({
 export const DeviceCreated = Type.Intersect([DeviceItem, Type.Object({ key: Type.String({ description: 'The device key: shown once, never stored' }) })]);
 
 const Row = Type.Record(Type.String({ maxLength: 64 }), Type.Unknown());
-/** One of the registry's entities (sync/registry.ts); which of them a device may push, push.ts checks. */
+/** One of the registry's entities (storage/sync-registry.ts); which of them a device may push, push.ts checks. */
 const Entity = Type.Unsafe<SyncEntityName>({ type: 'string', enum: [...SYNC_ENTITY_NAMES] });
 const RecordId = Type.String({ minLength: 1, maxLength: 255 });
 

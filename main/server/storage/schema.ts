@@ -307,7 +307,7 @@ export interface SceneAnnotationTable extends Keyed, Stamped {
   image_id: string;
   /** Starts at 1 with the first saved review; each save adds 1 (optimistic concurrency). */
   version: number;
-  /** JSON array of StoredBox (recognition/review.ts). */
+  /** JSON array of StoredBox (scenes/review.ts). */
   boxes: string;
   /** API key id of the last reviewer. */
   reviewer: string | null;

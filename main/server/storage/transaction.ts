@@ -6,7 +6,7 @@ import { isPostgres } from './dialect.js';
 import { now } from './ids.js';
 import { insertRow, preparedByShape, rowColumns } from './prepared-query.js';
 import { walSyncOf } from './wal-sync.js';
-import type { SyncEntityName } from '../sync/registry.js';
+import type { SyncEntityName } from './sync-registry.js';
 import type { Database } from './schema.js';
 
 export type Trx = Transaction<Database>;

@@ -2,7 +2,7 @@
 // carries only real columns (never the per-instance data_id) and a hostile push cannot name others.
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import { SYNC_ENTITIES, type SyncTable } from './registry.js';
+import { SYNC_ENTITIES, type SyncTable } from '../storage/sync-registry.js';
 import type { WireRow } from './rows.js';
 
 export type Columns = ReadonlyMap<SyncTable, ReadonlySet<string>>;

@@ -8,7 +8,7 @@ import { preparedQuery } from '../storage/prepared-query.js';
 import type { Database } from '../storage/schema.js';
 import { write } from '../storage/transaction.js';
 import { syncColumns, wireRow } from './columns.js';
-import { PUSHED_ENTITIES, syncEntity } from './registry.js';
+import { PUSHED_ENTITIES, syncEntity } from '../storage/sync-registry.js';
 import { syncRows } from './rows.js';
 
 export type SettingName = 'central_url' | 'device_key' | 'pushed_seq' | 'pull_cursor' | 'last_success';

@@ -10,7 +10,7 @@ import { now } from '../storage/ids.js';
 import { write } from '../storage/transaction.js';
 import type { AuthenticatedDevice } from './central/device-auth.js';
 import { listRejections, readSettings } from './device-store.js';
-import { MASTER_ROUTES } from './registry.js';
+import { MASTER_ROUTES } from '../storage/sync-registry.js';
 import { SyncEngine, type EngineOptions } from './engine.js';
 import { ModelTransfer } from './models.js';
 import { TusPhotoTransfer } from './photos.js';
@@ -26,7 +26,7 @@ declare module 'fastify' {
 }
 
 /**
- * Write routes of master data: each master-data entity's routes (sync/registry.ts) under v1.5 and the
+ * Write routes of master data: each master-data entity's routes (storage/sync-registry.ts) under v1.5 and the
  * Data API's spellings (v1.0, v1.1, v1.5), and the import.
  */
 export const MASTER_WRITES = new RegExp(
@@ -61,7 +61,7 @@ function centralStatus(app: FastifyInstance): FastifyInstance['syncEngine'] {
 }
 
 /**
- * The KPIs recognition writes values of have fixed ids (domain/visit-kpis.ts) so that every
+ * The KPIs recognition writes values of have fixed ids (scenes/visit-kpis.ts) so that every
  * laptop's values point at the same records; the central holds them so those values apply there.
  */
 async function ensureRecognitionKpis(app: FastifyInstance): Promise<void> {

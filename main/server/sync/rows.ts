@@ -4,7 +4,7 @@
 // names are the registry's, the columns plain strings and the values unknown.
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { SyncTable } from './registry.js';
+import type { SyncTable } from '../storage/sync-registry.js';
 
 /** A synced row as it travels: column -> plain value. */
 export type WireRow = Record<string, unknown>;

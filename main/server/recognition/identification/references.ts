@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError, messages } from '../../domain/errors.js';
 import { newId, now } from '../../storage/ids.js';
-import type { Database } from '../../storage/schema.js';
+import type { Database, SkuImageTable } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
 import { getUpload, uploadFilePath } from '../../domain/uploads.js';
 import { decodeDescriptor, encodeDescriptor, type ProductDescriptor } from './describe.js';
@@ -21,7 +21,7 @@ export interface SkuImageRecord {
   created_date: string;
 }
 
-type Row = { id: string; sku_id: string; upload_id: string; crop: string | null; created_at: string };
+type Row = Pick<SkuImageTable, 'id' | 'sku_id' | 'upload_id' | 'crop' | 'created_at'>;
 
 function present(r: Row): SkuImageRecord {
   return { id: r.id, sku: r.sku_id, upload: r.upload_id, crop: r.crop ? (JSON.parse(r.crop) as Rect) : null, created_date: r.created_at };

@@ -16,7 +16,7 @@ import type { PullResponseBody } from '../../schemas/sync.js';
 import { isPostgres } from '../../storage/dialect.js';
 import type { Database, OutboxTable } from '../../storage/schema.js';
 import { syncColumns, wireRow } from '../columns.js';
-import { syncEntity } from '../registry.js';
+import { syncEntity } from '../../storage/sync-registry.js';
 import { syncRows } from '../rows.js';
 
 export interface PullingDevice {

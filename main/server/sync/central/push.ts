@@ -11,7 +11,7 @@ import { now } from '../../storage/ids.js';
 import type { Database } from '../../storage/schema.js';
 import { write, type Trx } from '../../storage/transaction.js';
 import { syncColumns, type Columns } from '../columns.js';
-import { syncEntity, type SyncEntity, type SyncTable } from '../registry.js';
+import { syncEntity, type SyncEntity, type SyncTable } from '../../storage/sync-registry.js';
 import { syncRows } from '../rows.js';
 
 export interface PushingDevice {

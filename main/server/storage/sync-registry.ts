@@ -6,7 +6,7 @@
 // Order matters: parents before children, so a batch applies inserts in this order (deletes in the
 // reverse order) without breaking a foreign key, and the import applies its entities in this order.
 // Adding an entity is one line here (docs/ARCHITECTURE.md, "Adding a synced record").
-import type { Database } from '../storage/schema.js';
+import type { Database } from './schema.js';
 
 export type Owner = 'central' | 'device';
 
