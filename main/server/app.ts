@@ -1,31 +1,22 @@
 // Assembles the Fastify application: wire conventions (bodies, errors, auth, 405), the OpenAPI
-// description, every route family, the web UI and the recognition plugin. server.ts listens on it.
+// description, every route family, the web UI and the scene's plugin. server.ts listens on it.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import './context.js';
 import { resolveConfig, type ServerConfig } from './config/config.js';
-import { registerAuth } from './http/auth.js';
-import { registerBodyAdmission } from './http/body-admission.js';
-import { BODY_LIMIT, registerBodyParsers } from './http/body.js';
-import { detail, drfErrorHandler, NOT_FOUND } from './http/errors.js';
-import { collectMethods } from './http/method-not-allowed.js';
-import { createPageCache } from './http/page-cache.js';
-import { createRecordCache } from './http/record-cache.js';
-import { registerRateLimit } from './http/rate-limit.js';
-import { registerRequestStamp } from './http/request-stamp.js';
-import { registerRoles } from './http/roles.js';
-import { registerWebUi, sendSpaFallback } from './http/web-ui.js';
+import { BODY_LIMIT } from './http/body.js';
+import { registerRequestPlugins } from './http/request-plugins.js';
+import { registerWebUi } from './http/web-ui.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import health from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
 import type { ChangeStamp } from './storage/change-stamp.js';
 import type { Database } from './storage/schema.js';
-import { registerDurableAnswers } from './http/durable-answers.js';
 import { APP_VERSION } from './config/version.js';
 import scenesPlugin from './scenes/plugin.js';
 import { ID_MAX_ENCODED_LENGTH } from './schemas/common.js';
-import { clientErrorHandler, frameworkErrors, requireHost } from './http/client-errors.js';
+import { clientErrorHandler, frameworkErrors } from './http/client-errors.js';
 import { registerSync } from './sync/plugin.js';
 import type { EngineOptions } from './sync/engine.js';
 
@@ -39,8 +30,6 @@ export interface AppOptions {
   /** The laptop's sync engine timing and photo transfer (sync/engine.ts). */
   sync?: EngineOptions;
 }
-
-const PARSES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
 export async function buildApp({ db, config: given, changeStamp = () => null, keyStamp = () => null, sync }: AppOptions): Promise<FastifyInstance> {
   const config = resolveConfig(given);
@@ -56,34 +45,11 @@ export async function buildApp({ db, config: given, changeStamp = () => null, ke
     frameworkErrors,
     http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onRequest', requireHost);
-  registerDurableAnswers(app, db);
-
   app.decorate('db', db);
   app.decorate('dataDir', config.dataDir);
   app.decorate('serverConfig', config);
-  registerRequestStamp(app, changeStamp, keyStamp);
-  app.decorate('pageCache', createPageCache(changeStamp));
-  app.decorate('recordCache', createRecordCache(changeStamp));
-
-  app.setErrorHandler(drfErrorHandler);
-  const methods = collectMethods(app);
-  app.setNotFoundHandler(async (request, reply) => {
-    const allowed = methods.allowed(request.url);
-    if (allowed.length > 0) {
-      reply.header('Allow', allowed.join(', '));
-      if (request.method === 'OPTIONS') return reply.code(200).send({ renders: ['application/json'], parses: PARSES });
-      return reply.code(405).send(detail(`Method "${request.method}" not allowed.`));
-    }
-    if (sendSpaFallback(request, reply, config.webRoot)) return reply;
-    return reply.code(404).send(NOT_FOUND);
-  });
-
-  await registerBodyParsers(app);
-  registerAuth(app, db);
-  registerRoles(app);
-  registerBodyAdmission(app);
-  await registerRateLimit(app);
+  // What runs on a request, in order, before any route (docs/api.md, "What a request passes through").
+  await registerRequestPlugins(app, { db, changeStamp, keyStamp, webRoot: config.webRoot });
   await registerOpenApi(app, APP_VERSION);
 
   await app.register(health);

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Slots, registerBodyAdmission } from '../../main/server/http/body-admission.js';
+import { Slots, bodyAdmissionPlugin } from '../../main/server/http/body-admission.js';
 import { drfErrorHandler } from '../../main/server/http/errors.js';
 import { FILE_SIZE_LIMIT, MAX_FILES, incomingDir } from '../../main/server/http/multipart.js';
 import { referenceFiles } from '../recognition/fixtures.js';
@@ -150,7 +150,7 @@ describe('large bodies in flight', () => {
   it('a large body beyond the slots waits, then gets DRF 503 with Retry-After; small bodies pass', async () => {
     const app = Fastify();
     app.setErrorHandler(drfErrorHandler);
-    registerBodyAdmission(app, { slots: 1, waitMs: 300 });
+    await app.register(bodyAdmissionPlugin, { slots: 1, waitMs: 300 });
     app.addContentTypeParser('application/octet-stream', (_req, payload, done) => {
       let n = 0;
       payload.on('data', (c: Buffer) => (n += c.length));

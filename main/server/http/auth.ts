@@ -2,6 +2,7 @@
 // (health, OpenAPI description, docs page, static web UI). Texts and statuses are DRF's
 // TokenAuthentication's. /recognize and /recognition_error demand a token too: they are writes, and
 // the interface's silence about their header is not permission.
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { verifyApiKey, type VerifiedApiKey } from '../domain/api-keys.js';
@@ -47,9 +48,10 @@ const KEYS_KEPT = 1000;
 
 /**
  * Verified keys remembered while the API keys are unchanged (the key stamp, storage/change-stamp.ts):
- * every request carries its key, and hashing it and reading its row was most of a small request's
- * cost (on PostgreSQL a round trip per write, when the cache followed the whole database's stamp). A
- * revocation changes the keys, by this process or another, so it retires every key remembered.
+ * every request carries its key, and hashing it and reading its row is most of a small request's
+ * cost. Not the database's change stamp: every record write would retire the keys (on PostgreSQL a
+ * round trip per write). A revocation changes the keys, by this process or another, so it retires
+ * every key remembered.
  */
 function keyVerifier(db: Kysely<Database>) {
   let stamp: string | null = null;
@@ -75,26 +77,34 @@ function keyVerifier(db: Kysely<Database>) {
   };
 }
 
-export function registerAuth(app: FastifyInstance, db: Kysely<Database>): void {
-  const verify = keyVerifier(db);
-  app.decorateRequest('apiKey', null);
-  // The options objects themselves are kept: hooks of inner scopes (public docs, static UI) set
-  // `auth: false` on them after this hook has seen them.
-  const routes: RouteOptions[] = [];
-  app.addHook('onRoute', (route) => void routes.push(route));
-  app.decorate('routeAuth', () =>
-    routes.flatMap((r) =>
-      (Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({ method, url: r.url, auth: routeNeedsAuth(r.config) })),
-    ),
-  );
-  app.addHook('onRequest', async (request) => {
-    // Unmatched URLs (404/405 answers) carry no route config: nothing there to protect.
-    if (request.is404 || !routeNeedsAuth(request.routeOptions.config)) return;
-    const token = tokenOf(request);
-    // A read asks for its caches' stamp now too: on PostgreSQL both stamps then come in one query.
-    if (request.method === 'GET' || request.method === 'HEAD') void requestStamp(request);
-    const key = await verify(token, await requestKeyStamp(request));
-    if (!key) throw unauthorized('Invalid token.');
-    request.apiKey = key;
-  });
+export interface AuthOptions {
+  db: Kysely<Database>;
 }
+
+/** The onRequest token check, `request.apiKey` and `app.routeAuth()`; keys are kept under the request's key stamp. */
+export const authPlugin = fp(
+  async (app: FastifyInstance, { db }: AuthOptions) => {
+    const verify = keyVerifier(db);
+    app.decorateRequest('apiKey', null);
+    // The options objects themselves are kept: hooks of inner scopes (public docs, static UI) set
+    // `auth: false` on them after this hook has seen them.
+    const routes: RouteOptions[] = [];
+    app.addHook('onRoute', (route) => void routes.push(route));
+    app.decorate('routeAuth', () =>
+      routes.flatMap((r) =>
+        (Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({ method, url: r.url, auth: routeNeedsAuth(r.config) })),
+      ),
+    );
+    app.addHook('onRequest', async (request) => {
+      // Unmatched URLs (404/405 answers) carry no route config: nothing there to protect.
+      if (request.is404 || !routeNeedsAuth(request.routeOptions.config)) return;
+      const token = tokenOf(request);
+      // A read asks for its caches' stamp now too: on PostgreSQL both stamps then come in one query.
+      if (request.method === 'GET' || request.method === 'HEAD') void requestStamp(request);
+      const key = await verify(token, await requestKeyStamp(request));
+      if (!key) throw unauthorized('Invalid token.');
+      request.apiKey = key;
+    });
+  },
+  { name: 'shelf-audit-auth', dependencies: ['shelf-audit-request-stamp'] },
+);

@@ -1,7 +1,8 @@
-// How many large request bodies are read at once (issue 22, finding 7): a multipart upload of 20
+// How many large request bodies are read at once: a multipart upload of 20
 // files, a 64 MiB import. Each takes one of a few slots before its body is read and keeps it until its
 // response ends; others wait for a slot (their bytes stay in the socket, unread) and, after a while,
 // get DRF's 503 with Retry-After. Small bodies (1 MiB at most, declared) never wait.
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, detail } from './errors.js';
 
@@ -68,18 +69,24 @@ export interface AdmissionOptions {
   waitMs?: number;
 }
 
-/** preParsing hook: runs after authentication, before any byte of the body is read. */
-export function registerBodyAdmission(app: FastifyInstance, options: AdmissionOptions = {}): void {
-  const slots = new Slots(options.slots ?? LARGE_BODIES_IN_FLIGHT);
-  const waitMs = options.waitMs ?? ADMISSION_WAIT_MS;
-  app.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!isLarge(request)) return;
-    const release = await slots.acquire(waitMs);
-    if (!release) {
-      throw new HttpError(503, detail('Service temporarily unavailable, try again later.'), { 'Retry-After': String(RETRY_AFTER_SECONDS) });
-    }
-    // 'close' comes when the response is done or the connection is gone, whichever happens.
-    if (reply.raw.closed) release();
-    else reply.raw.once('close', release);
-  });
-}
+/**
+ * A preParsing hook: it runs after every onRequest hook (authentication, roles, rate limit), so only
+ * requests allowed in wait for a slot, and before any byte of the body is read.
+ */
+export const bodyAdmissionPlugin = fp(
+  async (app: FastifyInstance, options: AdmissionOptions) => {
+    const slots = new Slots(options.slots ?? LARGE_BODIES_IN_FLIGHT);
+    const waitMs = options.waitMs ?? ADMISSION_WAIT_MS;
+    app.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!isLarge(request)) return;
+      const release = await slots.acquire(waitMs);
+      if (!release) {
+        throw new HttpError(503, detail('Service temporarily unavailable, try again later.'), { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+      }
+      // 'close' comes when the response is done or the connection is gone, whichever happens.
+      if (reply.raw.closed) release();
+      else reply.raw.once('close', release);
+    });
+  },
+  { name: 'shelf-audit-body-admission' },
+);

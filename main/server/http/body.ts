@@ -1,5 +1,6 @@
 // Request bodies as DRF takes them: JSON, urlencoded and multipart alike on every write (list fields
 // repeat the key in form bodies), an empty body read as no fields, anything else 415.
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError, messages } from '../domain/errors.js';
 import { HttpError, detail } from './errors.js';
@@ -10,33 +11,38 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export const BODY_LIMIT = 1024 * 1024;
 
-export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
-  // DRF has no text/plain parser: such bodies get 415, not a string that fails validation later.
-  app.removeContentTypeParser('text/plain');
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
-    let text: string;
-    try {
-      // Invalid UTF-8 is refused, not silently replaced by U+FFFD and stored.
-      text = utf8.decode(body as Buffer);
-    } catch {
-      return done(new HttpError(400, detail('JSON parse error - the body is not valid UTF-8.')), undefined);
-    }
-    if (text.trim() === '') return done(null, {});
-    if (jsonNestsDeeperThan(text)) return done(new HttpError(400, detail(`JSON parse error - nested deeper than ${MAX_JSON_DEPTH} levels.`)), undefined);
-    parseJson(request, text, done);
-  });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
-    const fields = parseUrlencoded(body as Buffer);
-    if (!fields) return done(new HttpError(400, detail('Form parse error - the body is not valid UTF-8.')), undefined);
-    done(null, fields);
-  });
-  // Multipart: streamed, files to disk (multipart.ts); its text fields become `body`.
-  await registerMultipart(app);
-  app.addHook('preValidation', async (request) => rejectNulls(request));
-  app.addHook('preHandler', refuseUnsafeValues);
-}
+/** The content-type parsers, multipart included, and the checks on parsed bodies (preValidation, preHandler). */
+export const bodyParsersPlugin = fp(
+  async (app: FastifyInstance) => {
+    // DRF has no text/plain parser: such bodies get 415, not a string that fails validation later.
+    app.removeContentTypeParser('text/plain');
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+      let text: string;
+      try {
+        // Invalid UTF-8 is refused, not silently replaced by U+FFFD and stored.
+        text = utf8.decode(body as Buffer);
+      } catch {
+        return done(new HttpError(400, detail('JSON parse error - the body is not valid UTF-8.')), undefined);
+      }
+      if (text.trim() === '') return done(null, {});
+      if (jsonNestsDeeperThan(text)) return done(new HttpError(400, detail(`JSON parse error - nested deeper than ${MAX_JSON_DEPTH} levels.`)), undefined);
+      parseJson(request, text, done);
+    });
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
+      const fields = parseUrlencoded(body as Buffer);
+      if (!fields) return done(new HttpError(400, detail('Form parse error - the body is not valid UTF-8.')), undefined);
+      done(null, fields);
+    });
+    // Multipart: streamed, files to disk (multipart.ts); its text fields become `body`.
+    await registerMultipart(app);
+    app.addHook('preValidation', async (request) => rejectNulls(request));
+    app.addHook('preHandler', refuseUnsafeValues);
+  },
+  // Multipart's temp files live under the data directory.
+  { name: 'shelf-audit-body-parsers', decorators: { fastify: ['dataDir'] } },
+);
 
 /**
  * A urlencoded body as key -> value, or a list of values for a repeated key; null when its bytes, or

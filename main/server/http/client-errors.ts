@@ -1,8 +1,9 @@
 // Errors that happen before a request reaches a route: an unparsable request line or headers (Node's
 // `clientError`), a bad percent-escape or an over-long path segment (Fastify's framework errors), a
 // request without a Host header. Each answers JSON in DRF's shape with DRF's status, like every other
-// error, and never echoes the request back (issue 22, finding 5).
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// error, and never echoes the request back.
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { detail } from './errors.js';
@@ -35,6 +36,14 @@ export function frameworkErrors(error: Error & { statusCode?: number }, _request
  * HTTP/1.1 requires Host; Node would answer an empty 400 of its own, so the server lets such requests
  * through (`requireHostHeader: false`) and this onRequest hook refuses them in DRF's shape.
  */
-export async function requireHost(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function requireHost(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (!request.headers.host && request.raw.httpVersion === '1.1') return reply.code(400).send(detail(MALFORMED));
 }
+
+/** The Host check, the first onRequest hook: nothing else runs for a request without one. */
+export const hostCheckPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', requireHost);
+  },
+  { name: 'shelf-audit-host-check' },
+);

@@ -1,7 +1,8 @@
 // DRF's error bodies for everything that can go wrong in a request: validation, unknown records,
 // unparsable or oversized bodies, wrong media types, throttling. Nothing a client sends may produce a
 // 500, an HTML page or a stack trace.
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, ForbiddenError, NotFoundError, RejectedError, ValidationError } from '../domain/errors.js';
 import { drfFieldErrors, type SchemaError } from '../domain/field-errors.js';
 
@@ -75,3 +76,11 @@ export function drfErrorHandler(error: FastifyError | Error, request: FastifyReq
   request.log.error({ err: error }, 'unhandled error');
   return reply.code(500).send(detail('A server error occurred.'));
 }
+
+/** drfErrorHandler as the application's error handler: what any hook, parser or handler throws answers through it. */
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler(drfErrorHandler);
+  },
+  { name: 'shelf-audit-error-handler' },
+);

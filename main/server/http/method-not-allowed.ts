@@ -2,7 +2,12 @@
 // `Allow` header. A second router (the same find-my-way Fastify uses) mirrors every registered route
 // so the not-found handler can tell the two cases apart and list the allowed methods.
 import FindMyWay from 'find-my-way';
+import fp from 'fastify-plugin';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { detail, NOT_FOUND } from './errors.js';
+import { sendSpaFallback } from './web-ui.js';
+
+const PARSES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
 export interface MethodIndex {
   /** Methods registered for the path of `url` (empty when the path is unknown). */
@@ -38,3 +43,29 @@ export function collectMethods(app: FastifyInstance): MethodIndex {
     },
   };
 }
+
+export interface NotFoundOptions {
+  /** The built web UI (ServerConfig.webRoot): unknown non-API GETs answer its index.html. */
+  webRoot: string | null;
+}
+
+/**
+ * The not-found handler: 405 with `Allow` (200 to OPTIONS) for a known path, the web UI's index.html
+ * for other GETs outside the API, else 404. Registered before any route, so its onRoute hook sees them all.
+ */
+export const notFoundPlugin = fp(
+  async (app: FastifyInstance, { webRoot }: NotFoundOptions) => {
+    const methods = collectMethods(app);
+    app.setNotFoundHandler(async (request, reply) => {
+      const allowed = methods.allowed(request.url);
+      if (allowed.length > 0) {
+        reply.header('Allow', allowed.join(', '));
+        if (request.method === 'OPTIONS') return reply.code(200).send({ renders: ['application/json'], parses: PARSES });
+        return reply.code(405).send(detail(`Method "${request.method}" not allowed.`));
+      }
+      if (sendSpaFallback(request, reply, webRoot)) return reply;
+      return reply.code(404).send(NOT_FOUND);
+    });
+  },
+  { name: 'shelf-audit-not-found' },
+);

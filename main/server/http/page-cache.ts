@@ -2,7 +2,8 @@
 // catalogs change (every screen, every client poll), and a page's cost is mostly SQLite building its
 // rows; a page is kept, serialised, under the database's change stamp and served again only while the
 // stamp is the same, so any write by this process or another (a CLI import) retires every cached page.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Page } from '../domain/resource.js';
 import type { ChangeStamp } from '../storage/change-stamp.js';
 import { requestStamp } from './request-stamp.js';
@@ -53,3 +54,18 @@ export function createPageCache(changeStamp: ChangeStamp, maxBytes = PAGE_CACHE_
     },
   };
 }
+
+export interface PageCacheOptions {
+  maxBytes?: number;
+}
+
+/**
+ * `app.pageCache`. Its stamps are the request stamp plugin's: a page is looked up under the stamp the
+ * request read and kept only if a fresh read of the same stamp still agrees.
+ */
+export const pageCachePlugin = fp(
+  async (app: FastifyInstance, options: PageCacheOptions) => {
+    app.decorate('pageCache', createPageCache(app.changeStamp, options.maxBytes));
+  },
+  { name: 'shelf-audit-page-cache', dependencies: ['shelf-audit-request-stamp'] },
+);

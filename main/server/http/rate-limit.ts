@@ -1,11 +1,19 @@
 // Throttling as DRF does it: 429 {"detail": "Request was throttled. Expected available in N seconds."}
 // with Retry-After. Only routes that opt in are limited; /recognize takes RECOGNIZE_RATE_LIMIT.
 import rateLimit from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-export async function registerRateLimit(app: FastifyInstance): Promise<void> {
-  await app.register(rateLimit, { global: false });
-}
+/**
+ * @fastify/rate-limit for the routes that opt in. Their limit is a route-level onRequest hook, so it
+ * runs after the global auth and roles hooks, and counts per the key auth found.
+ */
+export const rateLimitPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(rateLimit, { global: false });
+  },
+  { name: 'shelf-audit-rate-limit', dependencies: ['shelf-audit-auth'] },
+);
 
 /**
  * Per API key, counted on the root of the chain of keys that created it (domain/api-keys.ts): keys

@@ -1,11 +1,13 @@
 // Serialised list records (and by-id bodies) kept while the database is unchanged. The page cache (page-cache.ts) only
 // helps a client that asks for the same page again; clients walking a catalog ask for other pages,
-// and a page's cost was mostly the database materialising its rows as objects and their
+// and a page's cost is mostly the database materialising its rows as objects and their
 // serialisation. So a list's order is kept here as its data_ids (a page is a slice of it, its count
 // the length), and its records serialised to bytes, once per database change stamp
 // (storage/change-stamp.ts); only the records missing are read, and a page is the records' bytes
 // copied once into the body. Any write, by this process or another, changes the stamp and retires
 // everything kept.
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
 import type { ChangeStamp } from '../storage/change-stamp.js';
 
 declare module 'fastify' {
@@ -124,3 +126,18 @@ export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CA
     },
   };
 }
+
+export interface RecordCacheOptions {
+  maxBytes?: number;
+}
+
+/**
+ * `app.recordCache`. Its stamps are the request stamp plugin's: a route asks for the view of the stamp
+ * its request read (`requestStamp`), and what it computes is kept only if a fresh read still agrees.
+ */
+export const recordCachePlugin = fp(
+  async (app: FastifyInstance, options: RecordCacheOptions) => {
+    app.decorate('recordCache', createRecordCache(app.changeStamp, options.maxBytes));
+  },
+  { name: 'shelf-audit-record-cache', dependencies: ['shelf-audit-request-stamp'] },
+);

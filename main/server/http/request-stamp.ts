@@ -2,6 +2,7 @@
 // request arrived, and shared by everything that serves it from a cache (list pages and records use
 // the data stamp, the key check the key stamp). On PostgreSQL a stamp is a round trip; one per
 // request, not one per cache, and both stamps come from the same query.
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChangeStamp } from '../storage/change-stamp.js';
 
@@ -18,12 +19,23 @@ declare module 'fastify' {
   }
 }
 
-export function registerRequestStamp(app: FastifyInstance, changeStamp: ChangeStamp, keyStamp: ChangeStamp): void {
-  app.decorate('changeStamp', changeStamp);
-  app.decorate('keyStamp', keyStamp);
-  app.decorateRequest('stampRead', null);
-  app.decorateRequest('keyStampRead', null);
+export interface RequestStampOptions {
+  /** The database's change stamp (OpenDatabase.changeStamp). */
+  changeStamp: ChangeStamp;
+  /** The API keys' stamp (OpenDatabase.keyStamp). */
+  keyStamp: ChangeStamp;
 }
+
+/** Decorates the stamps and their per-request reads; every cache and the key check depend on it. */
+export const requestStampPlugin = fp(
+  async (app: FastifyInstance, { changeStamp, keyStamp }: RequestStampOptions) => {
+    app.decorate('changeStamp', changeStamp);
+    app.decorate('keyStamp', keyStamp);
+    app.decorateRequest('stampRead', null);
+    app.decorateRequest('keyStampRead', null);
+  },
+  { name: 'shelf-audit-request-stamp' },
+);
 
 /** The stamp as of this request: read on first use, the same for the rest of the request. */
 export function requestStamp(request: FastifyRequest): Promise<string | null> {

@@ -3,6 +3,7 @@
 // other method integration, and the families below more. `requireRole(role)` lets a route state its
 // role where it is declared; the table here still covers it, so a route that forgets it is not open.
 // Answers DRF's 403 {"detail": "You do not have permission to perform this action."}.
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { roleAllows, type Role } from '../domain/api-keys.js';
 import { HttpError, detail } from './errors.js';
@@ -32,12 +33,16 @@ function check(request: FastifyRequest, need: Role): void {
   if (request.apiKey && !roleAllows(request.apiKey.role, need)) throw new HttpError(403, detail(PERMISSION_DENIED));
 }
 
-export function registerRoles(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return;
-    check(request, requiredRole(request.method, request.routeOptions.url ?? ''));
-  });
-}
+/** The onRequest role check; it reads the key the auth plugin's hook, added before it, has set. */
+export const rolesPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request) => {
+      if (request.is404) return;
+      check(request, requiredRole(request.method, request.routeOptions.url ?? ''));
+    });
+  },
+  { name: 'shelf-audit-roles', dependencies: ['shelf-audit-auth'] },
+);
 
 /** A route's own statement of the role it needs (checked again here; the central table already did). */
 export function requireRole(role: Role): preHandlerAsyncHookHandler {
