@@ -88,6 +88,8 @@ def main():
                     'pretrained backbone\'s (distill.py; unlabelled photos the licence allows training on)')
     ap.add_argument('--distill-weight', type=float, default=1.0, help='the distillation term\'s weight in the loss')
     ap.add_argument('--distill-batch', type=int, default=6, help='real mosaics per step')
+    ap.add_argument('--max-steps', type=int, help='end the run after this many steps even if --minutes is not spent: '
+                    'a fixed amount of work whatever the machine\'s load (tests)')
     ap.add_argument('--stop-after', type=float, help='end this session after this many wall-clock minutes, '
                     'saving last.pt; the schedule (--minutes) goes on when the run is resumed')
     a = ap.parse_args()
@@ -142,6 +144,9 @@ def main():
     last_save = last_snap = time.time(); acc = torch.zeros(4, device=dev); k = 0
     for batch in dl:
         elapsed = time.time() - t0
+        if a.max_steps is not None and step >= a.max_steps:
+            elapsed = budget  # the run is complete: written as final below
+            break
         if elapsed >= budget or time.time() >= session_end:
             break
         frac = elapsed / budget
