@@ -1,3 +1,5 @@
+/** Installed PostgreSQL server bin folders, highest version first. */
+export function installedPgBins(base?: string): string[];
 export const PG_BIN: string | undefined;
 export class PgCluster {
   readonly dir: string;
