@@ -1,7 +1,7 @@
 // Several server processes over one database (`serve --workers N`, issue 24), SQLite or the central's
 // PostgreSQL: they answer on one port, see each other's writes at once (lists, records and verified
-// keys are kept per process only while the database is unchanged), stop together on SIGTERM;
-// recognition jobs are leased once.
+// keys and the Data API's pages are kept per process only while the database is unchanged), stop
+// together on SIGTERM; recognition jobs are leased once.
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,6 +51,12 @@ async function seesEveryWriteAtOnce(extraArgs: string[]): Promise<void> {
         expect(a.body.count).toBe(round + 1);
         expect(a.body.results[0]).toEqual({ id: `b${round}`, name: `Brand ${round}` });
       }, () => read('/api/v1.5/brands/?limit=2&offset=0&ordering=-name'));
+      // The Data API's pages are kept per process (http/page-cache.ts) under the database's change
+      // stamp: a page kept by either process before this write must not be served after it.
+      await byBoth(`Data API page after create ${round}`, (a) => {
+        expect(a.status).toBe(200);
+        expect(a.body.count).toBe(round + 1);
+      }, () => read('/api/data/v1.0/brands/?limit=100'));
     }
     // By-id reads are kept too: read (and kept) in both processes before the rename, then after it.
     await byBoth('by id before the rename', (a) => expect(a.body).toEqual({ id: 'b0', name: 'Brand 0' }), () => read('/api/v1.5/brands/b0/'));
@@ -58,6 +64,7 @@ async function seesEveryWriteAtOnce(extraArgs: string[]): Promise<void> {
     expect(renamed.status).toBe(200);
     await byBoth('list after the rename', (a) => expect(a.body.results.find((b: { id: string }) => b.id === 'b0')?.name).toBe('Renamed'), () => read('/api/v1.5/brands/?limit=10'));
     await byBoth('by id after the rename', (a) => expect(a.body).toEqual({ id: 'b0', name: 'Renamed' }), () => read('/api/v1.5/brands/b0/'));
+    await byBoth('Data API page after the rename', (a) => expect(JSON.stringify(a.body.results)).toContain('Renamed'), () => read('/api/data/v1.0/brands/?limit=100'));
     // A key revoked through one process is refused by every process from then on.
     const second = (await (await fetch(`${url}/api/app/v1/keys/`, { method: 'POST', headers, body: JSON.stringify({ name: 'second' }) })).json()) as { id: string; key: string };
     await byBoth('a new key', (a) => expect(a.status).toBe(200), () => read('/api/v1.5/brands/', second.key));
