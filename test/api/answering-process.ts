@@ -59,6 +59,21 @@ function holderOf(inode: string, pids: number[]): number | undefined {
 }
 
 /**
+ * Which of `pids` holds the client side of a connection that reached this process's server on
+ * `serverPort` from client port `peerPort` (a request a server process made, seen by the test's server).
+ */
+export function clientProcess(serverPort: number, peerPort: number, pids: number[]): number | undefined {
+  const inode = socketInode(peerPort, serverPort);
+  return inode ? holderOf(inode, pids) : undefined;
+}
+
+/** A process's environment variable (Linux /proc). */
+export function environOf(pid: number, name: string): string | undefined {
+  const entry = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((e) => e.startsWith(`${name}=`));
+  return entry?.slice(name.length + 1);
+}
+
+/**
  * Sends one request over a new connection, and names the process among `pids` that answered it.
  * Throws if none of them holds the server side of the connection.
  */
