@@ -17,7 +17,7 @@ import { listeningUrl } from '../serve-listening.js';
 const root = path.resolve(import.meta.dirname, '../..');
 const KEY = 'laptop-states-key-0123456789abcdefghij';
 const BACKOFF_MS = 100;
-const MAX_BACKOFF_MS = 3000;
+const MAX_BACKOFF_MS = 2000;
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
@@ -100,7 +100,7 @@ it('says clock_skew and outdated as the central refuses, recovers, and backs off
 
     // Unreachable: every connection dropped. Settings saved again start the count of failures at 0.
     mode = 'drop';
-    const ATTEMPTS = 9;
+    const ATTEMPTS = 8;
     expect((await fetch(`${url}/api/app/v1/sync/settings/`, { method: 'PUT', headers: { authorization: `Token ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ central_url: proxyUrl }) })).status).toBe(200);
     const deadline = Date.now() + 40_000;
     while (dropped.length < ATTEMPTS) {
