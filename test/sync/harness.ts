@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { SYNC_ENTITIES } from '../../main/server/sync/registry.js';
+import { SYNC_ENTITIES } from '../../main/server/storage/sync-registry.js';
 import { listeningUrl } from '../serve-listening.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -81,13 +81,14 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | f
 }
 
 /**
- * Every synced table, from the sync's own registry (a table added there is compared here too): the
+ * Every synced table, from the sync registry (storage/sync-registry.ts: a table added there is compared here too): the
  * device-owned ones (pushed up: the central holds the union of the laptops' rows) and the central-owned
  * master data (pulled down: every laptop holds the central's rows), each with the columns that each
  * instance computes for itself and so never sync.
  */
-export const DEVICE_TABLES = SYNC_ENTITIES.filter((e) => e.owner === 'device').map((e) => ({ table: e.table, local: e.localColumns ?? [] }));
-export const CENTRAL_TABLES = SYNC_ENTITIES.filter((e) => e.owner === 'central').map((e) => ({ table: e.table, local: e.localColumns ?? [] }));
+const localColumns = (e: (typeof SYNC_ENTITIES)[number]): readonly string[] => ('localColumns' in e ? e.localColumns : []);
+export const DEVICE_TABLES = SYNC_ENTITIES.filter((e) => e.owner === 'device').map((e) => ({ table: e.table as string, local: localColumns(e) }));
+export const CENTRAL_TABLES = SYNC_ENTITIES.filter((e) => e.owner === 'central').map((e) => ({ table: e.table as string, local: localColumns(e) }));
 
 type Rows = Map<string, string>;
 
