@@ -2,12 +2,25 @@
 // temp folder, listening on a unix socket only (nothing on the network), removed by stop(). As root the
 // server runs as the postgres user, which initdb requires.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './free-port.mjs';
 
-export const PG_BIN = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((d) => existsSync(path.join(d, 'initdb')));
+/**
+ * Every installed Debian PostgreSQL server's bin folder (/usr/lib/postgresql/N/bin with an initdb),
+ * highest version first. scripts/setup.mjs asks the same question, so a version it accepts is one the
+ * tests use: no list of known versions to fall behind Debian's.
+ */
+export function installedPgBins(base = '/usr/lib/postgresql') {
+  if (!existsSync(base)) return [];
+  return readdirSync(base)
+    .filter((v) => /^\d+(\.\d+)?$/.test(v) && existsSync(path.join(base, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a))
+    .map((v) => path.join(base, v, 'bin'));
+}
+
+export const PG_BIN = installedPgBins()[0];
 const isRoot = process.getuid?.() === 0;
 
 export class PgCluster {

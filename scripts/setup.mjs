@@ -7,7 +7,7 @@
 //   PyTorch and ONNX (the training tools' tests); apt-get installs what is missing when this runs as
 //   root, otherwise it says what to install.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const forTests = process.argv.includes('--test');
@@ -48,8 +48,9 @@ if (forTests && process.platform === 'linux') {
   const python = (code) => spawnSync('/usr/bin/python3', ['-c', code], { stdio: 'ignore' }).status === 0;
   const need = [];
   if (!existsSync('/usr/bin/chromium')) need.push('chromium');
-  const pg = existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
-  if (!pg) need.push('postgresql');
+  // The tests' own finder (built-ins only), so setup and the tests agree on which versions count.
+  const { installedPgBins } = await import('./pg-cluster.mjs');
+  if (installedPgBins().length === 0) need.push('postgresql');
   if (!python('import cv2, numpy')) need.push('python3-opencv', 'python3-numpy');
   if (!python('import torch')) need.push('python3-torch');
   if (!python('import onnx')) need.push('python3-onnx');

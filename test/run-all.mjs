@@ -1,5 +1,8 @@
 // The one test command: unit and integration tests (Vitest), then browser tests (Playwright, Debian's
 // Chromium). Prints a closing line `N passed, N failed` over both, and exits non-zero on any failure.
+// In CI (CI=true) a skipped test is a failure too: a suite that skips because PostgreSQL or Chromium is
+// missing proves nothing, and a green run must not hide it. SKIP_E2E=1 (browser tests left out) is
+// said out loud, and refused in CI.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +15,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let broken = false;
+const ci = process.env.CI === 'true' || process.env.CI === '1';
 
 const vitestJson = path.join(out, 'vitest.json');
 const v = spawnSync(
@@ -32,6 +36,14 @@ if (existsSync(vitestJson)) {
 
 const e2eDir = 'test/e2e';
 const hasE2e = existsSync(e2eDir) && readdirSync(e2eDir).some((f) => f.endsWith('.spec.ts'));
+if (hasE2e && process.env.SKIP_E2E === '1') {
+  const count = readdirSync(e2eDir).filter((f) => f.endsWith('.spec.ts')).length;
+  console.log(`SKIP_E2E=1: the browser tests (${count} spec files in ${e2eDir}) are NOT run`);
+  if (ci) {
+    console.log('CI=true: leaving the browser tests out is a failure');
+    broken = true;
+  }
+}
 if (hasE2e && process.env.SKIP_E2E !== '1') {
   const pwJson = path.join(out, 'playwright.json');
   const p = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test'], {
@@ -51,4 +63,5 @@ if (hasE2e && process.env.SKIP_E2E !== '1') {
 
 if (broken) failed += 1;
 console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ''));
-process.exit(failed > 0 ? 1 : 0);
+if (ci && skipped > 0) console.log(`CI=true: ${skipped} skipped tests fail the run (a missing system package? run node scripts/setup.mjs --test)`);
+process.exit(failed > 0 || (ci && skipped > 0) ? 1 : 0);

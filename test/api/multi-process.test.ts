@@ -1,10 +1,10 @@
 // Several server processes over one database (`serve --workers N`, issue 24), SQLite or the central's
 // PostgreSQL: they answer on one port, see each other's writes at once (lists, records and verified
-// keys are kept per process only while the database is unchanged), stop together on SIGTERM;
-// recognition jobs are leased once.
+// keys and the Data API's pages are kept per process only while the database is unchanged), stop
+// together on SIGTERM; recognition jobs are leased once.
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,15 +12,10 @@ import { claimJob } from '../../main/server/scenes/jobs/queue.js';
 import { PG_BIN, PgCluster } from '../../scripts/pg-cluster.mjs';
 import { DATABASE_FILE, openDatabase } from '../../main/server/storage/database.js';
 import { listeningUrl } from '../serve-listening.js';
+import { childrenOf, requestAnsweredBy } from './answering-process.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const KEY = 'workers-key-0123456789abcdefghijklmnop';
-
-
-/** The pids of a process's children (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-}
 
 /**
  * `serve --workers 2` over `extraArgs`' database: every process sees every write at once (a list
@@ -35,42 +30,56 @@ async function seesEveryWriteAtOnce(extraArgs: string[]): Promise<void> {
   const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' };
   try {
     const url = await listeningUrl(child);
-    const workers = existsSync('/proc') ? childrenOf(child.pid!) : [];
-    if (existsSync('/proc')) expect(workers).toHaveLength(2);
-    const list = async (query = '') => (await (await fetch(`${url}/api/v1.5/brands/${query}`, { headers })).json()) as { count: number; results: Array<{ id: string; name: string }> };
-    // Each round: a write through one connection, then reads over fresh connections, which the
-    // cluster hands to both processes in turn. None may answer from before the write.
+    const workers = childrenOf(child.pid!);
+    expect(workers).toHaveLength(2);
+    // Every read over a connection of its own, with the process that answered it recorded: each
+    // batch of reads must have been answered by both processes, or it proves nothing about the other.
+    const read = (p: string, key = KEY) => requestAnsweredBy(url, workers, 'GET', p, { authorization: `Token ${key}` });
+    const byBoth = async (what: string, check: (answer: Awaited<ReturnType<typeof read>>) => void, send: () => ReturnType<typeof read>) => {
+      const answeredBy = new Set<number>();
+      for (let i = 0; i < 6; i++) {
+        const answer = await send();
+        check(answer);
+        answeredBy.add(answer.pid);
+      }
+      expect([...answeredBy].sort(), `${what}: answered by`).toEqual([...workers].sort());
+    };
     for (let round = 0; round < 4; round++) {
       const created = await fetch(`${url}/api/v1.5/brands/`, { method: 'POST', headers, body: JSON.stringify({ id: `b${round}`, name: `Brand ${round}` }) });
       expect(created.status).toBe(201);
-      for (let i = 0; i < 6; i++) {
-        const page = await list('?limit=2&offset=0&ordering=-name');
-        expect(page.count).toBe(round + 1);
-        expect(page.results[0]).toEqual({ id: `b${round}`, name: `Brand ${round}` });
-      }
+      await byBoth(`list after create ${round}`, (a) => {
+        expect(a.body.count).toBe(round + 1);
+        expect(a.body.results[0]).toEqual({ id: `b${round}`, name: `Brand ${round}` });
+      }, () => read('/api/v1.5/brands/?limit=2&offset=0&ordering=-name'));
+      // The Data API's pages are kept per process (http/page-cache.ts) under the database's change
+      // stamp: a page kept by either process before this write must not be served after it.
+      await byBoth(`Data API page after create ${round}`, (a) => {
+        expect(a.status).toBe(200);
+        expect(a.body.count).toBe(round + 1);
+      }, () => read('/api/data/v1.0/brands/?limit=100'));
     }
     // By-id reads are kept too: read (and kept) in both processes before the rename, then after it.
-    const one = async (id: string) => (await (await fetch(`${url}/api/v1.5/brands/${id}/`, { headers })).json()) as { id: string; name: string };
-    for (let i = 0; i < 6; i++) expect(await one('b0')).toEqual({ id: 'b0', name: 'Brand 0' });
+    await byBoth('by id before the rename', (a) => expect(a.body).toEqual({ id: 'b0', name: 'Brand 0' }), () => read('/api/v1.5/brands/b0/'));
     const renamed = await fetch(`${url}/api/v1.5/brands/b0/`, { method: 'PATCH', headers, body: JSON.stringify({ name: 'Renamed' }) });
     expect(renamed.status).toBe(200);
-    for (let i = 0; i < 6; i++) expect((await list('?limit=10')).results.find((b) => b.id === 'b0')?.name).toBe('Renamed');
-    for (let i = 0; i < 6; i++) expect(await one('b0')).toEqual({ id: 'b0', name: 'Renamed' });
+    await byBoth('list after the rename', (a) => expect(a.body.results.find((b: { id: string }) => b.id === 'b0')?.name).toBe('Renamed'), () => read('/api/v1.5/brands/?limit=10'));
+    await byBoth('by id after the rename', (a) => expect(a.body).toEqual({ id: 'b0', name: 'Renamed' }), () => read('/api/v1.5/brands/b0/'));
+    await byBoth('Data API page after the rename', (a) => expect(JSON.stringify(a.body.results)).toContain('Renamed'), () => read('/api/data/v1.0/brands/?limit=100'));
     // A key revoked through one process is refused by every process from then on.
     const second = (await (await fetch(`${url}/api/app/v1/keys/`, { method: 'POST', headers, body: JSON.stringify({ name: 'second' }) })).json()) as { id: string; key: string };
-    for (let i = 0; i < 6; i++) expect((await fetch(`${url}/api/v1.5/brands/`, { headers: { authorization: `Token ${second.key}` } })).status).toBe(200);
+    await byBoth('a new key', (a) => expect(a.status).toBe(200), () => read('/api/v1.5/brands/', second.key));
     expect((await fetch(`${url}/api/app/v1/keys/${second.id}/`, { method: 'DELETE', headers })).status).toBe(200);
-    for (let i = 0; i < 6; i++) expect((await fetch(`${url}/api/v1.5/brands/`, { headers: { authorization: `Token ${second.key}` } })).status).toBe(401);
+    await byBoth('a revoked key', (a) => expect(a.status).toBe(401), () => read('/api/v1.5/brands/', second.key));
     // Writes too, with the key kept by both processes across writes (the key cache follows the keys'
     // own version, not every write): a third key writes through both, is revoked through one, and
     // every write with it is refused from then on.
     const third = (await (await fetch(`${url}/api/app/v1/keys/`, { method: 'POST', headers, body: JSON.stringify({ name: 'third', role: 'admin' }) })).json()) as { id: string; key: string };
-    const thirdHeaders = { authorization: `Token ${third.key}`, 'content-type': 'application/json' };
-    const post = (i: number) => fetch(`${url}/api/v1.5/brands/`, { method: 'POST', headers: thirdHeaders, body: JSON.stringify({ name: `By third ${i}` }) });
-    for (let i = 0; i < 6; i++) expect((await post(i)).status).toBe(201);
+    let n = 0;
+    const post = () => requestAnsweredBy(url, workers, 'POST', '/api/v1.5/brands/', { authorization: `Token ${third.key}` }, JSON.stringify({ name: `By third ${n++}` }));
+    await byBoth('writes with a new key', (a) => expect(a.status).toBe(201), post);
     expect((await fetch(`${url}/api/app/v1/keys/${third.id}/`, { method: 'DELETE', headers })).status).toBe(200);
-    for (let i = 0; i < 6; i++) expect((await post(i)).status).toBe(401);
-    expect((await list('?search=By+third')).count).toBe(6);
+    await byBoth('writes with a revoked key', (a) => expect(a.status).toBe(401), post);
+    expect((await (await fetch(`${url}/api/v1.5/brands/?search=By+third`, { headers })).json()).count).toBe(6);
 
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

@@ -30,16 +30,23 @@ function concrete(url: string): string {
 describe('no 500 on any route', () => {
   it('every route, every hostile input', async () => {
     const routes = t.server.app.routeAuth().filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS');
+    // An empty or shrunken list (the enumeration broken) would pass with nothing called.
+    expect(routes.length).toBeGreaterThan(100);
+    const methods = new Set(routes.map((r) => r.method));
+    for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) expect(methods, m).toContain(m);
+    let called = 0;
     const failures: string[] = [];
     for (const r of routes) {
       for (const [label, options] of inputs) {
         const body = r.method === 'GET' || r.method === 'DELETE' ? {} : options;
         const res = await t.call(r.method, concrete(r.url) + '?limit=abc&offset=-1', body);
+        called++;
         const json = (res.headers.get('content-type') ?? '').includes('application/json');
         const publicPage = !r.auth; // the docs page and web UI answer HTML by design
         if (res.status >= 500 || (!json && !publicPage && res.status !== 200)) failures.push(`${r.method} ${r.url} (${label}): ${res.status} ${res.text.slice(0, 120)}`);
       }
     }
     expect(failures).toEqual([]);
+    expect(called).toBe(routes.length * inputs.length);
   });
 });

@@ -2,7 +2,7 @@
 // migrated by the same migrations, and the API called over HTTP. Proves the SQL layer is portable.
 // Runs where PostgreSQL's server binaries are installed (they are on the project's machines).
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -14,8 +14,9 @@ import { createApiKey, verifyApiKey } from '../../main/server/domain/api-keys.js
 import { openDatabaseTarget, type OpenDatabase } from '../../main/server/storage/database.js';
 import { write } from '../../main/server/storage/transaction.js';
 import { sql } from 'kysely';
+import { PG_BIN } from '../../scripts/pg-cluster.mjs';
 
-const BIN = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((d) => existsSync(path.join(d, 'initdb')));
+const BIN = PG_BIN;
 const isRoot = process.getuid?.() === 0;
 const available = BIN !== undefined;
 

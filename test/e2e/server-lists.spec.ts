@@ -80,13 +80,19 @@ test('displays screen: at most one page of displays, planograms and must-have li
   // Every record of each list that reached the page, by list.
   const received: Record<string, number> = {};
   const requests: string[] = [];
-  page.on('response', async (response) => {
+  // The handlers' bodies are read asynchronously: each one's promise is kept and awaited before counting.
+  const reading: Array<Promise<void>> = [];
+  page.on('response', (response) => {
     const url = new URL(response.url());
     const list = /^\/api\/v1\.5\/(displays|planograms|mhl)\/$/.exec(url.pathname)?.[1];
     if (!list) return;
     requests.push(`${url.pathname}${url.search}`);
-    const body = await response.json().catch(() => null);
-    received[list] = (received[list] ?? 0) + (Array.isArray(body?.results) ? body.results.length : 0);
+    reading.push(
+      response.json().then((body) => {
+        if (!Array.isArray(body?.results)) throw new Error(`${url.pathname}${url.search}: no results list`);
+        received[list] = (received[list] ?? 0) + body.results.length;
+      }),
+    );
   });
   await page.getByRole('link', { name: 'Displays' }).click();
   const displays = page.getByRole('table', { name: 'Displays' });
@@ -100,6 +106,7 @@ test('displays screen: at most one page of displays, planograms and must-have li
   await expect(mhls.getByRole('row').nth(1)).toContainText('Display 0000');
   await expect(page.getByRole('combobox', { name: 'Planograms of display' }).getByRole('option', { name: 'Display 0001' })).toBeAttached();
   await page.waitForLoadState('networkidle');
+  await Promise.all(reading);
   for (const list of ['displays', 'planograms', 'mhl']) {
     expect(received[list], `${list}: ${requests.join(' ')}`).toBeGreaterThan(0);
     expect(received[list], `${list}: ${requests.join(' ')}`).toBeLessThanOrEqual(100);
@@ -135,16 +142,23 @@ test('visit screens: the list pages, displays are searched, a visit names its SK
 
   // Every list request of the screens, with the number of records it brought back.
   const lists: Array<{ url: URL; results?: number }> = [];
-  page.on('response', async (response) => {
+  // Each handler's body read, kept so that a check awaits every one before it counts.
+  const reading: Array<Promise<void>> = [];
+  page.on('response', (response) => {
     const url = new URL(response.url());
     if (!url.pathname.startsWith('/api/') || !url.searchParams.has('limit')) return;
     const entry: { url: URL; results?: number } = { url };
     lists.push(entry);
-    const body = await response.json().catch(() => null);
-    entry.results = Array.isArray(body?.results) ? body.results.length : undefined;
+    reading.push(
+      response.json().then(
+        (body) => void (entry.results = Array.isArray(body?.results) ? body.results.length : undefined),
+        () => undefined, // a response the page dropped (navigated away): its limit is still checked
+      ),
+    );
   });
 
-  const expectNoWholeList = () => {
+  const expectNoWholeList = async () => {
+    await Promise.all(reading);
     for (const l of lists) {
       // Lists narrowed to one parent (a visit's reports, the Data API's row of this visit) may ask for all of it.
       const scoped = ['visit', 'cid'].some((p) => l.url.searchParams.has(p));
@@ -160,12 +174,12 @@ test('visit screens: the list pages, displays are searched, a visit names its SK
   await expect(visits.getByRole('row').nth(1)).toContainText('agent-0'); // visit 129, newest first
   await page.getByRole('button', { name: 'Next page' }).click();
   await expect(page.getByText('Page 2 of 7')).toBeVisible();
-  expectNoWholeList();
+  await expectNoWholeList();
 
   await page.getByRole('link', { name: 'New visit' }).click();
   const display = page.getByRole('combobox', { name: 'Display' });
   await expect(display.getByRole('option', { name: 'Display 0000' })).toBeAttached();
-  expectNoWholeList();
+  await expectNoWholeList();
   // "Display 0149" sorts after the first page of displays: only a server search finds it.
   await page.getByRole('searchbox', { name: 'Find display' }).fill('0149');
   await display.selectOption({ label: 'Display 0149' });
@@ -180,7 +194,7 @@ test('visit screens: the list pages, displays are searched, a visit names its SK
 
   const skuLists = lists.filter((l) => l.url.pathname === '/api/v1.5/sku/');
   expect(skuLists.length).toBeGreaterThan(0);
-  expectNoWholeList();
+  await expectNoWholeList();
   // The SKUs asked for are the ones named (by id) or a search's first page, never the catalog.
   for (const l of skuLists) expect(l.url.searchParams.get('id__in') ?? l.url.searchParams.get('search') ?? l.url.searchParams.get('ordering')).toBeTruthy();
 });

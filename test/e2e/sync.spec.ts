@@ -1,6 +1,8 @@
 // Sync as a user sees it: Settings points the laptop at a central with a device key, the status bar
 // follows the state (not set up, up to date, unreachable with work waiting), "Sync now" runs a round,
-// and master data from the central shows up on the laptop's screens.
+// and master data from the central shows up on the laptop's screens. The central runs as in
+// production: `--role central` on PostgreSQL (a throw-away cluster, scripts/pg-cluster.mjs).
+import { PgCluster } from '../../scripts/pg-cluster.mjs';
 import { expect, startServer, test, type RunningServer } from './fixtures.js';
 
 test.use({ serverEnv: { SHELF_AUDIT_SYNC_INTERVAL_MS: '500', SHELF_AUDIT_SYNC_BACKOFF_MS: '200', SHELF_AUDIT_SYNC_MAX_BACKOFF_MS: '1000' } });
@@ -15,7 +17,14 @@ async function call(server: RunningServer, method: string, path: string, body?: 
 }
 
 test('a laptop is pointed at its central in Settings and the status bar follows its sync', async ({ app, api }) => {
-  let central = await startServer({}, ['--role', 'central']);
+  const cluster = new PgCluster();
+  await cluster.start();
+  /** A database of its own in the cluster: each central started here begins with an empty store. */
+  const database = (name: string) => {
+    cluster.run('psql', ['-h', cluster.dir, '-p', String(cluster.port), '-U', 'postgres', '-c', `CREATE DATABASE ${name}`]);
+    return cluster.url.replace('/postgres?', `/${name}?`);
+  };
+  let central = await startServer({}, ['--role', 'central', '--database', database('central_one')]);
   try {
     const device = await call(central.server, 'POST', '/api/app/v1/devices/', { name: 'e2e laptop', role: 'auditor' });
     expect(device.status).toBe(201);
@@ -45,7 +54,7 @@ test('a laptop is pointed at its central in Settings and the status bar follows 
     await expect(app.getByRole('status', { name: 'Sync state' })).toContainText('queued');
 
     // It comes back (same port, fresh store) and "Sync now" empties the queue.
-    central = await startServer({}, ['--role', 'central', '--port', new URL(centralUrl).port]);
+    central = await startServer({}, ['--role', 'central', '--database', database('central_two'), '--port', new URL(centralUrl).port]);
     const again = await call(central.server, 'POST', '/api/app/v1/devices/', { name: 'e2e laptop', role: 'auditor' });
     await app.getByLabel('Device key').fill(again.body.key);
     await app.getByRole('button', { name: 'Save' }).click();
@@ -54,5 +63,6 @@ test('a laptop is pointed at its central in Settings and the status bar follows 
     await expect(app.getByRole('status', { name: 'Sync state' })).toContainText('Up to date');
   } finally {
     await central.stop();
+    cluster.stop();
   }
 });

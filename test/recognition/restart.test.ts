@@ -1,7 +1,7 @@
 // Crash safety of the job queue: a real server process is killed (SIGKILL) while it works on a
 // recognition job; a new server on the same data directory takes the job back at once, without
-// waiting for the dead process's lease to expire (issue 22, finding 10), and finishes it: every
-// report ends READY, nothing is lost or duplicated.
+// waiting for the dead process's lease to expire, and finishes it: every report ends READY, nothing
+// is lost or duplicated, and the job is done in the same commit as its last report.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listeningUrl } from '../serve-listening.js';
 import { DATA, referenceFiles } from './fixtures.js';
 
 const SERVE = path.resolve('dist/main/cli/serve.js');
@@ -16,22 +17,25 @@ const KEY = 'restart-test-key-0123456789abcdefghijklmnop';
 let dataDir: string;
 let child: ChildProcess | undefined;
 
-function startChild(): Promise<{ url: string; proc: ChildProcess }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [SERVE, '--port', '0', '--data-dir', dataDir, '--api-key', KEY], {
-      // A lease far longer than the test: the job must come back because its process is gone, not because the lease ran out.
-      env: { ...process.env, SHELF_AUDIT_JOB_LEASE_MS: '600000' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout!.on('data', (c) => {
-      out += c;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ url: m[1], proc });
-    });
-    proc.stderr!.on('data', (c) => (out += c));
-    proc.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+async function startChild(): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, [SERVE, '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--api-key', KEY], {
+    // A lease far longer than the test: the job must come back because its process is gone, not because the lease ran out.
+    env: { ...process.env, SHELF_AUDIT_JOB_LEASE_MS: '600000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Fails after 60 s with what the process printed, rather than waiting for the test's own timeout.
+  return { url: await listeningUrl(proc, 60_000), proc };
+}
+
+/** Polls `fn` until it returns a value; past `ms` it throws, naming `what`. */
+async function waitFor<T>(what: string, fn: () => T | undefined, ms: number, every = 50): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
 }
 
 async function call(url: string, method: string, p: string, body?: unknown | FormData) {
@@ -58,6 +62,26 @@ function lease(): { lease_owner: string | null; lease_until: string | null } {
   const db = new Database(path.join(dataDir, 'shelf-audit.sqlite'), { readonly: true, fileMustExist: true });
   try {
     return db.prepare('SELECT lease_owner, lease_until FROM recognition_jobs').get() as { lease_owner: string | null; lease_until: string | null };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The job and its reports as one committed state (one statement, one read snapshot): how many of
+ * the job's reports are still NOT_READY, and the job's own status.
+ */
+function jobAndReports(): { status: string; not_ready: number; reports: number } {
+  const db = new Database(path.join(dataDir, 'shelf-audit.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare(
+        `SELECT j.status AS status,
+                (SELECT count(*) FROM reports r, json_each(j.reports) e WHERE r.id = e.value AND r.status = 'NOT_READY') AS not_ready,
+                (SELECT count(*) FROM json_each(j.reports)) AS reports
+           FROM recognition_jobs j`,
+      )
+      .get() as { status: string; not_ready: number; reports: number };
   } finally {
     db.close();
   }
@@ -95,9 +119,7 @@ describe('a server killed mid-job', () => {
     const rec = await call(server.url, 'POST', '/api/v1.5/recognize/', { images, report_types: ['FACING_COUNT', 'REALOGRAM', 'PANORAMA'] });
     expect(rec.status).toBe(201);
 
-    const deadline = Date.now() + 30_000;
-    while (jobs()[0]?.status !== 'running' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(jobs()[0].status).toBe('running');
+    await waitFor('the job to be running', () => (jobs()[0]?.status === 'running' ? true : undefined), 30_000, 20);
     await new Promise((r) => setTimeout(r, 300));
     server.proc.kill('SIGKILL');
     await new Promise((r) => server.proc.once('exit', r));
@@ -112,19 +134,29 @@ describe('a server killed mid-job', () => {
 
     server = await startChild();
     child = server.proc;
-    const claimedAgain = Date.now() + 60_000;
-    while (lease().lease_owner === dead.lease_owner && Date.now() < claimedAgain) await new Promise((r) => setTimeout(r, 50));
-    const now = lease();
-    expect(now.lease_owner === dead.lease_owner ? 'still the dead process' : 'taken back').toBe('taken back');
+    // Taken back by the new process (another lease owner, or none between reclaim and claim), long
+    // before the dead one's lease would have run out.
+    await waitFor('the job to be taken back from the dead process', () => (lease().lease_owner !== dead.lease_owner ? true : undefined), 60_000);
     expect(Date.now()).toBeLessThan(Date.parse(dead.lease_until!));
+    // Waits on the job's own state: `done` is what "finished" means, and only then are its reports read.
+    // Meanwhile every committed state is looked at (one snapshot each): a job is done exactly when its
+    // last report is written, never later (a client seeing every report READY sees the job done).
+    const seen: Array<{ status: string; not_ready: number; reports: number }> = [];
+    await waitFor(
+      'the job to be done',
+      () => {
+        const s = jobAndReports();
+        if (seen.length === 0 || JSON.stringify(seen.at(-1)) !== JSON.stringify(s)) seen.push(s);
+        if (s.status === 'failed') throw new Error(`the job failed: ${JSON.stringify(jobs())}`);
+        return s.status === 'done' ? s : undefined;
+      },
+      120_000,
+      2,
+    );
+    expect(seen.filter((s) => s.not_ready === 0 && s.status !== 'done'), `states seen: ${JSON.stringify(seen)}`).toEqual([]);
+    expect(seen.at(-1)).toEqual({ status: 'done', not_ready: 0, reports: 3 });
     const ids = Object.values(rec.body.reports) as string[];
-    const until = Date.now() + 120_000;
-    let reports: any[] = [];
-    for (;;) {
-      reports = await Promise.all(ids.map(async (id) => (await call(server.url, 'GET', `/api/v1.5/reports/${id}/`)).body));
-      if (reports.every((r) => r.status !== 'NOT_READY') || Date.now() > until) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const reports = await Promise.all(ids.map(async (id) => (await call(server.url, 'GET', `/api/v1.5/reports/${id}/`)).body));
     expect(reports.map((r) => [r.report_type, r.status, r.error])).toEqual([
       ['FACING_COUNT', 'READY', null],
       ['REALOGRAM', 'READY', null],

@@ -14,8 +14,13 @@ import { referenceFiles } from './fixtures.js';
 // The test's receiver listens on loopback: allowed explicitly, as a local integration would (docs/api.md).
 process.env.SHELF_AUDIT_ALLOW_PRIVATE_URLS = '1';
 
-// Short first retry so the test does not wait minutes; the doubling is what is checked.
-process.env.SHELF_AUDIT_WEBHOOK_BACKOFF_MS = '300';
+// A first retry short enough for a test, long enough that the two waits' windows (each backoff plus
+// up to one idle poll of the delivery loop) cannot overlap: a constant delay fails one of them.
+const BASE_MS = 1000;
+process.env.SHELF_AUDIT_WEBHOOK_BACKOFF_MS = String(BASE_MS);
+/** The delivery loop's idle poll (jobs/worker.ts), and what a loaded machine adds on top. */
+const POLL_MS = 250;
+const SLACK_MS = 600;
 
 interface Received {
   at: number;
@@ -63,13 +68,20 @@ describe('webhook delivery', () => {
     await waitForReports(t, [reportId]);
 
     const deadline = Date.now() + 30_000;
-    while (!received.some((r) => r.status === 200) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (!received.some((r) => r.status === 200)) {
+      if (Date.now() > deadline) throw new Error(`no accepted delivery after 30 s: ${JSON.stringify(received.map((r) => r.status))}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     expect(received.map((r) => r.status)).toEqual([503, 503, 200]);
-    // Exponential backoff: the second wait is about twice the first.
+    // Exponential backoff: each wait is its backoff (the second twice the first) plus at most one
+    // idle poll and some slack, bounded on both sides.
     const wait1 = received[1].at - received[0].at;
     const wait2 = received[2].at - received[1].at;
-    expect(wait1).toBeGreaterThanOrEqual(250);
-    expect(wait2).toBeGreaterThanOrEqual(1.6 * backoffMs(1, 300));
+    expect(backoffMs(2, BASE_MS)).toBe(2 * backoffMs(1, BASE_MS));
+    expect(wait1).toBeGreaterThanOrEqual(backoffMs(1, BASE_MS) - 50);
+    expect(wait1).toBeLessThanOrEqual(backoffMs(1, BASE_MS) + POLL_MS + SLACK_MS);
+    expect(wait2).toBeGreaterThanOrEqual(backoffMs(2, BASE_MS) - 50);
+    expect(wait2).toBeLessThanOrEqual(backoffMs(2, BASE_MS) + POLL_MS + SLACK_MS);
 
     const secret = (await t.get('/api/app/v1/webhook_deliveries/secret/')).body.secret;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
@@ -99,9 +111,10 @@ describe('webhook delivery', () => {
     const deadline = Date.now() + 20_000;
     let entry: any;
     do {
+      if (Date.now() > deadline) throw new Error(`fewer than 2 attempts after 20 s: ${JSON.stringify(entry)}`);
       await new Promise((r) => setTimeout(r, 200));
       entry = (await t.get(`/api/app/v1/webhook_deliveries/?report=${reportId}`)).body.results[0];
-    } while ((entry?.attempts ?? 0) < 2 && Date.now() < deadline);
+    } while ((entry?.attempts ?? 0) < 2);
     expect(entry).toMatchObject({ status: 'pending', last_status_code: null });
     expect(entry.attempts).toBeGreaterThanOrEqual(2);
     expect(entry.last_error).toBeTruthy();

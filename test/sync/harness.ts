@@ -8,6 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { SYNC_ENTITIES } from '../../main/server/storage/sync-registry.js';
 import { listeningUrl } from '../serve-listening.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -79,31 +80,39 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | f
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
-/** Device-owned tables compared between the laptops and the central. */
-export const SYNCED_TABLES = ['agents', 'visits', 'uploads', 'scenes', 'reports', 'kpi_values', 'recognition_errors', 'oos_reasons'];
+/**
+ * Every synced table, from the sync registry (storage/sync-registry.ts: a table added there is compared here too): the
+ * device-owned ones (pushed up: the central holds the union of the laptops' rows) and the central-owned
+ * master data (pulled down: every laptop holds the central's rows), each with the columns that each
+ * instance computes for itself and so never sync.
+ */
+const localColumns = (e: (typeof SYNC_ENTITIES)[number]): readonly string[] => ('localColumns' in e ? e.localColumns : []);
+export const DEVICE_TABLES = SYNC_ENTITIES.filter((e) => e.owner === 'device').map((e) => ({ table: e.table as string, local: localColumns(e) }));
+export const CENTRAL_TABLES = SYNC_ENTITIES.filter((e) => e.owner === 'central').map((e) => ({ table: e.table as string, local: localColumns(e) }));
 
 type Rows = Map<string, string>;
 
-function canonical(row: Record<string, unknown>): string {
-  const { data_id: _d, ...rest } = row;
+function canonical(row: Record<string, unknown>, local: readonly string[]): string {
+  const rest = Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'data_id' && !local.includes(k)));
   return JSON.stringify(Object.keys(rest).sort().map((k) => [k, rest[k] === undefined ? null : rest[k]]));
 }
 
-export function sqliteRows(dataDir: string, table: string): Rows {
+/** A table's rows by id; `local`: columns left out (computed by each instance). */
+export function sqliteRows(dataDir: string, table: string, local: readonly string[] = []): Rows {
   const db = new Database(path.join(dataDir, 'shelf-audit.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    return new Map((db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[]).map((r) => [String(r.id), canonical(r)]));
+    return new Map((db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[]).map((r) => [String(r.id), canonical(r, local)]));
   } finally {
     db.close();
   }
 }
 
-export async function pgRows(url: string, table: string): Promise<Rows> {
+export async function pgRows(url: string, table: string, local: readonly string[] = []): Promise<Rows> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const r = await client.query(`SELECT * FROM ${table}`);
-    return new Map(r.rows.map((row) => [String(row.id), canonical(row)]));
+    return new Map(r.rows.map((row) => [String(row.id), canonical(row, local)]));
   } finally {
     await client.end();
   }
@@ -176,6 +185,74 @@ export class FaultProxy {
       });
       return;
     }
+    req.pipe(upstream);
+  }
+}
+
+/**
+ * A proxy that records the pushes passing through it, by device key, so a test can act while one is
+ * in flight: `nextPush(key)` resolves once a push of that device has reached the central, and the
+ * answers to the devices in `hold` are kept from them (the central has the push; the laptop waits).
+ */
+export class PushWatch {
+  private server: http.Server;
+  port = 0;
+  /** Device keys whose push answers are kept back. */
+  readonly hold = new Set<string>();
+  /** Pushes per device key that reached the central and whose answer the laptop has not had. */
+  private readonly inFlightBy = new Map<string, number>();
+  private waiters: Array<{ key: string; done: () => void }> = [];
+  constructor(private readonly target: string) {
+    this.server = http.createServer((req, res) => this.handle(req, res));
+  }
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return `http://127.0.0.1:${this.port}`;
+  }
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+  inFlight(key: string): number {
+    return this.inFlightBy.get(key) ?? 0;
+  }
+  /** Resolves when device `key`'s next push has been sent on to the central; fails after `ms`. */
+  nextPush(key: string, ms = 60_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no push of that device reached the proxy in ${ms} ms`)), ms);
+      this.waiters.push({
+        key,
+        done: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+    });
+  }
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const key = String(req.headers.authorization ?? '').replace(/^Token /, '');
+    const push = req.method === 'POST' && req.url!.startsWith('/api/app/v1/sync/push/');
+    if (push) {
+      this.inFlightBy.set(key, this.inFlight(key) + 1);
+      // Answered, or its connection gone (the laptop or the central killed): no longer in flight.
+      res.once('close', () => this.inFlightBy.set(key, this.inFlight(key) - 1));
+      req.once('end', () => {
+        const ready = this.waiters.filter((w) => w.key === key);
+        this.waiters = this.waiters.filter((w) => w.key !== key);
+        ready.forEach((w) => w.done());
+      });
+    }
+    const upstream = http.request(new URL(req.url!, this.target), { method: req.method, headers: req.headers }, (answer) => {
+      if (push && this.hold.has(key)) {
+        // Kept from the laptop while the test acts: the connection dies with whoever is killed.
+        answer.resume();
+        return;
+      }
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => req.socket.destroy());
     req.pipe(upstream);
   }
 }

@@ -16,7 +16,9 @@ import {
   PhotoProxy,
   PG_BIN,
   PgCluster,
-  SYNCED_TABLES,
+  PushWatch,
+  CENTRAL_TABLES,
+  DEVICE_TABLES,
   api,
   digest,
   freePort,
@@ -100,16 +102,29 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
       return rows.every((r) => ['done', 'failed'].includes(String(Object.fromEntries(r).status)));
     }, 120_000);
 
-  /** Every device-owned row of the laptops is on the central, identical, and nothing else is. */
+  /**
+   * Every synced table (sync/registry.ts): every device-owned row of the laptops is on the central,
+   * identical, and nothing else is; every laptop holds exactly the central's master data.
+   */
   const expectExact = async (...ls: Laptop[]) => {
-    for (const table of SYNCED_TABLES) {
+    expect(DEVICE_TABLES.map((t) => t.table)).toEqual(expect.arrayContaining(['visits', 'scenes', 'reports', 'scene_annotations', 'annotation_corrections']));
+    for (const { table, local } of DEVICE_TABLES) {
       const union = new Map<string, string>();
-      for (const l of ls) for (const [k, v] of sqliteRows(l.dir, table)) union.set(k, v);
-      const centralRows = await pgRows(cluster.url, table);
+      for (const l of ls) for (const [k, v] of sqliteRows(l.dir, table, local)) union.set(k, v);
+      const centralRows = await pgRows(cluster.url, table, local);
       const missing = [...union.keys()].filter((k) => !centralRows.has(k));
       expect(missing, `${table} missing on the central`).toEqual([]);
       expect(centralRows.size, `${table} count`).toBe(union.size);
       expect(digest(centralRows), `${table} digest`).toBe(digest(union));
+    }
+    for (const { table, local } of CENTRAL_TABLES) {
+      const centralRows = await pgRows(cluster.url, table, local);
+      for (const l of ls) {
+        const rows = sqliteRows(l.dir, table, local);
+        expect([...centralRows.keys()].filter((k) => !rows.has(k)), `${table} missing on ${l.name}`).toEqual([]);
+        expect(rows.size, `${table} count on ${l.name}`).toBe(centralRows.size);
+        expect(digest(rows), `${table} digest on ${l.name}`).toBe(digest(centralRows));
+      }
     }
     // Every photo a record names is on the central, and its bytes are the ones its name hashes.
     for (const row of (await pgRows(cluster.url, 'uploads')).values()) {
@@ -302,22 +317,44 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
     }
   }), 300_000);
 
-  it('kill -9 of a laptop and of the central during a push: still exact after restart', onFailure(async () => {
-    await workOffline(laptops.b, 15);
-    // The laptop dies at a random point of its push.
-    void api(laptops.b.server!.url, 'POST', '/api/app/v1/sync/run/').catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 20 + random() * 300));
-    await stopServe(laptops.b.server, 'SIGKILL');
-    await startLaptop(laptops.b);
-    await workOffline(laptops.a, 15);
-    // The central dies while laptop a pushes.
-    void api(laptops.a.server!.url, 'POST', '/api/app/v1/sync/run/').catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 20 + random() * 300));
-    await stopServe(central, 'SIGKILL');
-    await startCentral();
-    await Promise.all([reportsSettled(laptops.a), reportsSettled(laptops.b)]);
-    await Promise.all([drained(laptops.a), drained(laptops.b)]);
-    await expectExact(laptops.a, laptops.b);
+  it('kill -9 of a laptop and of the central, each with a push in flight: still exact after restart', onFailure(async () => {
+    // Through a proxy that records each device's pushes and keeps their answers back: each kill
+    // happens while a push the central has received is unanswered, not at a moment between rounds.
+    const watch = new PushWatch(centralUrl);
+    const watchUrl = await watch.listen();
+    const pointAt = async (l: Laptop, url: string) => expect((await api(l.server!.url, 'PUT', '/api/app/v1/sync/settings/', { central_url: url })).status).toBe(200);
+    try {
+      const { a, b } = laptops;
+      // The laptop dies with its push at the central and the answer not yet back.
+      watch.hold.add(b.key);
+      let pushed = watch.nextPush(b.key);
+      await pointAt(b, watchUrl);
+      await workOffline(b, 15);
+      await pushed;
+      expect(watch.inFlight(b.key)).toBeGreaterThan(0);
+      await stopServe(b.server, 'SIGKILL');
+      watch.hold.delete(b.key);
+      await startLaptop(b);
+      await pointAt(b, centralUrl);
+      // The central dies with laptop a's push received and unanswered.
+      watch.hold.add(a.key);
+      pushed = watch.nextPush(a.key);
+      await pointAt(a, watchUrl);
+      await workOffline(a, 15);
+      await pushed;
+      expect(watch.inFlight(a.key)).toBeGreaterThan(0);
+      await stopServe(central, 'SIGKILL');
+      watch.hold.delete(a.key);
+      await pointAt(a, centralUrl);
+      await startCentral();
+      await Promise.all([reportsSettled(a), reportsSettled(b)]);
+      await Promise.all([drained(a), drained(b)]);
+      await expectExact(a, b);
+    } finally {
+      watch.hold.clear();
+      for (const l of [laptops.a, laptops.b]) await api(l.server!.url, 'PUT', '/api/app/v1/sync/settings/', { central_url: centralUrl }).catch(() => undefined);
+      await watch.close();
+    }
   }), 300_000);
 
   it("a supervisor sees an auditor's visit and its acknowledgement reaches the central and the owner", onFailure(async () => {
@@ -572,5 +609,12 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
       await api(a.server!.url, 'POST', '/api/app/v1/sync/run/');
       return fields(sqliteRows(a.dir, 'visits').get(r.body.visit)!).moderation === 'reviewed';
     });
+    // Every synced table, the review's own included: the supervisor pulled every device's records,
+    // so the owner and the supervisor together hold exactly what the central holds.
+    await drained(a);
+    await drained(s);
+    expect(sqliteRows(s.dir, 'scene_annotations').size).toBeGreaterThan(0);
+    expect(sqliteRows(s.dir, 'annotation_corrections').size).toBeGreaterThan(0);
+    await expectExact(a, s);
   }), 240_000);
 });

@@ -2,7 +2,8 @@
 // laptop's own controls (settings, status, run now: API keys). docs/sync.md.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HttpError, detail } from '../../http/errors.js';
-import { Detail, errorResponses } from '../../schemas/common.js';
+import { Type } from 'typebox';
+import { errorResponses } from '../../schemas/common.js';
 import { PullQuery, PullResponse, PushRequest, PushResponse, SyncSettings, SyncSettingsBody, SyncStatus } from '../../schemas/sync.js';
 import { checkClock, deviceOnRequest } from '../../sync/central/device-auth.js';
 import { CursorError, readPull } from '../../sync/central/pull.js';
@@ -12,8 +13,16 @@ import { readSettings, saveSettings } from '../../sync/device-store.js';
 /** A push may carry report bodies; the laptop keeps each under 4 MiB (sync/device-store.ts). */
 const PUSH_BODY_LIMIT = 32 * 1024 * 1024;
 
+/**
+ * A refusal the laptop acts on by its `code` (clock_skew) or status (426, with the central's
+ * `protocol`): declared whole, or the response serializer would drop all but `detail`.
+ */
+const Refusal = Type.Object(
+  { detail: Type.String(), code: Type.Optional(Type.String()), protocol: Type.Optional(Type.Integer()) },
+  { description: 'DRF error body, with the refusal\'s code' },
+);
 /** What the device protocol adds to the usual errors: a skewed clock (409), an outdated app (426). */
-const syncRefusals = { ...errorResponses, 409: Detail, 426: Detail };
+const syncRefusals = { ...errorResponses, 409: Refusal, 426: Refusal };
 
 const sync: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: sync'];

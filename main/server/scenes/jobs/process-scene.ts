@@ -23,7 +23,7 @@ import { getUpload, storeUpload, uploadFilePath, uploadUrlPath } from '../../dom
 import { setVisitKpi } from '../visit-kpis.js';
 import { enqueueDelivery } from '../webhooks/deliveries.js';
 import type { SceneOptions } from '../recognize.js';
-import type { ClaimedJob } from './queue.js';
+import { finishJob, releaseJob, type ClaimedJob } from './queue.js';
 import { findScene, mhlRecordsOf, planogramRecordsOf, setReportResult, setSceneAnalysis, skuNames as skuNamesOf, unbuiltReports, type SceneRow } from '../queries.js';
 import type { PanoramaBody } from '../reports/bodies.js';
 
@@ -142,15 +142,23 @@ async function queueWebhook(w: WriteContext, scene: Scene, report: ReportObject)
   });
 }
 
+/**
+ * Builds the job's unbuilt reports, each stored in a write of its own, and ends the job `done` in the
+ * same write as its last report: whoever sees every report built sees the job done too.
+ */
 export async function processSceneJob(ctx: JobContext, job: ClaimedJob): Promise<void> {
   const scene = await findScene(ctx.db, job.sceneId);
-  if (!scene) return; // deleted with its visit meanwhile
-  const reports = await unbuiltReports(ctx.db, job.reportIds);
+  const reports = scene ? await unbuiltReports(ctx.db, job.reportIds) : [];
+  // Deleted with its visit meanwhile, or every report built before a restart: nothing left to do.
+  if (!scene || reports.length === 0) {
+    await write(ctx.db, (w) => finishJob(w, job.id));
+    return;
+  }
   // FACING_COUNT first: it is what the auditor waits for.
   reports.sort((a, b) => Number(b.report_type === 'FACING_COUNT') - Number(a.report_type === 'FACING_COUNT'));
   let cached: Promise<SceneAnalysis> | undefined;
   const analysis = () => (cached ??= analysisOf(ctx, scene));
-  for (const report of reports) {
+  for (const [index, report] of reports.entries()) {
     await ctx.checkpoint();
     let built: Built | null = null;
     let error: string | null = null;
@@ -168,16 +176,21 @@ export async function processSceneJob(ctx: JobContext, job: ClaimedJob): Promise
       w.changed('report', report.id);
       if (built?.kpi) await setVisitKpi(w, scene.visit_id, built.kpi.kpi, built.kpi.value);
       await queueWebhook(w, scene, presentReport({ ...report, status, json, error, updated_at: at }));
+      if (index === reports.length - 1) await finishJob(w, job.id);
     });
   }
 }
 
-/** Ends the job's unfinished reports as ERROR (the job failed for good). */
-export async function failReports(db: Kysely<Database>, job: ClaimedJob, message: string): Promise<void> {
+/**
+ * Ends the job `failed` for good (`error`), and its unfinished reports as ERROR (`message`), in one
+ * write: no one sees a failed job with reports still waiting.
+ */
+export async function failJob(db: Kysely<Database>, job: ClaimedJob, error: string, message: string): Promise<void> {
   const scene = await findScene(db, job.sceneId);
-  if (!scene) return;
-  const reports = await unbuiltReports(db, job.reportIds);
+  const reports = scene ? await unbuiltReports(db, job.reportIds) : [];
   await write(db, async (w) => {
+    await releaseJob(w, job.id, error, false);
+    if (!scene) return;
     const at = now();
     for (const report of reports) {
       await setReportResult(w.trx, report.id, { status: 'ERROR', error: message }, at);

@@ -12,8 +12,8 @@ import { currentModelPath, rollbackModel } from '../../recognition/model-store.j
 import type { SceneImage } from '../../recognition/pipeline.js';
 import { deliverDue } from '../webhooks/deliveries.js';
 import type { Reach } from '../../http/outgoing.js';
-import { failReports, processSceneJob } from './process-scene.js';
-import { claimJob, finishJob, MAX_ATTEMPTS, newLeaseOwner, reclaimOrphanedJobs, releaseJob, renewLease, returnJob, type ClaimedJob } from './queue.js';
+import { failJob, processSceneJob } from './process-scene.js';
+import { claimJob, MAX_ATTEMPTS, newLeaseOwner, reclaimOrphanedJobs, releaseJob, renewLease, returnJob, type ClaimedJob } from './queue.js';
 
 export interface WorkerOptions {
   db: Kysely<Database>;
@@ -178,7 +178,6 @@ export class RecognitionWorker {
       } finally {
         this.running--;
       }
-      await write(this.o.db, (ctx) => finishJob(ctx, job.id));
     } catch (e) {
       try {
         if (e instanceof Stopping) {
@@ -189,8 +188,8 @@ export class RecognitionWorker {
         const message = e instanceof Error ? e.message : String(e);
         this.o.log?.(`recognition job ${job.id} failed (attempt ${job.attempts})`, e);
         const retry = job.attempts < MAX_ATTEMPTS;
-        await write(this.o.db, (ctx) => releaseJob(ctx, job.id, message, retry));
-        if (!retry) await failReports(this.o.db, job, `Recognition failed: ${message}`);
+        if (retry) await write(this.o.db, (ctx) => releaseJob(ctx, job.id, message, true));
+        else await failJob(this.o.db, job, message, `Recognition failed: ${message}`);
       } catch (inner) {
         // The database itself failed (closing?): the lease expires and the job is claimed again.
         this.o.log?.('recording a recognition job failure failed', inner);
