@@ -65,7 +65,9 @@ async function servePrimary(options: ServerOptions, workers: number): Promise<vo
     worker.on('exit', (code, signal) => {
       const started = listening.delete(worker);
       if (stopping) {
-        if (code !== 0) failed = true;
+        // A process stopped by our own SIGTERM before it installed its handler (a replacement still
+        // starting) exits by the signal: that is the stop asked for, not a failure.
+        if (code !== 0 && !(code === null && signal === 'SIGTERM')) failed = true;
         if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failed ? 1 : 0);
         return;
       }

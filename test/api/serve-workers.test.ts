@@ -135,3 +135,17 @@ it('only the first process syncs; a process that dies is replaced, and the sync 
     await new Promise((r) => proxy.close(r));
   }
 }, 90_000);
+
+it('stops with status 0 on SIGTERM while a replacement process is still starting', async () => {
+  const laptop = serve(['--workers', '2']);
+  await listeningUrl(laptop);
+  const pids = childrenOf(laptop.pid!);
+  expect(pids).toHaveLength(2);
+  process.kill(pids[0], 'SIGKILL');
+  // The replacement is forked at once; it takes a second or more to load, so it is still starting
+  // (no signal handler of its own yet) when the primary stops it.
+  await until('the replacement to be forked', () => (childrenOf(laptop.pid!).some((p) => !pids.includes(p)) ? true : undefined), 10_000);
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => laptop.once('exit', (code, signal) => r([code, signal])));
+  laptop.kill('SIGTERM');
+  expect(await exited).toEqual([0, null]);
+}, 60_000);
