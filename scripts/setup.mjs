@@ -6,11 +6,15 @@
 //   tests), PostgreSQL's server binaries (the central-instance test), Python with OpenCV, NumPy,
 //   PyTorch and ONNX (the training tools' tests); apt-get installs what is missing when this runs as
 //   root, otherwise it says what to install.
+// - with --bench, the system packages the benchmarks use besides those: wrk (the load generator) and
+//   the DRF baseline (Django, Django REST framework, gunicorn), so `npm run bench` measures its
+//   baseline in the same run instead of refusing.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const forTests = process.argv.includes('--test');
+const forBench = process.argv.includes('--bench');
+const forTests = forBench || process.argv.includes('--test');
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
 
@@ -54,10 +58,15 @@ if (forTests && process.platform === 'linux') {
   if (!python('import cv2, numpy')) need.push('python3-opencv', 'python3-numpy');
   if (!python('import torch')) need.push('python3-torch');
   if (!python('import onnx')) need.push('python3-onnx');
+  if (forBench) {
+    if (!existsSync('/usr/bin/wrk')) need.push('wrk');
+    if (!python('import django, rest_framework')) need.push('python3-django', 'python3-djangorestframework');
+    if (!existsSync('/usr/bin/gunicorn')) need.push('gunicorn');
+  }
   if (need.length > 0) {
     const isRoot = process.getuid?.() === 0;
     if (isRoot && existsSync('/usr/bin/apt-get')) {
-      console.log(`Installing system packages for the tests: ${need.join(' ')}`);
+      console.log(`Installing system packages for the ${forBench ? 'benchmarks' : 'tests'}: ${need.join(' ')}`);
       const env = { DEBIAN_FRONTEND: 'noninteractive' };
       if (!run('apt-get', ['update', '-qq'], env) || !run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...need], env)) {
         console.error('apt-get could not install them: the tests that need them will fail.');
