@@ -367,6 +367,11 @@ export async function visitExists(db: Db, id: string): Promise<boolean> {
   return (await db.selectFrom('visits').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
+/** The visit's review state as stored, or undefined when there is no such visit. */
+export async function visitModeration(db: Db, id: string): Promise<string | null | undefined> {
+  return (await db.selectFrom('visits').select('moderation').where('id', '=', id).executeTakeFirst())?.moderation;
+}
+
 export async function skuExists(db: Db, id: string): Promise<boolean> {
   return (await db.selectFrom('skus').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }

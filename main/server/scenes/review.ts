@@ -33,6 +33,7 @@ import {
   sceneExists,
   scenePhotosOfVisit,
   updateAnnotation,
+  visitModeration,
   type AnnotationRow,
 } from './queries.js';
 
@@ -321,13 +322,55 @@ export async function saveAnnotations(
  * by a reviewer, `in_review` when some have, `unreviewed` otherwise (also a visit without scenes).
  */
 export async function refreshModeration(ctx: WriteContext, visitId: string): Promise<Moderation> {
-  const scenes = await scenePhotosOfVisit(ctx.trx, visitId);
-  let photos = 0;
-  for (const s of scenes) photos += (JSON.parse(s.images) as string[]).length;
-  const reviewed = await countReviewedPhotos(ctx.trx, scenes.map((s) => s.id));
-  const state: Moderation = reviewed === 0 ? 'unreviewed' : reviewed >= photos ? 'reviewed' : 'in_review';
+  const { state } = await moderationOf(ctx.trx, visitId);
   await setVisitModeration(ctx, visitId, state);
   return state;
+}
+
+/** The review state a visit's scenes and their reviews give, on this instance. */
+async function moderationOf(db: Db, visitId: string): Promise<{ state: Moderation; reviewed: number }> {
+  const scenes = await scenePhotosOfVisit(db, visitId);
+  let photos = 0;
+  for (const s of scenes) photos += (JSON.parse(s.images) as string[]).length;
+  const reviewed = await countReviewedPhotos(db, scenes.map((s) => s.id));
+  return { state: reviewed === 0 ? 'unreviewed' : reviewed >= photos ? 'reviewed' : 'in_review', reviewed };
+}
+
+/** A pulled change, as much of it as the review state needs. */
+export interface PulledChange {
+  entity: string;
+  id: string;
+  row: Record<string, unknown> | null;
+}
+
+/**
+ * After a pull: each visit whose scenes or reviews arrived, and of which a photo has been reviewed,
+ * gets its review state again from what this instance now holds. A review saved on one laptop while
+ * the visit's owner added a scene on another thus ends `in_review` on both once both have everything,
+ * instead of whichever state was pushed last. A state already right writes nothing, so nothing echoes.
+ */
+export async function refreshPulledModeration(db: Db, changes: readonly PulledChange[]): Promise<void> {
+  const visits = new Set<string>();
+  const scenes = new Set<string>();
+  for (const c of changes) {
+    if (c.entity === 'visit') visits.add(c.id);
+    else if (c.entity === 'scene' && typeof c.row?.visit_id === 'string') visits.add(c.row.visit_id);
+    else if (c.entity === 'scene_annotation' && typeof c.row?.scene_id === 'string') scenes.add(c.row.scene_id);
+  }
+  for (const id of scenes) {
+    const scene = await findScene(db, id);
+    if (scene) visits.add(scene.visit_id);
+  }
+  if (visits.size === 0) return;
+  await write(db, async (ctx) => {
+    for (const visit of visits) {
+      const current = await visitModeration(ctx.trx, visit);
+      if (current === undefined) continue;
+      const { state, reviewed } = await moderationOf(ctx.trx, visit);
+      // A visit nobody reviewed keeps the state it was given (a new visit has none).
+      if (reviewed > 0 && state !== current) await setVisitModeration(ctx, visit, state);
+    }
+  });
 }
 
 export interface CorrectionRecord {
