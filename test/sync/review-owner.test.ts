@@ -179,6 +179,21 @@ describe.skipIf(!PG_BIN)("a supervisor's review reaches the visit's owner (centr
     expect(corrections.body.count).toBe(1);
     const visit = fields(sqliteRows(auditor.dir, 'visits').get(mine.visit)!);
     expect(visit.moderation).toBe('reviewed');
+
+    // Read-only on the owner's laptop: the review and its reports stay the supervisor's.
+    const a = auditor.server!.url;
+    const overwrite = await api(a, 'PUT', `/api/v1.5/scenes/${mine.scene}/annotations/`, { images: [{ image: mine.image, version: 1, boxes: [] }] });
+    expect(overwrite.status, JSON.stringify(overwrite.body)).toBe(403);
+    expect(overwrite.body.detail).toMatch(/reviewed on another laptop/);
+    const recompute = await api(a, 'POST', '/api/v1.5/reports/force_update/', { reports: [reviewed.reports.FACING_COUNT] });
+    expect(recompute.status, JSON.stringify(recompute.body)).toBe(403);
+    // The auditor's own report may run again: it is built with the review laid over it.
+    expect((await api(a, 'POST', '/api/v1.5/reports/force_update/', { reports: [mine.reports.FACING_COUNT] })).status).toBe(200);
+    await settled(auditor);
+    const own = (await api(a, 'GET', `/api/v1.5/reports/${mine.reports.FACING_COUNT}/`)).body;
+    expect(own.json).toEqual(facing.json);
+    await drained(auditor);
+    await expectSameAsCentral(mine.visit, [mine.scene]);
   }, 480_000);
 
   it('a retake the auditor made meanwhile is kept everywhere; the review applies to the scene it covers', async () => {

@@ -12,7 +12,7 @@
 // a change to the auditor's scene that the central would refuse.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { ConflictError, NotFoundError, ValidationError, messages } from '../domain/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import { setVisitModeration, type Moderation } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database, SceneTable } from '../storage/schema.js';
@@ -22,6 +22,7 @@ import { enqueueJob } from './jobs/queue.js';
 import { groupIntoShelves } from '../recognition/shelves.js';
 import {
   annotationsOfScene,
+  arrivedFromElsewhere,
   countReviewedPhotos,
   existingSkus,
   findScene,
@@ -142,6 +143,9 @@ export async function reviewedAnalysis(db: Db, sceneId: string, analysis: SceneA
 function annotationId(sceneId: string, imageId: string): string {
   return 'ann-' + createHash('sha256').update(`${sceneId}\n${imageId}`).digest('hex').slice(0, 40);
 }
+
+export const REVIEWED_ELSEWHERE =
+  "This photo was reviewed on another laptop (a supervisor's) and the review reached this one by sync: it is read-only here.";
 
 const NOT_RECOGNISED = 'The scene has not been recognised yet: review it once its reports are ready.';
 
@@ -289,6 +293,10 @@ export async function saveAnnotations(
       const row = byImage.get(c.image);
       if ((row?.version ?? 0) !== c.version) throw stale(c.image, c.version, row?.version ?? 0);
     }
+    // A review made on another laptop that reached this one by sync stays that laptop's: the central
+    // would refuse a change to it from here, and the correction would be lost.
+    const theirs = await arrivedFromElsewhere(trx, 'scene_annotation', corrections.flatMap((c) => byImage.get(c.image)?.id ?? []));
+    if (theirs.length > 0) throw new ForbiddenError(REVIEWED_ELSEWHERE);
     for (const c of corrections) {
       const row = byImage.get(c.image);
       const img = analysis.images.find((a) => a.image === c.image)!;
