@@ -39,7 +39,7 @@ describe('sync registry', () => {
     const columns = await syncColumns(database.db);
     for (const e of SYNC_ENTITIES) {
       expect(columns.get(e.table), e.table).toContain('id');
-      for (const c of [...('supervisorColumns' in e ? e.supervisorColumns : []), ...('localColumns' in e ? e.localColumns : [])]) {
+      for (const c of [...('supervisorColumns' in e ? e.supervisorColumns : []), ...('localColumns' in e ? e.localColumns : []), ...('visit' in e ? [e.visit] : [])]) {
         expect(columns.get(e.table), `${e.table}.${c}`).toContain(c);
       }
     }

@@ -5,6 +5,7 @@
 // (`Db`); writes that must sync take a transaction of `write()` and the caller records the change.
 import type { Kysely } from 'kysely';
 import { isPostgres } from '../storage/dialect.js';
+import type { SyncEntityName } from '../storage/sync-registry.js';
 import type {
   AnnotationCorrectionTable,
   Database,
@@ -365,6 +366,23 @@ export async function displayExists(db: Db, id: string): Promise<boolean> {
 
 export async function visitExists(db: Db, id: string): Promise<boolean> {
   return (await db.selectFrom('visits').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Of the records given, those no write of this instance ever recorded in its outbox: on a laptop, the
+ * ones that only arrived by sync, made by another device (the outbox is never emptied; a central
+ * records every push in it too).
+ */
+export async function arrivedFromElsewhere(db: Db, entity: SyncEntityName, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('outbox').select('record_id').distinct().where('entity', '=', entity).where('record_id', 'in', ids).execute();
+  const here = new Set(rows.map((r) => r.record_id));
+  return ids.filter((id) => !here.has(id));
+}
+
+/** The visit's review state as stored, or undefined when there is no such visit. */
+export async function visitModeration(db: Db, id: string): Promise<string | null | undefined> {
+  return (await db.selectFrom('visits').select('moderation').where('id', '=', id).executeTakeFirst())?.moderation;
 }
 
 export async function skuExists(db: Db, id: string): Promise<boolean> {

@@ -6,12 +6,12 @@
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { ensureAgent } from '../domain/agents.js';
-import { NotFoundError, ValidationError, messages } from '../domain/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import { createVisit, touchVisit } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database, ReportTable } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
-import { displayExists, findReport, insertReport, insertScene, latestReportOnDisplay, listReportRows, markReportsNotReady, reportScenes, setSceneAnalysis, visitExists, type ReportFilters } from './queries.js';
+import { arrivedFromElsewhere, displayExists, findReport, insertReport, insertScene, latestReportOnDisplay, listReportRows, markReportsNotReady, reportScenes, setSceneAnalysis, visitExists, type ReportFilters } from './queries.js';
 import { enqueueJob } from './jobs/queue.js';
 import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES, reportTypeOf } from './report-types.js';
 import { refreshModeration } from './review.js';
@@ -158,6 +158,11 @@ export async function forceUpdate(db: Kysely<Database>, ids: readonly string[]):
     const have = new Set(rows.map((r) => r.id));
     const missing = unique.find((id) => !have.has(id));
     if (missing !== undefined) throw new ValidationError({ reports: [messages.doesNotExist(missing)] });
+    // A report another laptop made (a supervisor's review) and sync brought here is that laptop's.
+    const theirs = await arrivedFromElsewhere(ctx.trx, 'report', unique);
+    if (theirs.length > 0) {
+      throw new ForbiddenError(`Report "${theirs[0]}" was made on another laptop (a supervisor's review) and reached this one by sync: it is read-only here. Recompute this laptop's own reports instead.`);
+    }
     const at = now();
     await markReportsNotReady(ctx.trx, unique, at);
     const byScene = new Map<string, string[]>();

@@ -12,7 +12,7 @@
 // a change to the auditor's scene that the central would refuse.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { ConflictError, NotFoundError, ValidationError, messages } from '../domain/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import { setVisitModeration, type Moderation } from '../domain/visits.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database, SceneTable } from '../storage/schema.js';
@@ -22,6 +22,7 @@ import { enqueueJob } from './jobs/queue.js';
 import { groupIntoShelves } from '../recognition/shelves.js';
 import {
   annotationsOfScene,
+  arrivedFromElsewhere,
   countReviewedPhotos,
   existingSkus,
   findScene,
@@ -33,6 +34,7 @@ import {
   sceneExists,
   scenePhotosOfVisit,
   updateAnnotation,
+  visitModeration,
   type AnnotationRow,
 } from './queries.js';
 
@@ -141,6 +143,9 @@ export async function reviewedAnalysis(db: Db, sceneId: string, analysis: SceneA
 function annotationId(sceneId: string, imageId: string): string {
   return 'ann-' + createHash('sha256').update(`${sceneId}\n${imageId}`).digest('hex').slice(0, 40);
 }
+
+export const REVIEWED_ELSEWHERE =
+  "This photo was reviewed on another laptop (a supervisor's) and the review reached this one by sync: it is read-only here.";
 
 const NOT_RECOGNISED = 'The scene has not been recognised yet: review it once its reports are ready.';
 
@@ -288,6 +293,10 @@ export async function saveAnnotations(
       const row = byImage.get(c.image);
       if ((row?.version ?? 0) !== c.version) throw stale(c.image, c.version, row?.version ?? 0);
     }
+    // A review made on another laptop that reached this one by sync stays that laptop's: the central
+    // would refuse a change to it from here, and the correction would be lost.
+    const theirs = await arrivedFromElsewhere(trx, 'scene_annotation', corrections.flatMap((c) => byImage.get(c.image)?.id ?? []));
+    if (theirs.length > 0) throw new ForbiddenError(REVIEWED_ELSEWHERE);
     for (const c of corrections) {
       const row = byImage.get(c.image);
       const img = analysis.images.find((a) => a.image === c.image)!;
@@ -321,13 +330,55 @@ export async function saveAnnotations(
  * by a reviewer, `in_review` when some have, `unreviewed` otherwise (also a visit without scenes).
  */
 export async function refreshModeration(ctx: WriteContext, visitId: string): Promise<Moderation> {
-  const scenes = await scenePhotosOfVisit(ctx.trx, visitId);
-  let photos = 0;
-  for (const s of scenes) photos += (JSON.parse(s.images) as string[]).length;
-  const reviewed = await countReviewedPhotos(ctx.trx, scenes.map((s) => s.id));
-  const state: Moderation = reviewed === 0 ? 'unreviewed' : reviewed >= photos ? 'reviewed' : 'in_review';
+  const { state } = await moderationOf(ctx.trx, visitId);
   await setVisitModeration(ctx, visitId, state);
   return state;
+}
+
+/** The review state a visit's scenes and their reviews give, on this instance. */
+async function moderationOf(db: Db, visitId: string): Promise<{ state: Moderation; reviewed: number }> {
+  const scenes = await scenePhotosOfVisit(db, visitId);
+  let photos = 0;
+  for (const s of scenes) photos += (JSON.parse(s.images) as string[]).length;
+  const reviewed = await countReviewedPhotos(db, scenes.map((s) => s.id));
+  return { state: reviewed === 0 ? 'unreviewed' : reviewed >= photos ? 'reviewed' : 'in_review', reviewed };
+}
+
+/** A pulled change, as much of it as the review state needs. */
+export interface PulledChange {
+  entity: string;
+  id: string;
+  row: Record<string, unknown> | null;
+}
+
+/**
+ * After a pull: each visit whose scenes or reviews arrived, and of which a photo has been reviewed,
+ * gets its review state again from what this instance now holds. A review saved on one laptop while
+ * the visit's owner added a scene on another thus ends `in_review` on both once both have everything,
+ * instead of whichever state was pushed last. A state already right writes nothing, so nothing echoes.
+ */
+export async function refreshPulledModeration(db: Db, changes: readonly PulledChange[]): Promise<void> {
+  const visits = new Set<string>();
+  const scenes = new Set<string>();
+  for (const c of changes) {
+    if (c.entity === 'visit') visits.add(c.id);
+    else if (c.entity === 'scene' && typeof c.row?.visit_id === 'string') visits.add(c.row.visit_id);
+    else if (c.entity === 'scene_annotation' && typeof c.row?.scene_id === 'string') scenes.add(c.row.scene_id);
+  }
+  for (const id of scenes) {
+    const scene = await findScene(db, id);
+    if (scene) visits.add(scene.visit_id);
+  }
+  if (visits.size === 0) return;
+  await write(db, async (ctx) => {
+    for (const visit of visits) {
+      const current = await visitModeration(ctx.trx, visit);
+      if (current === undefined) continue;
+      const { state, reviewed } = await moderationOf(ctx.trx, visit);
+      // A visit nobody reviewed keeps the state it was given (a new visit has none).
+      if (reviewed > 0 && state !== current) await setVisitModeration(ctx, visit, state);
+    }
+  });
 }
 
 export interface CorrectionRecord {

@@ -2,7 +2,8 @@
 // `changed(entity, ...)`, which takes only these names), its table, and who owns it:
 // - 'central': master data. The central is the only writer; laptops pull it and never push it.
 // - 'device': created on a laptop and owned by the device that pushed it first. Pushed up; pulled
-//   by supervisors, and by the owner when someone else (a supervisor) changed it.
+//   by supervisors, by the owner when someone else (a supervisor) changed it, and, for the records
+//   that name a visit (`visit`), by the visit's owner when another device made or changed them.
 // Order matters: parents before children, so a batch applies inserts in this order (deletes in the
 // reverse order) without breaking a foreign key, and the import applies its entities in this order.
 // Adding an entity is one line here (docs/ARCHITECTURE.md, "Adding a synced record").
@@ -26,6 +27,13 @@ type Declaration = {
      * this instance's models): never sent, and cleared when the record arrives so they are recomputed.
      */
     localColumns?: readonly (keyof Database[T] & string)[];
+    /**
+     * The column that leads to the visit a record belongs to: `visit_id` names it, `scene_id` names a
+     * scene of it. Such a record made or changed by another device (a supervisor's review, the
+     * reports and KPI values it produced) is pulled by the visit's owner too, read-only there: the
+     * central accepts changes to it only from the device that made it.
+     */
+    visit?: Extract<keyof Database[T], 'visit_id' | 'scene_id'>;
     /**
      * Master data: the path segments of its API routes under /api/v1.5/ and the Data API
      * (/api/data/v1.0, v1.1, v1.5). A laptop that syncs refuses writes to them (sync/plugin.ts).
@@ -60,11 +68,13 @@ export const SYNC_ENTITIES = [
   { entity: 'visit', table: 'visits', owner: 'device', supervisorColumns: ['is_new', 'moderation', 'updated_at'] },
   { entity: 'upload', table: 'uploads', owner: 'device' },
   { entity: 'scene', table: 'scenes', owner: 'device' },
-  { entity: 'report', table: 'reports', owner: 'device' },
-  // A supervisor's review: owned by the device that saved it, pushed with the visit.
-  { entity: 'scene_annotation', table: 'scene_annotations', owner: 'device' },
-  { entity: 'annotation_correction', table: 'annotation_corrections', owner: 'device' },
-  { entity: 'kpi_value', table: 'kpi_values', owner: 'device', supervisorColumns: ['value', 'updated_at'] },
+  // A review's new reports (previous_report: the ones they replace) reach the visit's owner.
+  { entity: 'report', table: 'reports', owner: 'device', visit: 'visit_id' },
+  // A supervisor's review: owned by the device that saved it, pushed with the visit, pulled by the
+  // visit's owner.
+  { entity: 'scene_annotation', table: 'scene_annotations', owner: 'device', visit: 'scene_id' },
+  { entity: 'annotation_correction', table: 'annotation_corrections', owner: 'device', visit: 'scene_id' },
+  { entity: 'kpi_value', table: 'kpi_values', owner: 'device', supervisorColumns: ['value', 'updated_at'], visit: 'visit_id' },
   { entity: 'recognition_error', table: 'recognition_errors', owner: 'device' },
   { entity: 'oos_reason', table: 'oos_reasons', owner: 'device' },
 ] as const satisfies readonly Declaration[];
@@ -86,6 +96,7 @@ export interface SyncEntity {
   owner: Owner;
   supervisorColumns?: readonly string[];
   localColumns?: readonly string[];
+  visit?: 'visit_id' | 'scene_id';
   routes?: readonly string[];
   import?: { naturalKey?: string; aliases?: readonly string[] };
 }

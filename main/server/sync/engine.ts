@@ -29,6 +29,8 @@ export interface EngineOptions {
   photos?: PhotoTransfer;
   /** The central's detector and embedder models, pulled when they change (sync/models.ts). */
   models?: { pull(central: string, deviceKey: string): Promise<string[]> };
+  /** Called with each pulled page once it is applied (derived state, such as a visit's review state). */
+  pulled?: (changes: PullResponseBody['changes']) => Promise<void>;
   /** false: the loop is not started here (`serve --workers N`: only the first process syncs). */
   run?: boolean;
 }
@@ -174,6 +176,7 @@ export class SyncEngine {
       const cursor = (await readSettings(this.db)).pull_cursor ?? '0';
       const pull = await this.call<PullResponseBody>(central, key, 'GET', `/api/app/v1/sync/pull/?cursor=${encodeURIComponent(cursor)}&client_time=${encodeURIComponent(now())}`);
       await applyPull(this.db, pull);
+      await this.options.pulled?.(pull.changes);
       if (!pull.more) break;
     }
     // After the pull: photos of records pulled this round (reference images, a supervisor's visits)

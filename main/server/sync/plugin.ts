@@ -4,6 +4,7 @@
 // others (routes/index.ts).
 import type { FastifyInstance } from 'fastify';
 import { HttpError, detail } from '../http/errors.js';
+import { refreshPulledModeration } from '../scenes/review.js';
 import { RECOGNITION_KPIS } from '../scenes/visit-kpis.js';
 import type { SyncStatusBody } from '../schemas/sync.js';
 import { now } from '../storage/ids.js';
@@ -87,7 +88,13 @@ export async function registerSync(app: FastifyInstance, options: EngineOptions 
     app.addHook('onReady', async () => ensureRecognitionKpis(app));
     return;
   }
-  const engine = new SyncEngine(app.db, { photos: new TusPhotoTransfer(app.db, app.dataDir), models: new ModelTransfer(app.dataDir), ...options });
+  const engine = new SyncEngine(app.db, {
+    photos: new TusPhotoTransfer(app.db, app.dataDir),
+    models: new ModelTransfer(app.dataDir),
+    // A review and the visit's scenes may arrive from different devices: the state follows both.
+    pulled: (changes) => refreshPulledModeration(app.db, changes),
+    ...options,
+  });
   app.decorate('syncEngine', engine);
   if (options.run !== false) app.addHook('onReady', async () => engine.start());
   app.addHook('onClose', async () => engine.stop());

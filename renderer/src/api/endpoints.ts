@@ -3,6 +3,7 @@ import type { ApiClient, Query } from './client';
 import type {
   AnnotationsCorrection,
   AnnotationsSavedBody,
+  Correction,
   ApiKeyRecord,
   AppInfo,
   DataVisit,
@@ -160,6 +161,11 @@ export function listRecognitionErrors(api: ApiClient, scene: string) {
 // Review: a scene's boxes per photo, and their replacement guarded by each photo's version.
 export function getAnnotations(api: ApiClient, scene: string) {
   return api.get<SceneAnnotations>(`${V15}/scenes/${encodeURIComponent(scene)}/annotations/`);
+}
+
+/** The saved reviews of a scene's photos, oldest first. */
+export function listCorrections(api: ApiClient, scene: string) {
+  return api.all<Correction>(`${V15}/scenes/${encodeURIComponent(scene)}/corrections/`);
 }
 
 export function saveAnnotations(api: ApiClient, scene: string, body: AnnotationsCorrection) {

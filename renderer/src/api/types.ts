@@ -17,7 +17,7 @@ import type {
   SkuImageItem,
   UploadCreated,
 } from '../../../main/server/schemas/recognition.js';
-import type { AnnotationBox as AnnotationBoxSchema, SuggestionsAnswer, SuggestionsBody as SuggestionsBodySchema, AnnotationsPutBody, AnnotationsSaved, ImageAnnotations, ReviewConflict as ReviewConflictSchema, SceneAnnotations as SceneAnnotationsSchema } from '../../../main/server/schemas/review.js';
+import type { AnnotationBox as AnnotationBoxSchema, CorrectionItem, SuggestionsAnswer, SuggestionsBody as SuggestionsBodySchema, AnnotationsPutBody, AnnotationsSaved, ImageAnnotations, ReviewConflict as ReviewConflictSchema, SceneAnnotations as SceneAnnotationsSchema } from '../../../main/server/schemas/review.js';
 import type { SkuItem } from '../../../main/server/schemas/skus.js';
 import type { SyncSettings as SyncSettingsSchema, SyncSettingsBody as SyncSettingsBodySchema, SyncStatus as SyncStatusSchema } from '../../../main/server/schemas/sync.js';
 import type { VisitItem } from '../../../main/server/schemas/visits.js';
@@ -57,6 +57,8 @@ export type SceneMessage = Static<typeof SceneMessageItem>;
 export type SceneAnnotations = Static<typeof SceneAnnotationsSchema>;
 export type PhotoAnnotations = Static<typeof ImageAnnotations>;
 export type AnnotationBox = Static<typeof AnnotationBoxSchema>;
+/** One saved review of a photo: who, when, its boxes before and after. */
+export type Correction = Static<typeof CorrectionItem>;
 export type AnnotationsCorrection = Static<typeof AnnotationsPutBody>;
 export type AnnotationsSavedBody = Static<typeof AnnotationsSaved>;
 export type ReviewConflict = Static<typeof ReviewConflictSchema>;

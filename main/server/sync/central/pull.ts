@@ -16,7 +16,7 @@ import type { PullResponseBody } from '../../schemas/sync.js';
 import { isPostgres } from '../../storage/dialect.js';
 import type { Database, OutboxTable } from '../../storage/schema.js';
 import { syncColumns, wireRow } from '../columns.js';
-import { syncEntity } from '../../storage/sync-registry.js';
+import { syncEntity, type SyncEntity } from '../../storage/sync-registry.js';
 import { syncRows } from '../rows.js';
 
 export interface PullingDevice {
@@ -43,7 +43,18 @@ export function parseCursor(text: string | undefined): Cursor {
 
 type OutboxRow = Pick<Selectable<OutboxTable>, 'seq' | 'txid' | 'entity' | 'record_id' | 'op' | 'device_id'>;
 
-/** Whether `device` receives this change (docs/sync.md, "Who receives what"). */
+/** The visit a record of `def` belongs to (the registry's `visit` column), or undefined. */
+async function visitOf(trx: Kysely<Database>, def: SyncEntity, recordId: string): Promise<string | undefined> {
+  if (!def.visit) return undefined;
+  const row = await syncRows(trx).selectFrom(def.table).select(def.visit).where('id', '=', recordId).executeTakeFirst();
+  const ref = row?.[def.visit];
+  if (typeof ref !== 'string') return undefined;
+  if (def.visit === 'visit_id') return ref;
+  const scene = await trx.selectFrom('scenes').select('visit_id').where('id', '=', ref).executeTakeFirst();
+  return scene?.visit_id;
+}
+
+/** Whether `device` receives this change (docs/sync.md, "Who owns what"). */
 async function concerns(trx: Kysely<Database>, device: PullingDevice, row: OutboxRow): Promise<boolean> {
   const def = syncEntity(row.entity);
   if (!def) return false;
@@ -54,15 +65,11 @@ async function concerns(trx: Kysely<Database>, device: PullingDevice, row: Outbo
   if (owner?.device_id === device.id) return true;
   // An upload made on the central itself (no device owns it) is a reference image's photo: everyone's.
   if (def.entity === 'upload' && !owner) return true;
-  // A KPI value a supervisor added to this device's visit belongs with the visit.
-  if (def.entity === 'kpi_value') {
-    const value = await trx.selectFrom('kpi_values').select('visit_id').where('id', '=', row.record_id).executeTakeFirst();
-    if (value) {
-      const visitOwner = await trx.selectFrom('sync_owners').select('device_id').where('entity', '=', 'visit').where('record_id', '=', value.visit_id).executeTakeFirst();
-      return visitOwner?.device_id === device.id;
-    }
-  }
-  return false;
+  // Made on another device for this device's visit: it belongs with the visit.
+  const visit = await visitOf(trx, def, row.record_id);
+  if (visit === undefined) return false;
+  const visitOwner = await trx.selectFrom('sync_owners').select('device_id').where('entity', '=', 'visit').where('record_id', '=', visit).executeTakeFirst();
+  return visitOwner?.device_id === device.id;
 }
 
 /** Changes per pull, at most (whole transactions: a page may run over to finish the last one). */

@@ -1,5 +1,6 @@
 // A visit as its reviewer sees it: each photo with the products found, facing counts, planogram
-// compliance, the must-have checklist, the panorama and KPI values. Reports appear as they become
+// compliance, the must-have checklist, the panorama and KPI values, and once reviewed (here or on a
+// supervisor's laptop, then synced) who reviewed it and what the review changed. Reports appear as they become
 // ready; errors in them can be reported back, and the visit acknowledged. Only what the reports name
 // is fetched: their SKUs by id, the records of their must-have list, their KPIs by id.
 import { useCallback, useMemo, useState } from 'react';
@@ -15,6 +16,7 @@ import { PanoramaView } from './PanoramaView';
 import { ReportProgress } from './ReportProgress';
 import { ReportSection } from './ReportStatus';
 import { skusNamed } from './reportSkus';
+import { ReviewOutcome } from './ReviewOutcome';
 import { ReviewPanel } from './review/ReviewPanel';
 import { skuColours } from './skuColours';
 import { useKpiDefinitions } from './useKpiDefinitions';
@@ -101,6 +103,8 @@ export function VisitScreen({ id }: { id: string }) {
           </div>
         </div>
       )}
+
+      {!reviewing && <ReviewOutcome reports={reports.all} moderation={visit.moderation} nameOf={name} colourOf={colourOf} />}
 
       <ReportSection id="compliance-title" title="Planogram compliance" type="PLANOGRAM_COMPLIANCE" report={byType.PLANOGRAM_COMPLIANCE}>
         {compliance && <ComplianceView report={compliance} skuById={skuById} onOutOfStock={setOos} />}

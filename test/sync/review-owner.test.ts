@@ -1,0 +1,237 @@
+// A supervisor's review reaches the auditor whose visit it is, as three real parties: a central on a
+// throw-away PostgreSQL, an auditor's laptop and a supervisor's laptop (servers from the build). The
+// auditor recognises a real shelf photo; the supervisor names the unknown boxes, deletes one, saves and
+// acknowledges; after both sync, the auditor's laptop holds what the central holds: the corrected
+// annotations, the correction records, the reports the review produced (following the auditor's) and
+// the visit's KPI values. Work the auditor did meanwhile (a retake of the shelf in a new scene) is kept
+// on every side, and the review applies to the scene it covers.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_KEY, PG_BIN, PgCluster, api, freePort, pgRows, sqliteRows, startServe, stopServe, until, type ServerProcess } from './harness.js';
+import { DATA } from '../recognition/fixtures.js';
+
+interface Laptop {
+  name: string;
+  dir: string;
+  key: string;
+  server?: ServerProcess;
+}
+
+type Row = Record<string, unknown>;
+const fields = (json: string): Row => Object.fromEntries(JSON.parse(json) as Array<[string, unknown]>);
+
+/** The rows of `table` whose `column` is one of `values`, by id, in the harness's canonical form. */
+const where = (rows: Map<string, string>, column: string, values: readonly unknown[]) =>
+  new Map([...rows].filter(([, v]) => values.includes(fields(v)[column])).sort(([a], [b]) => a.localeCompare(b)));
+
+interface Box {
+  id: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  sku_id: string | null;
+}
+
+describe.skipIf(!PG_BIN)("a supervisor's review reaches the visit's owner (central on PostgreSQL)", () => {
+  const cluster = new PgCluster();
+  const dirs: string[] = [];
+  let centralDir: string;
+  let centralPort: number;
+  let centralUrl: string;
+  let central: ServerProcess | undefined;
+  const auditor: Laptop = { name: 'auditor', dir: '', key: '' };
+  const supervisor: Laptop = { name: 'supervisor', dir: '', key: '' };
+  const photos = ['test_1079.jpg', 'test_1094.jpg', 'test_1175.jpg'].map((f) => readFileSync(path.join(DATA, 'shelf-photos', f)));
+
+  const startCentral = async () => {
+    central = await startServe(['--role', 'central', '--database', cluster.url, '--data-dir', centralDir, '--port', String(centralPort)]);
+  };
+  const startLaptop = async (l: Laptop) => {
+    l.server = await startServe(['--data-dir', l.dir, '--port', '0', '--central', centralUrl, '--device-key', l.key]);
+  };
+  const drained = (l: Laptop) =>
+    until(`the ${l.name} to drain`, async () => {
+      const s = (await api(l.server!.url, 'POST', '/api/app/v1/sync/run/')).body;
+      return s.state === 'idle' && s.pending_records === 0 && s.pending_photos === 0 && s;
+    }, 120_000);
+  const settled = (l: Laptop) =>
+    until(`the ${l.name}'s jobs`, async () => [...sqliteRows(l.dir, 'recognition_jobs').values()].every((r) => ['done', 'failed'].includes(String(fields(r).status))), 240_000);
+
+  /** A shelf photo recognised on the auditor's laptop, in `visit` (a new one when absent). */
+  const recognise = async (photo: Buffer, visit?: string) => {
+    const base = auditor.server!.url;
+    const form = new FormData();
+    form.append('datafile', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'shelf.jpg');
+    const up = await (await fetch(`${base}/api/v1.5/uploads/`, { method: 'POST', headers: { authorization: `Token ${ADMIN_KEY}` }, body: form })).json();
+    const r = await api(base, 'POST', '/api/v1.5/recognize/', { images: [up.id], ...(visit ? { visit } : {}), report_types: ['FACING_COUNT', 'REALOGRAM'] });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return { image: up.id as string, scene: r.body.scene as string, visit: r.body.visit as string, reports: r.body.reports as Record<string, string> };
+  };
+
+  /** On the supervisor's laptop: every unknown box named, the first named box deleted, saved; the visit acknowledged. */
+  const review = async (scene: string) => {
+    const base = supervisor.server!.url;
+    const read = await api(base, 'GET', `/api/v1.5/scenes/${scene}/annotations/`);
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    const img = read.body.images[0] as { image: string; version: number; boxes: Box[] };
+    const unknown = img.boxes.filter((b) => b.sku_id === null).length;
+    expect(unknown, 'the photo has unknown boxes to name').toBeGreaterThan(0);
+    const deleted = img.boxes.find((b) => b.sku_id !== null) ?? img.boxes[0];
+    const boxes = img.boxes.filter((b) => b !== deleted).map((b) => ({ id: b.id, x: b.x, y: b.y, w: b.w, h: b.h, sku_id: b.sku_id ?? 'sku-fanta-pet' }));
+    const saved = await api(base, 'PUT', `/api/v1.5/scenes/${scene}/annotations/`, { images: [{ image: img.image, version: img.version, boxes }] });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    await settled(supervisor);
+    return { total: boxes.length, unknown, reports: saved.body.reports as Record<string, string> };
+  };
+
+  const acknowledge = async (visit: string) => {
+    const base = supervisor.server!.url;
+    const found = (await api(base, 'GET', `/api/data/v1.0/visits/?cid=${visit}`)).body.results[0];
+    expect((await api(base, 'POST', `/api/data/v1.0/visits/${found.id}/ack/`)).status).toBe(200);
+  };
+
+  /** The newest report of a type of a scene, as a laptop or the central answers it. */
+  const newest = async (base: string, scene: string, type: string) => {
+    const list = (await api(base, 'GET', `/api/v1.5/reports/?scene=${scene}&report_type=${type}&limit=100`)).body.results as Array<{ id: string; created_date: string; status: string; json: unknown; previous_report: string | null }>;
+    return list.sort((a, b) => a.created_date.localeCompare(b.created_date) || a.id.localeCompare(b.id)).at(-1)!;
+  };
+
+  /** What the auditor's laptop holds of a visit is what the central holds. */
+  const expectSameAsCentral = async (visit: string, scenes: string[]) => {
+    const c = async (t: string) => pgRows(cluster.url, t);
+    const a = (t: string) => sqliteRows(auditor.dir, t);
+    expect(where(a('visits'), 'id', [visit])).toEqual(where(await c('visits'), 'id', [visit]));
+    for (const [table, column, values] of [
+      ['scenes', 'visit_id', [visit]],
+      ['scene_annotations', 'scene_id', scenes],
+      ['annotation_corrections', 'scene_id', scenes],
+      ['reports', 'visit_id', [visit]],
+      ['kpi_values', 'visit_id', [visit]],
+    ] as const) {
+      expect(where(a(table), column, values), `${table} on the auditor's laptop`).toEqual(where(await c(table), column, values));
+    }
+    for (const scene of scenes) {
+      const [mine, theirs] = await Promise.all([api(auditor.server!.url, 'GET', `/api/v1.5/scenes/${scene}/annotations/`), api(centralUrl, 'GET', `/api/v1.5/scenes/${scene}/annotations/`)]);
+      expect(mine.body).toEqual(theirs.body);
+      for (const type of ['FACING_COUNT', 'REALOGRAM']) expect(await newest(auditor.server!.url, scene, type)).toEqual(await newest(centralUrl, scene, type));
+    }
+  };
+
+  beforeAll(async () => {
+    await cluster.start();
+    centralDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-central-'));
+    dirs.push(centralDir);
+    centralPort = await freePort();
+    centralUrl = `http://127.0.0.1:${centralPort}`;
+    await startCentral();
+    const sample = JSON.parse(readFileSync(new URL('../../samples/catalog.json', import.meta.url), 'utf8'));
+    expect((await api(centralUrl, 'POST', '/api/app/v1/import/', sample)).status).toBe(200);
+    for (const [l, role] of [[auditor, 'auditor'], [supervisor, 'supervisor']] as const) {
+      const d = await api(centralUrl, 'POST', '/api/app/v1/devices/', { name: l.name, role });
+      expect(d.status).toBe(201);
+      l.key = d.body.key;
+      l.dir = mkdtempSync(path.join(os.tmpdir(), `shelf-audit-${l.name}-`));
+      dirs.push(l.dir);
+      await startLaptop(l);
+      await until(`the ${l.name} to pull the catalog`, async () => (await api(l.server!.url, 'GET', '/api/v1.5/sku/')).body.count === 8);
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const l of [auditor, supervisor]) await stopServe(l.server, 'SIGKILL');
+    await stopServe(central, 'SIGKILL');
+    cluster.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it("the auditor's laptop ends with the central's annotations, corrections, newest reports and KPI values", async () => {
+    const mine = await recognise(photos[0]);
+    await settled(auditor);
+    await drained(auditor);
+    await until('the supervisor to have the recognised scene', async () => {
+      await api(supervisor.server!.url, 'POST', '/api/app/v1/sync/run/');
+      const row = sqliteRows(supervisor.dir, 'scenes').get(mine.scene);
+      return row !== undefined && fields(row).analysis !== null;
+    });
+    const reviewed = await review(mine.scene);
+    await acknowledge(mine.visit);
+    await drained(supervisor);
+
+    await until("the review to reach the auditor's laptop", async () => {
+      await api(auditor.server!.url, 'POST', '/api/app/v1/sync/run/');
+      return sqliteRows(auditor.dir, 'reports').has(reviewed.reports.FACING_COUNT) && [...sqliteRows(auditor.dir, 'scene_annotations').values()].some((r) => fields(r).scene_id === mine.scene);
+    });
+    await drained(auditor);
+    await expectSameAsCentral(mine.visit, [mine.scene]);
+
+    // The newest FACING_COUNT is the review's: the corrected counts, nothing unknown, following the auditor's own report.
+    const facing = await newest(auditor.server!.url, mine.scene, 'FACING_COUNT');
+    expect(facing).toMatchObject({ id: reviewed.reports.FACING_COUNT, status: 'READY', previous_report: mine.reports.FACING_COUNT });
+    const counts = facing.json as Array<{ sku_id: string | null; count: number }>;
+    expect(counts.reduce((s, r) => s + r.count, 0)).toBe(reviewed.total);
+    expect(counts.find((r) => r.sku_id === null)).toBeUndefined();
+    const kpi = [...sqliteRows(auditor.dir, 'kpi_values').values()].map(fields).find((v) => v.visit_id === mine.visit && v.kpi_id === 'shelf-audit:total-facings');
+    expect(kpi?.value).toBe(reviewed.total);
+    const corrections = await api(auditor.server!.url, 'GET', `/api/v1.5/scenes/${mine.scene}/corrections/`);
+    expect(corrections.body.count).toBe(1);
+    const visit = fields(sqliteRows(auditor.dir, 'visits').get(mine.visit)!);
+    expect(visit.moderation).toBe('reviewed');
+
+    // Read-only on the owner's laptop: the review and its reports stay the supervisor's.
+    const a = auditor.server!.url;
+    const overwrite = await api(a, 'PUT', `/api/v1.5/scenes/${mine.scene}/annotations/`, { images: [{ image: mine.image, version: 1, boxes: [] }] });
+    expect(overwrite.status, JSON.stringify(overwrite.body)).toBe(403);
+    expect(overwrite.body.detail).toMatch(/reviewed on another laptop/);
+    const recompute = await api(a, 'POST', '/api/v1.5/reports/force_update/', { reports: [reviewed.reports.FACING_COUNT] });
+    expect(recompute.status, JSON.stringify(recompute.body)).toBe(403);
+    // The auditor's own report may run again: it is built with the review laid over it.
+    expect((await api(a, 'POST', '/api/v1.5/reports/force_update/', { reports: [mine.reports.FACING_COUNT] })).status).toBe(200);
+    await settled(auditor);
+    const own = (await api(a, 'GET', `/api/v1.5/reports/${mine.reports.FACING_COUNT}/`)).body;
+    expect(own.json).toEqual(facing.json);
+    await drained(auditor);
+    await expectSameAsCentral(mine.visit, [mine.scene]);
+  }, 480_000);
+
+  it('a retake the auditor made meanwhile is kept everywhere; the review applies to the scene it covers', async () => {
+    const first = await recognise(photos[1]);
+    await settled(auditor);
+    await drained(auditor);
+    await until('the supervisor to have the recognised scene', async () => {
+      await api(supervisor.server!.url, 'POST', '/api/app/v1/sync/run/');
+      const row = sqliteRows(supervisor.dir, 'scenes').get(first.scene);
+      return row !== undefined && fields(row).analysis !== null;
+    });
+    // Both work offline: the supervisor reviews the first photo while the auditor retakes the shelf.
+    await stopServe(central);
+    const reviewed = await review(first.scene);
+    await acknowledge(first.visit);
+    const retake = await recognise(photos[2], first.visit);
+    await settled(auditor);
+    await startCentral();
+    await drained(supervisor);
+    await drained(auditor);
+    await until("the review to reach the auditor's laptop", async () => {
+      await api(auditor.server!.url, 'POST', '/api/app/v1/sync/run/');
+      return sqliteRows(auditor.dir, 'reports').has(reviewed.reports.FACING_COUNT);
+    });
+    // Each side settles the visit's review state from what it then holds; one more round each brings
+    // the other's.
+    await drained(supervisor);
+    await drained(auditor);
+    await expectSameAsCentral(first.visit, [first.scene, retake.scene]);
+    // The retake is the auditor's own and unreviewed; the visit is in review on both sides, not reviewed and not unreviewed.
+    expect(await newest(auditor.server!.url, retake.scene, 'FACING_COUNT')).toMatchObject({ id: retake.reports.FACING_COUNT, status: 'READY' });
+    expect((await api(auditor.server!.url, 'GET', `/api/v1.5/scenes/${retake.scene}/annotations/`)).body.reviewed).toBe(false);
+    expect((await newest(auditor.server!.url, first.scene, 'FACING_COUNT')).id).toBe(reviewed.reports.FACING_COUNT);
+    expect(fields(sqliteRows(auditor.dir, 'visits').get(first.visit)!).moderation).toBe('in_review');
+    // The supervisor has the retake too, to review next.
+    await until('the supervisor to have the retake', async () => {
+      await api(supervisor.server!.url, 'POST', '/api/app/v1/sync/run/');
+      return sqliteRows(supervisor.dir, 'scenes').has(retake.scene) && fields(sqliteRows(supervisor.dir, 'visits').get(first.visit)!).moderation === 'in_review';
+    });
+  }, 480_000);
+});
