@@ -3,42 +3,17 @@
 // included, with the sync loop going on in its replacement. Real processes: a central (`--role
 // central`, SQLite) behind a recording proxy that names, from /proc, the laptop process that opened
 // each connection.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { listeningUrl } from '../serve-listening.js';
+import { ServeProcesses, listeningUrl } from '../serve-listening.js';
 import { childrenOf, clientProcess, environOf, requestAnsweredBy } from './answering-process.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const KEY = 'serve-workers-key-0123456789abcdefghij';
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
+const processes = new ServeProcesses(KEY, { SHELF_AUDIT_SYNC_INTERVAL_MS: '300', SHELF_AUDIT_SYNC_BACKOFF_MS: '100', SHELF_AUDIT_SYNC_MAX_BACKOFF_MS: '500' });
+const serve = (args: string[]) => processes.start(args);
 
-function serve(args: string[]): ChildProcess {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-serve-workers-'));
-  dirs.push(dir);
-  const child = spawn(process.execPath, [path.join(root, 'dist/main/cli/serve.js'), '--host', '127.0.0.1', '--port', '0', '--data-dir', dir, '--api-key', KEY, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SHELF_AUDIT_SYNC_INTERVAL_MS: '300', SHELF_AUDIT_SYNC_BACKOFF_MS: '100', SHELF_AUDIT_SYNC_MAX_BACKOFF_MS: '500' },
-  });
-  children.push(child);
-  return child;
-}
-
-afterAll(async () => {
-  for (const c of children) {
-    if (c.exitCode === null && c.signalCode === null) {
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGKILL');
-      await exited;
-    }
-  }
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+afterAll(() => processes.closeAll());
 
 async function until<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
   const end = Date.now() + ms;

@@ -124,21 +124,11 @@ export function digest(rows: Rows): string {
   return h.digest('hex');
 }
 
-/**
- * An HTTP proxy that, at random (seeded), drops a request before forwarding it, resets the
- * connection in the middle of the request body, or forwards the request and then loses the answer
- * after the central has committed. Everything else passes through.
- */
-export class FaultProxy {
-  private server: http.Server;
-  readonly counts = { passed: 0, dropped: 0, resetMidBody: 0, lostAnswer: 0 };
-  faultRate = 0.35;
-  private readonly forced = ['lose', 'drop', 'reset'];
+/** A proxy on a loopback port in front of `target`; subclasses decide what each request meets. */
+abstract class LoopbackProxy {
+  private readonly server: http.Server;
   port = 0;
-  constructor(
-    private readonly target: string,
-    private readonly random: () => number,
-  ) {
+  constructor(protected readonly target: string) {
     this.server = http.createServer((req, res) => this.handle(req, res));
   }
   async listen(): Promise<string> {
@@ -150,7 +140,25 @@ export class FaultProxy {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  protected abstract handle(req: http.IncomingMessage, res: http.ServerResponse): void;
+}
+
+/**
+ * An HTTP proxy that, at random (seeded), drops a request before forwarding it, resets the
+ * connection in the middle of the request body, or forwards the request and then loses the answer
+ * after the central has committed. Everything else passes through.
+ */
+export class FaultProxy extends LoopbackProxy {
+  readonly counts = { passed: 0, dropped: 0, resetMidBody: 0, lostAnswer: 0 };
+  faultRate = 0.35;
+  private readonly forced = ['lose', 'drop', 'reset'];
+  constructor(
+    target: string,
+    private readonly random: () => number,
+  ) {
+    super(target);
+  }
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const roll = this.random();
     let fault = roll < this.faultRate ? ['drop', 'reset', 'lose'][Math.floor((roll / this.faultRate) * 3)] : 'pass';
     // Every kind of fault happens at least once, whatever the dice: the first pushes meet them in turn.
@@ -194,26 +202,12 @@ export class FaultProxy {
  * in flight: `nextPush(key)` resolves once a push of that device has reached the central, and the
  * answers to the devices in `hold` are kept from them (the central has the push; the laptop waits).
  */
-export class PushWatch {
-  private server: http.Server;
-  port = 0;
+export class PushWatch extends LoopbackProxy {
   /** Device keys whose push answers are kept back. */
   readonly hold = new Set<string>();
   /** Pushes per device key that reached the central and whose answer the laptop has not had. */
   private readonly inFlightBy = new Map<string, number>();
   private waiters: Array<{ key: string; done: () => void }> = [];
-  constructor(private readonly target: string) {
-    this.server = http.createServer((req, res) => this.handle(req, res));
-  }
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as net.AddressInfo).port;
-    return `http://127.0.0.1:${this.port}`;
-  }
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
   inFlight(key: string): number {
     return this.inFlightBy.get(key) ?? 0;
   }
@@ -230,7 +224,7 @@ export class PushWatch {
       });
     });
   }
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const key = String(req.headers.authorization ?? '').replace(/^Token /, '');
     const push = req.method === 'POST' && req.url!.startsWith('/api/app/v1/sync/push/');
     if (push) {
@@ -261,28 +255,14 @@ export class PushWatch {
  * A proxy for photo uploads (tus): it can hold photos back (503 to every tus request), cut the next
  * PATCH after some bytes, and counts the bytes of every PATCH body it forwarded with its Upload-Offset.
  */
-export class PhotoProxy {
-  private server: http.Server;
-  port = 0;
+export class PhotoProxy extends LoopbackProxy {
   holdPhotos = false;
   cutNextPatchAfter: number | null = null;
   readonly patches: Array<{ offset: number; bytes: number }> = [];
-  constructor(private readonly target: string) {
-    this.server = http.createServer((req, res) => this.handle(req, res));
-  }
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as net.AddressInfo).port;
-    return `http://127.0.0.1:${this.port}`;
-  }
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
   get patchedBytes(): number {
     return this.patches.reduce((s, p) => s + p.bytes, 0);
   }
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const tus = req.url!.startsWith('/api/app/v1/sync/photos/files');
     if (tus && this.holdPhotos) {
       req.resume();

@@ -5,44 +5,19 @@
 // must say `clock_skew` and `outdated`, recover when the cause is gone, and, while the central is
 // unreachable, retry with exponential backoff and full jitter (each wait drawn between 50 ms and a
 // ceiling that doubles per failure, up to the maximum).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { listeningUrl } from '../serve-listening.js';
+import { ServeProcesses, listeningUrl } from '../serve-listening.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const KEY = 'laptop-states-key-0123456789abcdefghij';
 const BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 2000;
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
+// No interval rounds during the test: each round is one the test caused, or a retry.
+const processes = new ServeProcesses(KEY, { SHELF_AUDIT_SYNC_INTERVAL_MS: '600000', SHELF_AUDIT_SYNC_BACKOFF_MS: String(BACKOFF_MS), SHELF_AUDIT_SYNC_MAX_BACKOFF_MS: String(MAX_BACKOFF_MS) });
+const serve = (args: string[]) => processes.start(args);
 
-function serve(args: string[]): ChildProcess {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-laptop-states-'));
-  dirs.push(dir);
-  const child = spawn(process.execPath, [path.join(root, 'dist/main/cli/serve.js'), '--host', '127.0.0.1', '--port', '0', '--data-dir', dir, '--api-key', KEY, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // No interval rounds during the test: each round is one the test caused, or a retry.
-    env: { ...process.env, SHELF_AUDIT_SYNC_INTERVAL_MS: '600000', SHELF_AUDIT_SYNC_BACKOFF_MS: String(BACKOFF_MS), SHELF_AUDIT_SYNC_MAX_BACKOFF_MS: String(MAX_BACKOFF_MS) },
-  });
-  children.push(child);
-  return child;
-}
-
-afterAll(async () => {
-  for (const c of children) {
-    if (c.exitCode === null && c.signalCode === null) {
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGKILL');
-      await exited;
-    }
-  }
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+afterAll(() => processes.closeAll());
 
 async function call(base: string, method: string, p: string, body?: unknown): Promise<any> {
   const res = await fetch(base + p, { method, headers: { authorization: `Token ${KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
