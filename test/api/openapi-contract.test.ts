@@ -39,6 +39,7 @@ beforeAll(async () => {
   // on the first scene, drops that one's analysis again).
   const forReview = ok(await t.post('/api/v1.5/recognize/', { images: [upload.id], report_types: ['FACING_COUNT'] }), 'recognize for review');
   ids.reviewScene = forReview.scene;
+  ids.reviewVisit = forReview.visit;
   await waitForReports(t, [forReview.reports.FACING_COUNT]);
   ids.key = ok(await t.post('/api/app/v1/keys/', { name: 'to revoke' }), 'key').id;
   doc = (await t.get('/api/schema/')).body;
@@ -89,6 +90,11 @@ const updates: Record<string, unknown> = {
   brands: catalog.update, categories: catalog.update, manufacturers: catalog.update, sku: { name: 'Cola 0.5' },
   displays: { name: 'Display', musthavelist: 'mh1' }, planograms: { name: 'Planogram' }, planogram_records: { facing_x: 2 },
   mhl: { name: 'MHL' }, mhl_record: { name: 'Cola or alike' }, visits: { name: 'Visit' },
+};
+/** Query strings an operation needs to succeed (required query parameters), by "METHOD /path". */
+const queries: Record<string, () => string> = {
+  'GET /api/app/v1/photo_quality/': () => `?visit=${encodeURIComponent(ids.reviewVisit)}`,
+  'GET /api/app/v1/photo_quality/marks/': () => `?visit__in=${encodeURIComponent(ids.reviewVisit)},v1`,
 };
 /** Multipart bodies: the file parts named as the document names them. */
 const multipart: Record<string, () => FormData> = {
@@ -170,6 +176,7 @@ describe('the OpenAPI description against the real server', () => {
         url = path.replace('{id}', encodeURIComponent(made.body.id));
       }
       const key = `${method} ${path}`;
+      url += queries[key]?.() ?? '';
       const res = multipart[key]
         ? await t.call(method, url, { multipart: multipart[key]() })
         : op.requestBody

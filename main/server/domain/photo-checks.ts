@@ -4,6 +4,7 @@
 // an auditor can act on. Pixel measures need one small decode with sharp and a few passes of plain
 // JavaScript (no OpenCV, no model), so they are cheap enough for the upload's own answer.
 import sharp from 'sharp';
+import { QUALITY_THRESHOLD_RANGES } from '../schemas/quality.js';
 
 /** The long side, in pixels, the pixel checks work at: measures are comparable across camera sizes. */
 export const WORKING_SIZE = 1024;
@@ -66,24 +67,11 @@ export const DEFAULT_THRESHOLDS: QualityThresholds = {
   max_overlap: 0.7,
 };
 
-/** Each threshold's accepted range: a value outside it is refused (400 naming the field). */
-export const THRESHOLD_RANGES: Record<keyof QualityThresholds, { minimum: number; maximum: number; description: string }> = {
-  min_sharpness: { minimum: 0, maximum: 5000, description: 'Least variance of the second derivative (weaker of x and y) at 1024 px (blur)' },
-  min_brightness: { minimum: 0, maximum: 255, description: 'Least mean luma, 0-255 (too dark)' },
-  max_brightness: { minimum: 0, maximum: 255, description: 'Greatest mean luma, 0-255 (too bright)' },
-  max_clipped: { minimum: 0, maximum: 1, description: 'Greatest share of pixels at luma >= 250 (clipped highlights)' },
-  max_glare: { minimum: 0, maximum: 1, description: 'Greatest bright colourless patch, share of the photo (glare)' },
-  max_tilt: { minimum: 0, maximum: 45, description: 'Greatest angle of the shelf edges, degrees' },
-  max_convergence: { minimum: 0, maximum: 45, description: 'Greatest angle between top and bottom shelf edges, degrees (perspective)' },
-  min_product_height: { minimum: 0, maximum: 1, description: 'Least median product height, share of the photo height (too far)' },
-  max_cut_products: { minimum: 0, maximum: 1, description: 'Greatest share of products cut by the top or bottom edge (too close)' },
-  max_side_cut: { minimum: 0, maximum: 1, description: 'Greatest share of shelves cut by the bay-end side of the photo' },
-  max_duplicate_distance: { minimum: 0, maximum: 64, description: 'Bits of the perceptual hash under which two photos are the same' },
-  min_overlap: { minimum: 0, maximum: 1, description: 'Least overlap with the previous photo of a scene' },
-  max_overlap: { minimum: 0, maximum: 1, description: 'Greatest overlap with the previous photo of a scene' },
-};
+/** Each threshold's accepted range (the settings schema's, so a value outside it is a 400 naming the field). */
+export const THRESHOLD_RANGES: Record<keyof QualityThresholds, { minimum: number; maximum: number; description: string }> = QUALITY_THRESHOLD_RANGES;
 
 export type IssueCode =
+  | 'not_checked'
   | 'too_small'
   | 'blur'
   | 'too_dark'
@@ -165,7 +153,7 @@ export function measurePixels(rgb: Uint8Array, w: number, h: number, channels: n
     sharpness: round(sharpnessOf(grey, w, h), 1),
     brightness: round(sum / Math.max(1, n), 1),
     clipped: round(clipped / Math.max(1, n), 4),
-    glare: round(largestPatch(colourless, w, h) / Math.max(1, n), 4),
+    glare: round(largestPatch(colourless, w) / Math.max(1, n), 4),
     tilt: round(tilt, 2),
     convergence: round(convergence, 2),
     hash: differenceHash(grey, w, h),
@@ -197,7 +185,7 @@ export function sharpnessOf(grey: Float32Array, w: number, h: number): number {
 }
 
 /** Area (pixels) of the largest 4-connected patch of set pixels. */
-function largestPatch(mask: Uint8Array, w: number, h: number): number {
+function largestPatch(mask: Uint8Array, w: number): number {
   const seen = new Uint8Array(mask.length);
   const stack = new Int32Array(mask.length);
   let best = 0;
