@@ -21,7 +21,7 @@ export interface PixelMeasures {
   brightness: number;
   /** Share of pixels at luma >= 250, 0-1. */
   clipped: number;
-  /** Largest connected patch of bright, colourless pixels, as a share of the photo, 0-1. */
+  /** Largest connected patch of bright, colourless pixels away from the top and bottom edges, share of the photo, 0-1. */
   glare: number;
   /** Angle of the dominant near-horizontal lines (shelf edges), degrees; positive = clockwise. */
   tilt: number;
@@ -43,6 +43,7 @@ export interface QualityThresholds {
   max_tilt: number;
   max_convergence: number;
   min_product_height: number;
+  max_product_height: number;
   max_cut_products: number;
   max_side_cut: number;
   max_duplicate_distance: number;
@@ -60,6 +61,7 @@ export const DEFAULT_THRESHOLDS: QualityThresholds = {
   max_tilt: 3,
   max_convergence: 3,
   min_product_height: 0.045,
+  max_product_height: 0.25,
   max_cut_products: 0.3,
   max_side_cut: 0.5,
   max_duplicate_distance: 6,
@@ -144,9 +146,12 @@ export function measurePixels(rgb: Uint8Array, w: number, h: number, channels: n
     const y = 0.299 * r + 0.587 * g + 0.114 * b;
     grey[i] = y;
     sum += y;
-    if (y >= 250) clipped++;
-    const spread = Math.max(r, g, b) - Math.min(r, g, b);
-    if (y >= 245 && spread <= 25) colourless[i] = 1;
+    if (y >= 245) {
+      if (y >= 250) clipped++;
+      const hi = r > g ? (r > b ? r : b) : g > b ? g : b;
+      const lo = r < g ? (r < b ? r : b) : g < b ? g : b;
+      if (hi - lo <= 25) colourless[i] = 1;
+    }
   }
   const { tilt, convergence } = shelfAngles(grey, w, h);
   return {
@@ -184,27 +189,34 @@ export function sharpnessOf(grey: Float32Array, w: number, h: number): number {
   return Math.min(vx, vy);
 }
 
-/** Area (pixels) of the largest 4-connected patch of set pixels. */
+/**
+ * Area (pixels) of the largest 4-connected patch of set pixels that touches neither the top nor the
+ * bottom row: a white floor or ceiling lights run into those edges, a reflection on a cooler door or
+ * on packs sits within the shelf.
+ */
 function largestPatch(mask: Uint8Array, w: number): number {
   const seen = new Uint8Array(mask.length);
   const stack = new Int32Array(mask.length);
+  const lastRow = mask.length - w;
   let best = 0;
   for (let start = 0; start < mask.length; start++) {
     if (!mask[start] || seen[start]) continue;
     let top = 0;
     let area = 0;
+    let edge = false;
     stack[top++] = start;
     seen[start] = 1;
     while (top > 0) {
       const i = stack[--top];
       area++;
+      if (i < w || i >= lastRow) edge = true;
       const x = i % w;
       if (x > 0 && mask[i - 1] && !seen[i - 1]) { seen[i - 1] = 1; stack[top++] = i - 1; }
       if (x < w - 1 && mask[i + 1] && !seen[i + 1]) { seen[i + 1] = 1; stack[top++] = i + 1; }
       if (i >= w && mask[i - w] && !seen[i - w]) { seen[i - w] = 1; stack[top++] = i - w; }
       if (i + w < mask.length && mask[i + w] && !seen[i + w]) { seen[i + w] = 1; stack[top++] = i + w; }
     }
-    if (area > best) best = area;
+    if (!edge && area > best) best = area;
   }
   return best;
 }
@@ -241,16 +253,17 @@ function shelfAngles(grey: Float32Array, w: number, h: number): { tilt: number; 
     sin[a] = Math.sin(t);
   }
   const bands = [new Float32Array(nAngles * 2 * diag), new Float32Array(nAngles * 2 * diag), new Float32Array(nAngles * 2 * diag)];
-  const whole = new Float32Array(nAngles * 2 * diag);
-  const window = Math.round(4 / ANGLE_STEP); // votes near the pixel's own orientation only
+  const window = Math.round(3 / ANGLE_STEP); // votes near the pixel's own orientation only
+  const steep = Math.tan(((ANGLE_RANGE + 2) * Math.PI) / 180);
   for (let y = 1; y < hh - 1; y++) {
     const band = bands[Math.min(2, Math.floor((3 * y) / hh))];
     for (let x = 1; x < hw - 1; x++) {
       const i = y * hw + x;
       const gx = small[i - hw + 1] + 2 * small[i + 1] + small[i + hw + 1] - small[i - hw - 1] - 2 * small[i - 1] - small[i + hw - 1];
       const gy = small[i + hw - 1] + 2 * small[i + hw] + small[i + hw + 1] - small[i - hw - 1] - 2 * small[i - hw] - small[i - hw + 1];
-      const mag = Math.hypot(gx, gy);
-      if (mag < 80) continue;
+      // Cheap rejections first: weak gradients, and edges steeper than a shelf edge can be.
+      if (gx * gx + gy * gy < 6400) continue;
+      if (Math.abs(gx) > steep * Math.abs(gy)) continue;
       // The edge runs perpendicular to the gradient: a near-horizontal edge has a near-vertical gradient.
       let edge = (Math.atan2(gy, gx) * 180) / Math.PI - 90;
       while (edge > 90) edge -= 180;
@@ -260,7 +273,6 @@ function shelfAngles(grey: Float32Array, w: number, h: number): { tilt: number; 
       for (let a = Math.max(0, centre - window); a <= Math.min(nAngles - 1, centre + window); a++) {
         const rho = Math.round(x * cos[a] + y * sin[a]) + diag;
         band[a * 2 * diag + rho] += 1;
-        whole[a * 2 * diag + rho] += 1;
       }
     }
   }
@@ -277,7 +289,10 @@ function shelfAngles(grey: Float32Array, w: number, h: number): { tilt: number; 
   };
   const top = peak(bands[0]);
   const bottom = peak(bands[2]);
-  if (top.strength === 0 || bottom.strength === 0) return { tilt: peak(whole).angle, convergence: 0 };
+  if (top.strength === 0 || bottom.strength === 0) {
+    const whole = bands[0].map((v, i) => v + bands[1][i] + bands[2][i]);
+    return { tilt: peak(whole).angle, convergence: 0 };
+  }
   // Shot at an angle, the top shelves slope one way and the bottom ones the other: their mean is the
   // camera's roll, their difference the perspective.
   return { tilt: (top.angle + bottom.angle) / 2, convergence: Math.abs(top.angle - bottom.angle) };
@@ -287,12 +302,14 @@ function shelfAngles(grey: Float32Array, w: number, h: number): { tilt: number; 
 export function differenceHash(grey: Float32Array, w: number, h: number): string {
   const cells = new Float64Array(72);
   const counts = new Float64Array(72);
+  const column = new Int32Array(w);
+  for (let x = 0; x < w; x++) column[x] = Math.min(8, Math.floor((x * 9) / w));
   for (let y = 0; y < h; y++) {
-    const cy = Math.min(7, Math.floor((y * 8) / h));
+    const base = Math.min(7, Math.floor((y * 8) / h)) * 9;
+    const row = y * w;
     for (let x = 0; x < w; x++) {
-      const c = cy * 9 + Math.min(8, Math.floor((x * 9) / w));
-      cells[c] += grey[y * w + x];
-      counts[c]++;
+      cells[base + column[x]] += grey[row + x];
+      counts[base + column[x]]++;
     }
   }
   let hex = '';
@@ -323,12 +340,16 @@ const PROFILE_SAMPLES = 128;
 function columnProfile(grey: Float32Array, w: number, h: number): number[] {
   const out = new Array<number>(PROFILE_SAMPLES).fill(0);
   const counts = new Array<number>(PROFILE_SAMPLES).fill(0);
+  const column = new Int32Array(w);
+  for (let x = 0; x < w; x++) column[x] = Math.min(PROFILE_SAMPLES - 1, Math.floor((x * PROFILE_SAMPLES) / w));
+  const sums = new Float64Array(w);
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const c = Math.min(PROFILE_SAMPLES - 1, Math.floor((x * PROFILE_SAMPLES) / w));
-      out[c] += grey[y * w + x];
-      counts[c]++;
-    }
+    const row = y * w;
+    for (let x = 0; x < w; x++) sums[x] += grey[row + x];
+  }
+  for (let x = 0; x < w; x++) {
+    out[column[x]] += sums[x];
+    counts[column[x]] += h;
   }
   for (let c = 0; c < PROFILE_SAMPLES; c++) out[c] /= Math.max(1, counts[c]);
   const mean = out.reduce((a, b) => a + b, 0) / PROFILE_SAMPLES;
@@ -422,8 +443,11 @@ export function judgeBoxes(
   }
   const margin = 0.01;
   const cut = boxes.filter((b) => b.y <= margin * size.height || b.y + b.h >= (1 - margin) * size.height).length / boxes.length;
-  if (cut > t.max_cut_products) {
-    issues.push({ code: 'too_close', severity: 'check', value: round(cut, 3), threshold: t.max_cut_products, message: 'Products are cut at the top or bottom of the photo: step back so whole shelves are in the photo.' });
+  const closeMessage = 'Too close: products are large or cut at the top or bottom of the photo. Step back so whole shelves are in the photo.';
+  if (median > t.max_product_height) {
+    issues.push({ code: 'too_close', severity: 'check', value: round(median, 4), threshold: t.max_product_height, message: closeMessage });
+  } else if (cut > t.max_cut_products) {
+    issues.push({ code: 'too_close', severity: 'check', value: round(cut, 3), threshold: t.max_cut_products, message: closeMessage });
   }
   if (ends.left || ends.right) {
     const shelves = shelfRows(boxes);

@@ -13,6 +13,7 @@ export const QUALITY_THRESHOLD_RANGES = {
   max_tilt: { minimum: 0, maximum: 45, description: 'Greatest angle of the shelf edges, degrees' },
   max_convergence: { minimum: 0, maximum: 45, description: 'Greatest angle between top and bottom shelf edges, degrees (perspective)' },
   min_product_height: { minimum: 0, maximum: 1, description: 'Least median product height, share of the photo height (too far)' },
+  max_product_height: { minimum: 0, maximum: 1, description: 'Greatest median product height, share of the photo height (too close)' },
   max_cut_products: { minimum: 0, maximum: 1, description: 'Greatest share of products cut by the top or bottom edge (too close)' },
   max_side_cut: { minimum: 0, maximum: 1, description: 'Greatest share of shelves cut by the bay-end side of the photo' },
   max_duplicate_distance: { minimum: 0, maximum: 64, description: 'Bits of the perceptual hash under which two photos are the same' },
