@@ -13,6 +13,7 @@ import type {
   NamedRecord,
   Planogram,
   PlanogramRecord,
+  QualityThresholds,
   RecognizeRequest,
   RecognizeResponse,
   Report,
@@ -27,6 +28,8 @@ import type {
   SyncStatus,
   Upload,
   Visit,
+  VisitMarks,
+  VisitQuality,
 } from './types';
 
 export const V15 = '/api/v1.5';
@@ -227,4 +230,18 @@ export function getSyncSettings(api: ApiClient) {
 
 export function saveSyncSettings(api: ApiClient, body: SyncSettingsBody) {
   return api.put<SyncSettings>(`${APP}/sync/settings/`, body);
+}
+
+// Photo quality: the checks' thresholds and a visit's photos judged against them.
+export function getQualityThresholds(api: ApiClient) {
+  return api.get<QualityThresholds>(`${APP}/photo_quality/settings/`);
+}
+export function saveQualityThresholds(api: ApiClient, body: Partial<QualityThresholds>) {
+  return api.patch<QualityThresholds>(`${APP}/photo_quality/settings/`, body);
+}
+export function getVisitQuality(api: ApiClient, visit: string) {
+  return api.get<VisitQuality>(`${APP}/photo_quality/?visit=${encodeURIComponent(visit)}`);
+}
+export function getVisitMarks(api: ApiClient, visits: readonly string[]) {
+  return api.get<VisitMarks>(`${APP}/photo_quality/marks/?visit__in=${visits.map(encodeURIComponent).join(',')}`);
 }
