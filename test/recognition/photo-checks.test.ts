@@ -170,20 +170,20 @@ describe('checks from the detector\'s boxes', () => {
   };
 
   it('passes products filling the photo inside the bay', () => {
-    expect(judgeBoxes(grid(4, 8), size, T)).toEqual([]);
+    expect(judgeBoxes(grid(8, 16), size, T)).toEqual([]);
   });
   it('says when there are no products, when they are too small, cut at top and bottom, or at the bay end', () => {
     expect(judgeBoxes([], size, T)[0].code).toBe('no_products');
     expect(judgeBoxes(grid(6, 20, 400, 600, 400, 600), size, T).map((i) => i.code)).toContain('too_far');
     expect(judgeBoxes(grid(2, 6, -200, 1200), size, T).map((i) => i.code)).toContain('too_close');
-    const cut = judgeBoxes(grid(4, 8, 100, 900, 0, 800), size, T);
+    const cut = judgeBoxes(grid(8, 16, 100, 900, 0, 800), size, T);
     expect(cut.map((i) => i.code)).toContain('bay_end_cut');
     // The middle photo of a scene has no bay end.
-    expect(judgeBoxes(grid(4, 8, 100, 900, 0, 1000), size, T, { left: false, right: false })).toEqual([]);
+    expect(judgeBoxes(grid(8, 16, 100, 900, 0, 1000), size, T, { left: false, right: false })).toEqual([]);
   });
   it('marks a photo retake, check or fine', () => {
     expect(summarise([]).mark).toBe('fine');
-    expect(summarise(judgeBoxes(grid(4, 8, 100, 900, 0, 800), size, T)).mark).toBe('check');
+    expect(summarise(judgeBoxes(grid(8, 16, 100, 900, 0, 800), size, T)).mark).toBe('check');
     expect(summarise(judgeBoxes([], size, T))).toMatchObject({ ok: false, mark: 'retake' });
   });
 });

@@ -51,20 +51,24 @@ export interface QualityThresholds {
   max_overlap: number;
 }
 
-/** Defaults chosen on half of the labelled set (`npm run bench -- quality`). */
+/**
+ * Defaults chosen on one half of the labelled set (`npm run bench -- quality`; docs/recognition.md,
+ * "Photo quality"). max_clipped, max_cut_products and the overlap limits are not chosen on data: the
+ * set has no defect that isolates them.
+ */
 export const DEFAULT_THRESHOLDS: QualityThresholds = {
-  min_sharpness: 60,
-  min_brightness: 55,
-  max_brightness: 205,
+  min_sharpness: 50,
+  min_brightness: 83,
+  max_brightness: 160,
   max_clipped: 0.08,
-  max_glare: 0.02,
-  max_tilt: 3,
-  max_convergence: 3,
-  min_product_height: 0.045,
-  max_product_height: 0.25,
+  max_glare: 0.01,
+  max_tilt: 3.6,
+  max_convergence: 6.5,
+  min_product_height: 0.031,
+  max_product_height: 0.106,
   max_cut_products: 0.3,
-  max_side_cut: 0.5,
-  max_duplicate_distance: 6,
+  max_side_cut: 0.87,
+  max_duplicate_distance: 11,
   min_overlap: 0.1,
   max_overlap: 0.7,
 };
