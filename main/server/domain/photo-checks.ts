@@ -133,11 +133,32 @@ export async function measurePhoto(source: string | Buffer): Promise<PixelMeasur
     .toColourspace('srgb')
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
-  return { width, height, ...measurePixels(data, info.width, info.height, info.channels) };
+  return { width, height, ...(await measurePixelsYielding(data, info.width, info.height, info.channels)) };
 }
 
 /** The measures of decoded 8-bit pixels (1 to 4 channels, the first three RGB when there are three or more). */
 export function measurePixels(rgb: Uint8Array, w: number, h: number, channels: number): Omit<PixelMeasures, 'width' | 'height'> {
+  const steps = measureSteps(rgb, w, h, channels);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The same, pausing between passes so that requests waiting on the event loop are served: these run
+ * on the server's main thread while an upload is answered, and no pass holds it for long.
+ */
+async function measurePixelsYielding(rgb: Uint8Array, w: number, h: number, channels: number): Promise<Omit<PixelMeasures, 'width' | 'height'>> {
+  const steps = measureSteps(rgb, w, h, channels);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function* measureSteps(rgb: Uint8Array, w: number, h: number, channels: number): Generator<void, Omit<PixelMeasures, 'width' | 'height'>> {
   const n = w * h;
   const grey = new Float32Array(n);
   const colourless = new Uint8Array(n);
@@ -157,12 +178,17 @@ export function measurePixels(rgb: Uint8Array, w: number, h: number, channels: n
       if (hi - lo <= 25) colourless[i] = 1;
     }
   }
+  yield;
   const { tilt, convergence } = shelfAngles(grey, w, h);
+  yield;
+  const sharpness = round(sharpnessOf(grey, w, h), 1);
+  yield;
+  const glare = round(largestPatch(colourless, w) / Math.max(1, n), 4);
   return {
-    sharpness: round(sharpnessOf(grey, w, h), 1),
+    sharpness,
     brightness: round(sum / Math.max(1, n), 1),
     clipped: round(clipped / Math.max(1, n), 4),
-    glare: round(largestPatch(colourless, w) / Math.max(1, n), 4),
+    glare,
     tilt: round(tilt, 2),
     convergence: round(convergence, 2),
     hash: differenceHash(grey, w, h),
