@@ -12,13 +12,14 @@ export function PhotoQualityMark({ quality, name }: { quality: PhotoQuality | un
         {LABEL[quality.mark]}
       </span>
       {quality.issues.length > 0 && (
-        <ul className="quality-issues">
+        // Paragraphs, not a list: the photo sits in a list item of its own, which screens count.
+        <div className="quality-issues">
           {quality.issues.map((issue) => (
-            <li key={issue.code} title={`${issue.code}: measured ${issue.value}${issue.threshold === null ? '' : `, limit ${issue.threshold}`}`}>
+            <p key={issue.code} title={`${issue.code}: measured ${issue.value}${issue.threshold === null ? '' : `, limit ${issue.threshold}`}`}>
               {issue.message}
-            </li>
+            </p>
           ))}
-        </ul>
+        </div>
       )}
     </div>
   );
