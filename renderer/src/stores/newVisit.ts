@@ -170,6 +170,12 @@ export function createNewVisitStore(repo: DraftRepository, newId: () => string =
           uploadIds.push(uploadId);
           set({ phase: { step: 'uploading', done: ++done, total: photos.length } });
         }
+        // Photos uploaded only now (added while the server was away) were checked only now.
+        const nowRetake = photos.filter((p) => p.quality?.mark === 'retake').length;
+        if (nowRetake > 0 && !reason?.trim()) {
+          set({ photos: [...photos], phase: { step: 'needs-reason', photos: nowRetake } });
+          return null;
+        }
         set({ phase: { step: 'starting-recognition' } });
         const response: RecognizeResponse = await recognize(api, {
           images: uploadIds,
@@ -180,7 +186,7 @@ export function createNewVisitStore(repo: DraftRepository, newId: () => string =
             ? {
                 ...(draft.agent ? { agent_id: draft.agent, agent_name: draft.agent } : {}),
                 // Kept with the scene, so review sees why photos marked retake were sent anyway.
-                ...(toRetake > 0 && reason?.trim() ? { retake_reason: reason.trim() } : {}),
+                ...(nowRetake > 0 && reason?.trim() ? { retake_reason: reason.trim() } : {}),
               }
             : undefined,
         });
