@@ -95,6 +95,7 @@ const updates: Record<string, unknown> = {
 const queries: Record<string, () => string> = {
   'GET /api/app/v1/photo_quality/': () => `?visit=${encodeURIComponent(ids.reviewVisit)}`,
   'GET /api/app/v1/photo_quality/marks/': () => `?visit__in=${encodeURIComponent(ids.reviewVisit)},v1`,
+  'GET /api/app/v1/photo_quality/visits/': () => '?mark=retake',
 };
 /** Multipart bodies: the file parts named as the document names them. */
 const multipart: Record<string, () => FormData> = {

@@ -1,6 +1,7 @@
 // Photo quality on the screens: a blurred shelf photo is marked retake with the reason as soon as it is
 // added, "Retake" replaces it in place, starting with a photo still marked retake asks why, the
-// supervisor sees each photo's quality on the visit, and the thresholds are edited in Settings.
+// supervisor sees each photo's quality on the visit and filters visits by it, and the thresholds are
+// edited in Settings.
 import path from 'node:path';
 import sharp from 'sharp';
 import { DATA, expect, screenshot, test } from './fixtures.js';
@@ -45,6 +46,15 @@ test('a blurred photo is flagged and retaken; a retake kept needs a reason; revi
   await expect(quality.getByLabel('Quality of photo 1').getByRole('status')).toHaveText('Fine', { timeout: 30_000 });
   await expect(quality.getByLabel('Quality of photo 2').getByRole('status')).toHaveText('Retake');
   await screenshot(page, 'photo-quality-review');
+
+  // The supervisor's list: visits filtered by the worst mark of their photos.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Visits' }).click();
+  const filters = page.getByRole('form', { name: 'Filter visits' });
+  const table = page.getByRole('table', { name: 'Visits' });
+  await filters.getByRole('combobox', { name: 'Photo quality' }).selectOption('retake');
+  await expect(table.getByRole('row', { name: /Shop Quality/ })).toBeVisible();
+  await filters.getByRole('combobox', { name: 'Photo quality' }).selectOption('fine');
+  await expect(page.getByText('No visit matches these filters.')).toBeVisible();
 });
 
 test('settings: the thresholds are shown, saved, and a value out of range is refused under its field', async ({ app: page, consoleErrors }) => {

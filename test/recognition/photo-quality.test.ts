@@ -81,6 +81,9 @@ describe('/recognize answers each photo\'s quality, and the visit\'s quality add
     expect(visit.body.scenes[0].photos.every((p: any) => p.detection_checked)).toBe(true);
     const marks = await t.get(`/api/app/v1/photo_quality/marks/?visit__in=${first.body.visit},nope`);
     expect(marks.body).toEqual([{ visit: first.body.visit, mark: expect.stringMatching(/fine|check|retake/) }]);
+    const byMark = await t.get(`/api/app/v1/photo_quality/visits/?mark=${marks.body[0].mark}`);
+    expect(byMark.body.visits).toContain(first.body.visit);
+    expect((await t.get('/api/app/v1/photo_quality/visits/?mark=bad')).status).toBe(400);
     const none = await t.get('/api/app/v1/photo_quality/?visit=nope');
     expect(none.status).toBe(400);
     expect(none.body.visit[0]).toMatch(/does not exist/);

@@ -415,3 +415,16 @@ export async function uploadFiles(db: Db, ids: readonly string[]): Promise<Map<s
 export async function visitScenePhotos(db: Db, visitId: string): Promise<Pick<SceneTable, 'id' | 'images' | 'analysis'>[]> {
   return db.selectFrom('scenes').select(['id', 'images', 'analysis']).where('visit_id', '=', visitId).orderBy('data_id').execute();
 }
+
+/** Visits with scenes, the one sent to most recently first, at most `limit`. */
+export async function visitsWithScenes(db: Db, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('scenes')
+    .select('visit_id')
+    .select((eb) => eb.fn.max('data_id').as('last'))
+    .groupBy('visit_id')
+    .orderBy('last', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.visit_id);
+}

@@ -63,3 +63,9 @@ export const VisitMarksQuery = Type.Object({
 export const VisitMarks = Type.Array(Type.Object({ visit: Type.String(), mark: Type.Union([Type.Literal('fine'), Type.Literal('check'), Type.Literal('retake')]) }), {
   description: 'Visits that exist, with the worst mark of their photos',
 });
+const Mark = Type.Union([Type.Literal('fine'), Type.Literal('check'), Type.Literal('retake')]);
+export const VisitsByMarkQuery = Type.Object({ mark: Type.Union([Type.Literal('fine'), Type.Literal('check'), Type.Literal('retake')], { description: 'The worst mark of a visit\'s photos' }) });
+export const VisitsByMark = Type.Object({
+  mark: Mark,
+  visits: Type.Array(Type.String(), { description: 'Ids of the visits (of the latest 500 with photos) whose worst photo mark is `mark`, latest first' }),
+});

@@ -245,3 +245,6 @@ export function getVisitQuality(api: ApiClient, visit: string) {
 export function getVisitMarks(api: ApiClient, visits: readonly string[]) {
   return api.get<VisitMarks>(`${APP}/photo_quality/marks/?visit__in=${visits.map(encodeURIComponent).join(',')}`);
 }
+export function getVisitsByMark(api: ApiClient, mark: 'fine' | 'check' | 'retake', signal?: AbortSignal) {
+  return api.get<{ mark: string; visits: string[] }>(`${APP}/photo_quality/visits/`, { mark }, signal);
+}

@@ -4,12 +4,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ValidationError } from '../../domain/errors.js';
 import { readThresholds, saveThresholds } from '../../domain/photo-quality.js';
 import { visitQuality, worstMark } from '../../scenes/photo-quality.js';
-import { visitExists } from '../../scenes/queries.js';
+import { visitExists, visitsWithScenes } from '../../scenes/queries.js';
 import { errorResponses } from '../../schemas/common.js';
-import { QualityThresholds, QualityThresholdsPatch, VisitMarks, VisitMarksQuery, VisitQuality, VisitQualityQuery } from '../../schemas/quality.js';
+import { QualityThresholds, QualityThresholdsPatch, VisitMarks, VisitMarksQuery, VisitQuality, VisitQualityQuery, VisitsByMark, VisitsByMarkQuery } from '../../schemas/quality.js';
 
 /** Visits whose marks one request may ask for: one page of the visit list. */
 const MAX_VISITS = 100;
+/** Visits a filter by mark looks through, the latest first: marks are judged when asked, never stored. */
+const FILTER_VISITS = 500;
 
 const photoQuality: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: photo quality'];
@@ -49,6 +51,17 @@ const photoQuality: FastifyPluginAsyncTypebox = async (app) => {
       out.push({ visit, mark: worstMark(await visitQuality(app.db, app.dataDir, visit)) });
     }
     return out;
+  });
+
+  app.get('/photo_quality/visits/', {
+    schema: { tags, summary: 'The visits whose worst photo mark is `mark` (to filter the visit list with `id__in`)', querystring: VisitsByMarkQuery, response: { 200: VisitsByMark, ...errorResponses } },
+  }, async (request) => {
+    const { mark } = request.query;
+    const visits: string[] = [];
+    for (const visit of await visitsWithScenes(app.db, FILTER_VISITS)) {
+      if (worstMark(await visitQuality(app.db, app.dataDir, visit)) === mark) visits.push(visit);
+    }
+    return { mark, visits };
   });
 };
 export default photoQuality;
