@@ -148,6 +148,39 @@ async function boxMeasures(buf) {
   };
 }
 
+async function timeChecks() {
+  // Time on a 12 MP photo (3024x4032 displayed, stored sideways with EXIF orientation 6, as phones do).
+  const photo12 = await sharp(path.join(DIR, files[0])).rotate().resize(3024, 4032, { fit: 'fill' }).rotate(-90).withMetadata({ orientation: 6 }).jpeg({ quality: 90 }).toBuffer();
+  const boxes = (await detector.detect(photo12)).boxes.map((b) => ({ x: b.x1, y: b.y1, w: b.x2 - b.x1, h: b.y2 - b.y1 }));
+  const times = { pixel: [], boxes: [], judge: [], decode: [] };
+  for (let i = 0; i < 8; i++) {
+    let t = performance.now();
+    // The decode alone (what sharp does for measurePhoto), to tell it from the JavaScript passes.
+    await sharp(photo12, { limitInputPixels: false }).rotate().resize(1024, 1024, { fit: 'inside', kernel: 'linear' }).toColourspace('srgb').raw().toBuffer();
+    times.decode.push(performance.now() - t);
+    t = performance.now();
+    const m = await measurePhoto(photo12);
+    times.pixel.push(performance.now() - t);
+    t = performance.now();
+    judgePixels(m, DEFAULT_THRESHOLDS);
+    times.judge.push(performance.now() - t);
+    t = performance.now();
+    judgeBoxes(boxes, { width: 3024, height: 4032 }, DEFAULT_THRESHOLDS);
+    times.boxes.push(performance.now() - t);
+  }
+  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`time per 12 MP photo (median of 8 after one warm-up included): pixel checks with decode ${med(times.pixel).toFixed(1)} ms ` +
+    `(min ${Math.min(...times.pixel).toFixed(1)}; decode and resize alone ${med(times.decode).toFixed(1)} ms), judging ${med(times.judge).toFixed(2)} ms, box checks (${boxes.length} boxes) ${med(times.boxes).toFixed(2)} ms`);
+  console.log(`load average while measuring: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} (${os.cpus().length} cores)`);
+}
+
+// QUALITY_ONLY=time: only the timing, for a run on a quiet machine without the minute of defect making.
+if (process.env.QUALITY_ONLY === 'time') {
+  await timeChecks();
+  await detector.close();
+  process.exit(0);
+}
+
 const rows = []; // { photo, half, defect ('none' for untouched), values }
 const t0 = performance.now();
 for (let i = 0; i < files.length; i++) {
@@ -278,27 +311,5 @@ for (const f of files) {
 errors.sort((a, b) => a - b);
 console.log(`overlap of two parts of one photo: median error ${errors[Math.floor(errors.length / 2)].toFixed(3)}, worst ${errors.at(-1).toFixed(3)} (n=${errors.length})`);
 
-// Time on a 12 MP photo (3024x4032 displayed, stored sideways with EXIF orientation 6, as phones do).
-const photo12 = await sharp(path.join(DIR, files[0])).rotate().resize(3024, 4032, { fit: 'fill' }).rotate(-90).withMetadata({ orientation: 6 }).jpeg({ quality: 90 }).toBuffer();
-const boxes = (await detector.detect(photo12)).boxes.map((b) => ({ x: b.x1, y: b.y1, w: b.x2 - b.x1, h: b.y2 - b.y1 }));
-const times = { pixel: [], boxes: [], judge: [], decode: [] };
-for (let i = 0; i < 8; i++) {
-  let t = performance.now();
-  // The decode alone (what sharp does for measurePhoto), to tell it from the JavaScript passes.
-  await sharp(photo12, { limitInputPixels: false }).rotate().resize(1024, 1024, { fit: 'inside', kernel: 'linear' }).toColourspace('srgb').raw().toBuffer();
-  times.decode.push(performance.now() - t);
-  t = performance.now();
-  const m = await measurePhoto(photo12);
-  times.pixel.push(performance.now() - t);
-  t = performance.now();
-  judgePixels(m, DEFAULT_THRESHOLDS);
-  times.judge.push(performance.now() - t);
-  t = performance.now();
-  judgeBoxes(boxes, { width: 3024, height: 4032 }, DEFAULT_THRESHOLDS);
-  times.boxes.push(performance.now() - t);
-}
-const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`time per 12 MP photo (median of 8 after one warm-up included): pixel checks with decode ${med(times.pixel).toFixed(1)} ms ` +
-  `(min ${Math.min(...times.pixel).toFixed(1)}; decode and resize alone ${med(times.decode).toFixed(1)} ms), judging ${med(times.judge).toFixed(2)} ms, box checks (${boxes.length} boxes) ${med(times.boxes).toFixed(2)} ms`);
-console.log(`load average while measuring: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} (${os.cpus().length} cores)`);
+await timeChecks();
 await detector.close();

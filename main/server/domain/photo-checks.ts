@@ -62,8 +62,8 @@ export const DEFAULT_THRESHOLDS: QualityThresholds = {
   max_brightness: 160,
   max_clipped: 0.08,
   max_glare: 0.01,
-  max_tilt: 3.6,
-  max_convergence: 6.5,
+  max_tilt: 3.8,
+  max_convergence: 5.3,
   min_product_height: 0.031,
   max_product_height: 0.106,
   max_cut_products: 0.3,
@@ -285,7 +285,8 @@ function shelfAngles(grey: Float32Array, w: number, h: number): { tilt: number; 
   const bands = [new Float32Array(nAngles * 2 * diag), new Float32Array(nAngles * 2 * diag), new Float32Array(nAngles * 2 * diag)];
   const window = Math.round(3 / ANGLE_STEP); // votes near the pixel's own orientation only
   const steep = Math.tan(((ANGLE_RANGE + 2) * Math.PI) / 180);
-  for (let y = 1; y < hh - 1; y++) {
+  // Every other row: a shelf edge crosses many rows, so half of them still votes it clearly, at half the cost.
+  for (let y = 1; y < hh - 1; y += 2) {
     const band = bands[Math.min(2, Math.floor((3 * y) / hh))];
     for (let x = 1; x < hw - 1; x++) {
       const i = y * hw + x;
