@@ -90,6 +90,22 @@ describe('/recognize answers each photo\'s quality, and the visit\'s quality add
   }, 300_000);
 });
 
+describe('a photo with no shelf', () => {
+  it('is said to show no products once recognised, never passed silently', async () => {
+    const wall = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#c8c2b8' } })
+      .composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200"><rect x="200" y="300" width="1200" height="8" fill="#444"/></svg>') }])
+      .jpeg().toBuffer();
+    const up = await upload(t, wall);
+    expect(up.quality.mark).toBe('retake');
+    const created = await t.post('/api/v1.5/recognize/', { images: [up.id] });
+    await waitForReports(t, Object.values(created.body.reports) as string[], 240_000);
+    const q = await t.get(`/api/app/v1/photo_quality/?visit=${created.body.visit}`);
+    const photo = q.body.scenes[0].photos[0];
+    expect(photo.detection_checked).toBe(true);
+    expect(photo.issues.find((i: any) => i.code === 'no_products')).toMatchObject({ severity: 'retake', message: expect.stringMatching(/No products/) });
+  }, 300_000);
+});
+
 describe('thresholds are settings', () => {
   it('reads, changes and re-judges; out of range is a 400 naming the field', async () => {
     const before = await t.get('/api/app/v1/photo_quality/settings/');
