@@ -29,7 +29,7 @@ export interface PixelMeasures {
   convergence: number;
   /** 64-bit difference hash (16 hex digits) of the grey photo. */
   hash: string;
-  /** Horizontal (H) and vertical (V) luma profiles at 64 samples, to estimate overlap between photos. */
+  /** Mean luma of 128 columns, normalised: two photos' profiles give their overlap (estimateOverlap). */
   profile: number[];
 }
 
