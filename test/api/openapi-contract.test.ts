@@ -50,6 +50,7 @@ beforeAll(async () => {
   // on the first scene, drops that one's analysis again).
   const forReview = ok(await t.post('/api/v1.5/recognize/', { images: [upload.id], report_types: ['FACING_COUNT'] }), 'recognize for review');
   ids.reviewScene = forReview.scene;
+  ids.reviewVisit = forReview.visit;
   await waitForReports(t, [forReview.reports.FACING_COUNT]);
   ids.key = ok(await t.post('/api/app/v1/keys/', { name: 'to revoke' }), 'key').id;
   // A device, for the device endpoints (push and pull answer a device key, not an API key).
@@ -112,6 +113,12 @@ const updates: Record<string, unknown> = {
   brands: catalog.update, categories: catalog.update, manufacturers: catalog.update, sku: { name: 'Cola 0.5' },
   displays: { name: 'Display', musthavelist: 'mh1' }, planograms: { name: 'Planogram' }, planogram_records: { facing_x: 2 },
   mhl: { name: 'MHL' }, mhl_record: { name: 'Cola or alike' }, visits: { name: 'Visit' },
+};
+/** Query strings an operation needs to succeed (required query parameters), by "METHOD /path". */
+const queries: Record<string, () => string> = {
+  'GET /api/app/v1/photo_quality/': () => `?visit=${encodeURIComponent(ids.reviewVisit)}`,
+  'GET /api/app/v1/photo_quality/marks/': () => `?visit__in=${encodeURIComponent(ids.reviewVisit)},v1`,
+  'GET /api/app/v1/photo_quality/visits/': () => '?mark=retake',
 };
 /** Multipart bodies: the file parts named as the document names them. */
 const multipart: Record<string, () => FormData> = {
@@ -203,6 +210,7 @@ describe('the OpenAPI description against the real server', () => {
       const headers: Record<string, string> = deviceProtocol(path) ? { authorization: `Token ${ids.deviceKey}`, 'x-sync-protocol': '1' } : {};
       if (path === '/api/app/v1/sync/pull/') url += deviceQuery();
       if (path === '/api/app/v1/sync/push/') (body as Record<string, unknown>).client_time = new Date().toISOString();
+      url += queries[key]?.() ?? '';
       const res = multipart[key]
         ? await t.call(method, url, { multipart: multipart[key](), headers })
         : op.requestBody

@@ -109,6 +109,11 @@ test('catalog, planogram, display, visit with a real photo, recognition, boxes, 
   await expect(page.getByText(/planogram compliance, must-have list|must-have list.*planogram compliance/)).toBeVisible();
   await page.getByLabel('Add shelf photos: choose files').setInputFiles(photo);
   await expect(page.getByRole('list', { name: 'Photos to upload' }).getByRole('listitem')).toHaveCount(1);
+  // The composed shelf is small (products at the detector's training scale): marked retake, so
+  // starting asks why it is kept.
+  await expect(page.getByLabel('Quality of shelf.jpg').getByRole('status')).toHaveText('Retake');
+  await page.getByRole('button', { name: 'Start recognition' }).click();
+  await page.getByRole('textbox', { name: 'Reason for keeping photos marked retake' }).fill('Test shelf');
   await page.getByRole('button', { name: 'Start recognition' }).click();
 
   // The visit page: progress while recognition runs, then every report, with no refresh.

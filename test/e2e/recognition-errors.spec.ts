@@ -8,7 +8,9 @@ test.use({ serverEnv: { SHELF_DETECTOR_MODEL: '/nonexistent/shelf-detector.onnx'
 test('a failed recognition shows each report failed, with the reason', async ({ app: page }) => {
   await page.getByRole('link', { name: 'New visit' }).click();
   await page.getByRole('textbox', { name: 'Shop' }).fill('Store 3');
-  await page.getByLabel('Add shelf photos: choose files').setInputFiles(path.join(DATA, 'shelf-photos', 'test_256.jpg'));
+  // A sharp photo: its quality checks pass, so nothing is asked before recognition starts.
+  await page.getByLabel('Add shelf photos: choose files').setInputFiles(path.join(DATA, 'shelf-photos', 'test_1347.jpg'));
+  await expect(page.getByLabel('Quality of test_1347.jpg').getByRole('status')).toHaveText('Fine');
   await page.getByRole('button', { name: 'Start recognition' }).click();
   await expect(page.getByRole('heading', { name: 'Visit at Store 3' })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText(/Recognition finished: 0 reports ready, \d failed/)).toBeVisible({ timeout: 180_000 });

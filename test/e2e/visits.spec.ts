@@ -58,7 +58,7 @@ test('visits list: filter by new or acknowledged, agent, shop and day; acknowled
   await expect(table.getByRole('row')).toHaveCount(3);
 });
 
-test('new visit: a photo added but not uploaded survives a reload; drag and drop adds more', async ({ app: page }) => {
+test('new visit: a photo added is checked at once and survives a reload until recognition; drag and drop adds more', async ({ app: page }) => {
   await page.getByRole('link', { name: 'Visits' }).click();
   await page.getByRole('link', { name: 'New visit' }).click();
   await expect(page.getByRole('heading', { name: 'New visit' })).toBeVisible();
@@ -70,11 +70,14 @@ test('new visit: a photo added but not uploaded survives a reload; drag and drop
   await page.getByLabel('Add shelf photos: choose files').setInputFiles(shelfPhoto);
   const photos = page.getByRole('list', { name: 'Photos to upload' });
   await expect(photos.getByRole('img', { name: 'Photo 1: test_256.jpg' })).toBeVisible();
-  await expect(page.getByText('1 photo not uploaded')).toBeVisible();
+  // Uploaded at once for its quality checks; the draft keeps it until recognition starts.
+  await expect(photos.getByLabel('Quality of test_256.jpg').getByRole('status')).toHaveText(/Fine|Check|Retake/);
+  await expect(photos.getByText('uploaded', { exact: true })).toBeVisible();
 
   await page.reload();
   await expect(photos.getByRole('img', { name: 'Photo 1: test_256.jpg' })).toBeVisible();
-  await expect(photos.getByText('not uploaded yet')).toBeVisible();
+  await expect(photos.getByText('uploaded', { exact: true })).toBeVisible();
+  await expect(photos.getByLabel('Quality of test_256.jpg').getByRole('status')).toHaveText(/Fine|Check|Retake/);
   await expect(page.getByRole('textbox', { name: 'Shop' })).toHaveValue('Shop West');
   await expect(page.getByRole('textbox', { name: 'Agent' })).toHaveValue('carol');
   // The picture really is the stored file, decoded by the browser.
@@ -91,7 +94,9 @@ test('new visit: a photo added but not uploaded survives a reload; drag and drop
   }, crop.toString('base64'));
   await page.getByRole('group', { name: 'Add shelf photos' }).dispatchEvent('drop', { dataTransfer });
   await expect(photos.getByRole('img', { name: 'Photo 2: dropped.jpg' })).toBeVisible();
-  await expect(page.getByText('2 photos not uploaded')).toBeVisible();
+  // A product crop, not a shelf: too small to identify anything, said in words.
+  await expect(photos.getByLabel('Quality of dropped.jpg').getByRole('status')).toHaveText('Retake');
+  await expect(photos.getByLabel('Quality of dropped.jpg')).toContainText('pixels');
   await screenshot(page, 'new-visit');
 
   await photos.getByRole('button', { name: 'Remove photo dropped.jpg' }).click();

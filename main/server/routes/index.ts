@@ -32,6 +32,7 @@ import v15Reports from './v1_5/reports.js';
 import v15SceneMessages from './v1_5/scene-messages.js';
 import v15Annotations from './v1_5/annotations.js';
 import appWebhookDeliveries from './app/webhook-deliveries.js';
+import appPhotoQuality from './app/photo-quality.js';
 
 export const V15_PREFIX = '/api/v1.5';
 export const DATA_PREFIX = '/api/data/v1.0';
@@ -76,4 +77,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
     await app.register(plugin, { prefix: V15_PREFIX });
   }
   await app.register(appWebhookDeliveries, { prefix: APP_PREFIX });
+  await app.register(appPhotoQuality, { prefix: APP_PREFIX });
 }

@@ -419,3 +419,30 @@ export async function uploadTokens(db: Db, ids: readonly string[]): Promise<Map<
   const rows = await db.selectFrom('uploads').select(['id', 'token']).where('id', 'in', ids).execute();
   return new Map(rows.map((u) => [u.id, u]));
 }
+
+// --- photo quality ---
+
+/** The photos (id, file) of these uploads. */
+export async function uploadFiles(db: Db, ids: readonly string[]): Promise<Map<string, { id: string; file: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('uploads').select(['id', 'file']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((u) => [u.id, u]));
+}
+
+/** A visit's scenes in the order they were sent: id, photos, and the analysis once stored. */
+export async function visitScenePhotos(db: Db, visitId: string): Promise<Pick<SceneTable, 'id' | 'images' | 'analysis'>[]> {
+  return db.selectFrom('scenes').select(['id', 'images', 'analysis']).where('visit_id', '=', visitId).orderBy('data_id').execute();
+}
+
+/** Visits with scenes, the one sent to most recently first, at most `limit`. */
+export async function visitsWithScenes(db: Db, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('scenes')
+    .select('visit_id')
+    .select((eb) => eb.fn.max('data_id').as('last'))
+    .groupBy('visit_id')
+    .orderBy('last', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.visit_id);
+}

@@ -20,7 +20,8 @@ import type { RecognizeBody, RecognizeCreated, ReportItem } from '../schemas/rec
 
 /** The request and answer of POST /recognize: the schemas that validate and document them. */
 export type RecognizeInput = Static<typeof RecognizeBody>;
-export type RecognizeResult = Static<typeof RecognizeCreated>;
+// The photos' quality is added by the route, after the scene's transaction (it reads the visit's other photos).
+export type RecognizeResult = Omit<Static<typeof RecognizeCreated>, 'quality'>;
 
 export interface SceneOptions {
   panorama_stack_width: number | null;

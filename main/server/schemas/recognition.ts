@@ -2,6 +2,7 @@
 // recognition errors, out-of-stock reasons and the webhook delivery log.
 import { Type, type Static } from 'typebox';
 import { Id, Nullable } from './common.js';
+import { PhotoQuality, ScenePhotoQuality } from './quality.js';
 
 /** The report types recognition builds: the vocabulary of /recognize and of every report. */
 export const REPORT_TYPES = ['FACING_COUNT', 'PLANOGRAM_COMPLIANCE', 'MHL_COMPLIANCE', 'PANORAMA', 'REALOGRAM', 'SHARE_OF_SPACE'] as const;
@@ -19,7 +20,10 @@ export const UploadItem = Type.Object({
 export const UploadCreated = Type.Object({
   ...UploadItem.properties,
   duplicate: Type.Boolean({ description: 'True when the same bytes were uploaded before; the earlier image is returned' }),
+  quality: PhotoQuality,
 });
+/** upload_by_url's answer: the record and the photo's quality. */
+export const UploadFetched = Type.Object({ ...UploadItem.properties, quality: PhotoQuality });
 export const UploadByUrlBody = Type.Object({ url: Url });
 export type UploadByUrlBody = Static<typeof UploadByUrlBody>;
 export const UploadContentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), token: Type.String({ minLength: 1, maxLength: 128 }) });
@@ -90,6 +94,7 @@ export const RecognizeCreated = Type.Object({
   scene: Type.String(),
   visit: Type.String(),
   reports: Type.Record(Type.String(), Type.String(), { description: 'Report type -> report id' }),
+  quality: Type.Array(ScenePhotoQuality, { description: "Each photo's quality, in the order of images (ours): pixel checks, repeats in the visit, overlap with the previous photo; distance and coverage come with GET /api/app/v1/photo_quality/ once recognised" }),
 });
 
 export const ReportItem = Type.Object({

@@ -324,6 +324,19 @@ export interface AnnotationCorrectionTable extends Keyed, Stamped {
   after: string;
 }
 
+/** An upload's pixel measures (JSON of domain/photo-checks.ts PixelMeasures), migration 0021. Local. */
+export interface PhotoMeasuresTable {
+  upload_id: string;
+  measures: string;
+  created_at: string;
+}
+
+/** A photo-quality threshold (name -> value), migration 0021. Local. */
+export interface PhotoQualitySettingTable {
+  name: string;
+  value: number;
+}
+
 export interface SettingTable {
   name: string;
   value: string;
@@ -353,6 +366,8 @@ export interface Database {
   sync_rejections: SyncRejectionTable;
   sync_settings: SyncSettingTable;
   sync_photos: SyncPhotoTable;
+  photo_measures: PhotoMeasuresTable;
+  photo_quality_settings: PhotoQualitySettingTable;
   uploads: UploadTable;
   sku_images: SkuImageTable;
   scenes: SceneTable;

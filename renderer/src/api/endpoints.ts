@@ -14,6 +14,7 @@ import type {
   NamedRecord,
   Planogram,
   PlanogramRecord,
+  QualityThresholds,
   RecognizeRequest,
   RecognizeResponse,
   Report,
@@ -28,6 +29,8 @@ import type {
   SyncStatus,
   Upload,
   Visit,
+  VisitMarks,
+  VisitQuality,
 } from './types';
 
 export const V15 = '/api/v1.5';
@@ -233,4 +236,21 @@ export function getSyncSettings(api: ApiClient) {
 
 export function saveSyncSettings(api: ApiClient, body: SyncSettingsBody) {
   return api.put<SyncSettings>(`${APP}/sync/settings/`, body);
+}
+
+// Photo quality: the checks' thresholds and a visit's photos judged against them.
+export function getQualityThresholds(api: ApiClient) {
+  return api.get<QualityThresholds>(`${APP}/photo_quality/settings/`);
+}
+export function saveQualityThresholds(api: ApiClient, body: Partial<QualityThresholds>) {
+  return api.patch<QualityThresholds>(`${APP}/photo_quality/settings/`, body);
+}
+export function getVisitQuality(api: ApiClient, visit: string) {
+  return api.get<VisitQuality>(`${APP}/photo_quality/?visit=${encodeURIComponent(visit)}`);
+}
+export function getVisitMarks(api: ApiClient, visits: readonly string[]) {
+  return api.get<VisitMarks>(`${APP}/photo_quality/marks/?visit__in=${visits.map(encodeURIComponent).join(',')}`);
+}
+export function getVisitsByMark(api: ApiClient, mark: 'fine' | 'check' | 'retake', signal?: AbortSignal) {
+  return api.get<{ mark: string; visits: string[] }>(`${APP}/photo_quality/visits/`, { mark }, signal);
 }

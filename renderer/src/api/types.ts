@@ -21,6 +21,7 @@ import type { AnnotationBox as AnnotationBoxSchema, CorrectionItem, SuggestionsA
 import type { SkuItem } from '../../../main/server/schemas/skus.js';
 import type { SyncSettings as SyncSettingsSchema, SyncSettingsBody as SyncSettingsBodySchema, SyncStatus as SyncStatusSchema } from '../../../main/server/schemas/sync.js';
 import type { VisitItem } from '../../../main/server/schemas/visits.js';
+import type { PhotoQuality as PhotoQualitySchema, QualityThresholds as QualityThresholdsSchema, VisitMarks as VisitMarksSchema, VisitQuality as VisitQualitySchema } from '../../../main/server/schemas/quality.js';
 
 /** A list page: the envelope of any list, with its items typed. */
 export type Page<T> = Omit<Static<ReturnType<typeof Envelope<TSchema>>>, 'results'> & { results: T[] };
@@ -49,6 +50,10 @@ export type ReportStatus = Static<typeof ReportItem>['status'];
 export type Report<J = unknown> = Omit<Static<typeof ReportItem>, 'json'> & { json: J | null };
 export type RecognizeRequest = Static<typeof RecognizeBody>;
 export type RecognizeResponse = Static<typeof RecognizeCreated>;
+export type PhotoQuality = Static<typeof PhotoQualitySchema>;
+export type QualityThresholds = Static<typeof QualityThresholdsSchema>;
+export type VisitQuality = Static<typeof VisitQualitySchema>;
+export type VisitMarks = Static<typeof VisitMarksSchema>;
 export type ApiKeyRecord = Omit<Static<typeof ApiKeyListItem>, 'current'> & Partial<Pick<Static<typeof ApiKeyListItem>, 'current'>> & Partial<Pick<Static<typeof ApiKeyCreated>, 'key'>>;
 export type AppInfo = Static<typeof Info>;
 /** A recognition error or out-of-stock reason sent about a scene. */

@@ -2,6 +2,7 @@
 // yet (a reload or a crash must not lose them), the unsaved new-visit draft, view preferences and a
 // cache of lists so they open instantly and stay readable offline. The server is the source of truth.
 import Dexie, { type EntityTable } from 'dexie';
+import type { PhotoQuality } from '../api/types';
 
 export interface PendingPhoto {
   id: string;
@@ -12,6 +13,8 @@ export interface PendingPhoto {
   addedAt: number;
   /** Set once the photo reached the server; cleared photos are deleted after recognition starts. */
   uploadId?: string;
+  /** The server's checks of the photo, answered with its upload. */
+  quality?: PhotoQuality;
 }
 
 export interface VisitDraft {

@@ -11,8 +11,8 @@ export const dexieDraftRepository: DraftRepository = {
   addPhoto: async (photo) => {
     await db.pendingPhotos.put(photo);
   },
-  markUploaded: async (photoId, uploadId) => {
-    await db.pendingPhotos.update(photoId, { uploadId });
+  markUploaded: async (photoId, uploadId, quality) => {
+    await db.pendingPhotos.update(photoId, quality ? { uploadId, quality } : { uploadId });
   },
   removePhoto: (photoId) => db.pendingPhotos.delete(photoId),
   clearDraft: async (draftId) => {

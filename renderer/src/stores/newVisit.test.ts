@@ -33,7 +33,7 @@ function memoryRepository() {
     saveDraft: async (d) => void drafts.set(d.id, { ...d }),
     photos: async (id) => [...photos.values()].filter((p) => p.draftId === id).sort((a, b) => a.addedAt - b.addedAt),
     addPhoto: async (p) => void photos.set(p.id, { ...p }),
-    markUploaded: async (id, uploadId) => void (photos.get(id)!.uploadId = uploadId),
+    markUploaded: async (id, uploadId, quality) => void Object.assign(photos.get(id)!, { uploadId, quality }),
     removePhoto: async (id) => void photos.delete(id),
     clearDraft: async (id) => {
       drafts.delete(id);
@@ -111,6 +111,37 @@ describe('new visit store', () => {
   });
 });
 
+describe('photo quality in the new visit', () => {
+  it('marks a blurred photo retake as it is added, replaces it in place, and asks a reason for one kept', async () => {
+    const sharp = (await import('sharp')).default;
+    const { repo, photos } = memoryRepository();
+    const api = new ApiClient(server.url, KEY);
+    const store = createNewVisitStore(repo);
+    await store.getState().load();
+    const shelf = path.resolve(process.env.SHARED_DATA ?? path.join('..', 'shared', 'data'), 'shelf-photos', 'test_1347.jpg');
+    const good = await sharp(shelf).rotate().resize(1600).jpeg().toBuffer();
+    const blurred = await sharp(good).blur(6).jpeg().toBuffer();
+    const file = (bytes: Buffer, name: string) => new File([new Uint8Array(bytes)], name, { type: 'image/jpeg' });
+    await store.getState().addPhotos([file(blurred, 'a.jpg'), file(good, 'b.jpg')], api);
+    const [a, b] = store.getState().photos;
+    expect(a.quality?.mark).toBe('retake');
+    expect(a.quality?.issues.map((i) => i.code)).toContain('blur');
+    expect(b.quality?.mark).toBe('fine');
+
+    await store.getState().retakePhoto(a.id, file(good, 'a2.jpg'), api);
+    const after = store.getState().photos;
+    expect(after.map((p) => p.name)).toEqual(['a2.jpg', 'b.jpg']);
+    expect(after[0].quality?.mark).toBe('fine');
+    expect([...photos.values()].map((p) => p.name).sort()).toEqual(['a2.jpg', 'b.jpg']);
+
+    await store.getState().addPhotos([file(blurred, 'c.jpg')], api);
+    expect(await store.getState().start(api, null)).toBeNull();
+    expect(store.getState().phase).toEqual({ step: 'needs-reason', photos: 1 });
+    expect(await store.getState().start(api, null, '  ')).toBeNull();
+    expect(await store.getState().start(api, null, 'The shelf was being restocked')).toBeTruthy();
+  });
+});
+
 describe('new visit to reports, on the real server and model', () => {
   it('creates the visit, uploads the photo, starts recognition, forgets the photos, and the reports store follows them to the end', async () => {
     const { repo, photos, recognitions, drafts } = memoryRepository();
@@ -122,7 +153,10 @@ describe('new visit to reports, on the real server and model', () => {
     const file = readdirSync(dir).find((f) => f.endsWith('.jpg'))!;
     await store.getState().addPhotos([new File([readFileSync(path.join(dir, file))], file, { type: 'image/jpeg' })]);
 
-    const visit = await store.getState().start(api, null);
+    // A product crop, not a shelf photo: checked as it is uploaded, marked retake, so a reason is asked.
+    expect(await store.getState().start(api, null)).toBeNull();
+    expect(store.getState().phase).toEqual({ step: 'needs-reason', photos: 1 });
+    const visit = await store.getState().start(api, null, 'A test crop');
     expect(store.getState().phase).toEqual({ step: 'started', visit });
     expect(visit).toBeTruthy();
     expect(await getOne(api, 'visits', visit!)).toMatchObject({ shop: 'Shop 1', agent: 'eve' });

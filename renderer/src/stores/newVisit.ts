@@ -1,11 +1,14 @@
 // The "new visit" flow: a draft (display, shop, agent) and its photos, kept in IndexedDB until they
 // are uploaded so a reload or a crash loses nothing, then: create the visit, upload each photo
 // (remembering what is already uploaded, so a retry after a failure resumes), start recognition.
+// Photos are uploaded as they are added when the server is at hand, so each comes back with the
+// server's quality checks while the auditor still stands at the shelf; one marked "retake" can be
+// replaced in place, and starting with one still marked so asks for a reason.
 import { create } from 'zustand';
 import type { ApiClient } from '../api/client';
 import { createOne, recognize, uploadImage } from '../api/endpoints';
 import { describeError } from '../api/errors';
-import type { Display, RecognizeResponse, ReportType } from '../api/types';
+import type { Display, PhotoQuality, RecognizeResponse, ReportType } from '../api/types';
 import type { PendingPhoto, StartedRecognition, VisitDraft } from '../db/database';
 
 export interface DraftRepository {
@@ -13,7 +16,7 @@ export interface DraftRepository {
   saveDraft(draft: VisitDraft): Promise<void>;
   photos(draftId: string): Promise<PendingPhoto[]>;
   addPhoto(photo: PendingPhoto): Promise<void>;
-  markUploaded(photoId: string, uploadId: string): Promise<void>;
+  markUploaded(photoId: string, uploadId: string, quality?: PhotoQuality): Promise<void>;
   removePhoto(photoId: string): Promise<void>;
   /** Called once recognition has started: the photos live on the server now. */
   clearDraft(draftId: string): Promise<void>;
@@ -25,6 +28,7 @@ export type Phase =
   | { step: 'creating-visit' }
   | { step: 'uploading'; done: number; total: number }
   | { step: 'starting-recognition' }
+  | { step: 'needs-reason'; photos: number }
   | { step: 'started'; visit: string }
   | { step: 'failed'; message: string };
 
@@ -35,9 +39,13 @@ export interface NewVisitState {
   phase: Phase;
   load(): Promise<void>;
   update(patch: Partial<Pick<VisitDraft, 'display' | 'shop' | 'agent' | 'visitId'>>): Promise<void>;
-  addPhotos(files: File[]): Promise<void>;
+  /** Keeps the photos here and, with `api`, uploads each at once for its quality checks. */
+  addPhotos(files: File[], api?: ApiClient): Promise<void>;
+  /** Replaces a photo by a new one at the same place in the scene, checked likewise. */
+  retakePhoto(id: string, file: File, api?: ApiClient): Promise<void>;
   removePhoto(id: string): Promise<void>;
-  start(api: ApiClient, display: Display | null): Promise<string | null>;
+  /** `reason`: why photos marked retake are kept; asked for (phase needs-reason) when there are some. */
+  start(api: ApiClient, display: Display | null, reason?: string): Promise<string | null>;
 }
 
 export const CURRENT_DRAFT = 'current';
@@ -52,7 +60,18 @@ export function reportTypesFor(display: Display | null): ReportType[] {
 
 export function createNewVisitStore(repo: DraftRepository, newId: () => string = () => crypto.randomUUID()) {
   const emptyDraft = (): VisitDraft => ({ id: CURRENT_DRAFT, display: '', shop: '', agent: '', updatedAt: Date.now() });
-  return create<NewVisitState>()((set, get) => ({
+  return create<NewVisitState>()((set, get) => {
+  /** Uploads a photo for its checks; a failure leaves it to be uploaded when recognition starts. */
+  async function check(api: ApiClient, photo: PendingPhoto): Promise<void> {
+    try {
+      const answer = await uploadImage(api, photo.blob, photo.name);
+      await repo.markUploaded(photo.id, answer.id, answer.quality);
+      set({ photos: get().photos.map((p) => (p.id === photo.id ? { ...p, uploadId: answer.id, quality: answer.quality } : p)) });
+    } catch {
+      // Offline or refused: the photo stays here, unchecked; start() uploads it and says what failed.
+    }
+  }
+  return {
     draft: emptyDraft(),
     photos: [],
     loaded: false,
@@ -71,7 +90,7 @@ export function createNewVisitStore(repo: DraftRepository, newId: () => string =
       await repo.saveDraft(draft);
     },
 
-    async addPhotos(files) {
+    async addPhotos(files, api) {
       const added: PendingPhoto[] = files.map((file, i) => ({
         id: newId(),
         draftId: CURRENT_DRAFT,
@@ -89,6 +108,22 @@ export function createNewVisitStore(repo: DraftRepository, newId: () => string =
         return;
       }
       set({ photos: [...get().photos, ...added], phase: { step: 'editing' } });
+      if (api) for (const photo of added) await check(api, photo);
+    },
+
+    async retakePhoto(id, file, api) {
+      const old = get().photos.find((p) => p.id === id);
+      if (!old) return;
+      const photo: PendingPhoto = { id: newId(), draftId: CURRENT_DRAFT, name: file.name, type: file.type, blob: file, addedAt: old.addedAt };
+      try {
+        await repo.addPhoto(photo);
+        await repo.removePhoto(id);
+      } catch (error) {
+        set({ phase: { step: 'failed', message: `The photo could not be kept on this computer: ${describeError(error)}` } });
+        return;
+      }
+      set({ photos: get().photos.map((p) => (p.id === id ? photo : p)), phase: { step: 'editing' } });
+      if (api) await check(api, photo);
     },
 
     async removePhoto(id) {
@@ -96,10 +131,15 @@ export function createNewVisitStore(repo: DraftRepository, newId: () => string =
       set({ photos: get().photos.filter((p) => p.id !== id) });
     },
 
-    async start(api, display) {
+    async start(api, display, reason) {
       const { draft, photos } = get();
       if (photos.length === 0) {
         set({ phase: { step: 'failed', message: 'Add at least one photo of the shelf.' } });
+        return null;
+      }
+      const toRetake = photos.filter((p) => p.quality?.mark === 'retake').length;
+      if (toRetake > 0 && !reason?.trim()) {
+        set({ phase: { step: 'needs-reason', photos: toRetake } });
         return null;
       }
       try {
@@ -121,12 +161,20 @@ export function createNewVisitStore(repo: DraftRepository, newId: () => string =
         for (const photo of photos) {
           let uploadId = photo.uploadId;
           if (!uploadId) {
-            uploadId = (await uploadImage(api, photo.blob, photo.name)).id;
-            await repo.markUploaded(photo.id, uploadId);
+            const answer = await uploadImage(api, photo.blob, photo.name);
+            uploadId = answer.id;
+            await repo.markUploaded(photo.id, uploadId, answer.quality);
             photo.uploadId = uploadId;
+            photo.quality = answer.quality;
           }
           uploadIds.push(uploadId);
           set({ phase: { step: 'uploading', done: ++done, total: photos.length } });
+        }
+        // Photos uploaded only now (added while the server was away) were checked only now.
+        const nowRetake = photos.filter((p) => p.quality?.mark === 'retake').length;
+        if (nowRetake > 0 && !reason?.trim()) {
+          set({ photos: [...photos], phase: { step: 'needs-reason', photos: nowRetake } });
+          return null;
         }
         set({ phase: { step: 'starting-recognition' } });
         const response: RecognizeResponse = await recognize(api, {
@@ -134,7 +182,13 @@ export function createNewVisitStore(repo: DraftRepository, newId: () => string =
           display: display?.id,
           visit: visitId,
           report_types: reportTypesFor(display),
-          metadata: draft.agent ? { agent_id: draft.agent, agent_name: draft.agent } : undefined,
+          metadata: draft.agent || reason?.trim()
+            ? {
+                ...(draft.agent ? { agent_id: draft.agent, agent_name: draft.agent } : {}),
+                // Kept with the scene, so review sees why photos marked retake were sent anyway.
+                ...(nowRetake > 0 && reason?.trim() ? { retake_reason: reason.trim() } : {}),
+              }
+            : undefined,
         });
         await repo.rememberRecognition({
           id: response.id,
@@ -155,5 +209,6 @@ export function createNewVisitStore(repo: DraftRepository, newId: () => string =
         return null;
       }
     },
-  }));
+  };
+  });
 }

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { recognizeRouteConfig } from '../../http/rate-limit.js';
 import { recognize } from '../../scenes/recognize.js';
+import { visitQuality } from '../../scenes/photo-quality.js';
 import { errorResponses } from '../../schemas/common.js';
 import { RecognizeBody, RecognizeCreated } from '../../schemas/recognition.js';
 
@@ -17,8 +18,9 @@ const recognizeRoute: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const result = await recognize(app.db, request.body);
     app.recognitionWorker?.notify();
+    const [scene] = await visitQuality(app.db, app.dataDir, result.visit, result.scene);
     reply.code(201);
-    return result;
+    return { ...result, quality: scene?.photos ?? [] };
   });
 };
 export default recognizeRoute;

@@ -9,7 +9,8 @@ import { HttpError, detail } from '../../http/errors.js';
 import { getUpload, storeUpload, storeUploadFile, uploadFilePath, uploadUrlPath, type UploadRow } from '../../domain/uploads.js';
 import { fetchImage } from '../../http/fetch-image.js';
 import { IdParams, errorResponses } from '../../schemas/common.js';
-import { UploadByUrlBody, UploadContentParams, UploadCreated, UploadItem } from '../../schemas/recognition.js';
+import { UploadByUrlBody, UploadContentParams, UploadCreated, UploadFetched, UploadItem } from '../../schemas/recognition.js';
+import { uploadQuality } from '../../domain/photo-quality.js';
 
 export function absoluteUploadUrl(request: FastifyRequest, row: Pick<UploadRow, 'id' | 'token'>): string {
   return `${request.protocol}://${request.host}${uploadUrlPath(row)}`;
@@ -34,18 +35,20 @@ const uploads: FastifyPluginAsyncTypebox = async (app) => {
     const file = files.find((f) => f.field === 'datafile') ?? files.find((f) => f.field === 'file');
     if (!file) throw new ValidationError({ datafile: ['No file was submitted.'] });
     const { row, duplicate } = await storeUploadFile(app.db, app.dataDir, file, { field: file.field });
+    // The pixel checks answer with the upload, so the auditor hears about a bad photo at the shelf.
+    const quality = await uploadQuality(app.db, app.dataDir, row);
     reply.code(201);
-    return { ...present(request, row), duplicate };
+    return { ...present(request, row), duplicate, quality };
   });
 
   for (const path of ['/uploads/upload_by_url/', '/uploads_by_url/']) {
     app.post(path, {
-      schema: { tags, summary: 'Upload an image from an http(s) URL (15 s timeout, 25 MB cap)', body: UploadByUrlBody, response: { 200: UploadItem, ...errorResponses } },
+      schema: { tags, summary: 'Upload an image from an http(s) URL (15 s timeout, 25 MB cap)', body: UploadByUrlBody, response: { 200: UploadFetched, ...errorResponses } },
     }, async (request) => {
       const { url } = request.body;
       const bytes = await fetchImage(url, { reach: app.serverConfig.settings.allowPrivateUrls ? 'any' : 'public' });
       const { row } = await storeUpload(app.db, app.dataDir, bytes, { sourceUrl: url, field: 'url' });
-      return present(request, row);
+      return { ...present(request, row), quality: await uploadQuality(app.db, app.dataDir, row) };
     });
   }
 

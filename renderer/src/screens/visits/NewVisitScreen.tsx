@@ -1,7 +1,8 @@
 // From "new visit" to recognition in a few steps: choose the display, add shelf photos (kept on this
 // computer until uploaded), start recognition and watch it go. Displays are searched on the server and
 // the chosen one read by id: the list of displays may be long.
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { PhotoQualityMark } from '../../components/PhotoQualityMark';
 import { BlobImage } from '../../components/BlobImage';
 import { DropZone } from '../../components/DropZone';
 import { RecordPickerField } from '../../components/RecordPickerField';
@@ -30,9 +31,44 @@ function phaseText(phase: Phase): string | null {
   }
 }
 
+/** Replaces one photo by a new one picked from the disk (the desktop dialog, else the file input). */
+function RetakeButton({ name, onFile, disabled }: { name: string; onFile(file: File): void; disabled: boolean }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        disabled={disabled}
+        aria-label={`Retake photo ${name}`}
+        onClick={async () => {
+          const bridge = window.shelfAudit;
+          if (!bridge?.openPhotos) return input.current?.click();
+          const [picked] = await bridge.openPhotos({ multiple: false });
+          if (picked) onFile(new File([new Uint8Array(picked.bytes)], picked.name, { type: picked.type }));
+        }}
+      >
+        Retake
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept="image/*"
+        hidden
+        data-testid={`retake-input-${name}`}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file) onFile(file);
+          e.target.value = '';
+        }}
+      />
+    </>
+  );
+}
+
 export function NewVisitScreen() {
   const api = useSession((s) => s.api);
   const { draft, photos, loaded, phase } = newVisitStore();
+  const [reason, setReason] = useState('');
   useEffect(() => {
     void newVisitStore.getState().load();
   }, []);
@@ -53,7 +89,7 @@ export function NewVisitScreen() {
       <form
         onSubmit={async (e) => {
           e.preventDefault();
-          const visit = await newVisitStore.getState().start(api, display);
+          const visit = await newVisitStore.getState().start(api, display, reason);
           if (visit) navigate({ screen: 'visit', id: visit });
         }}
       >
@@ -74,7 +110,7 @@ export function NewVisitScreen() {
         </fieldset>
         <fieldset disabled={busy}>
           <legend>2. Shelf photos</legend>
-          <DropZone label="Add shelf photos" onFiles={(files) => void newVisitStore.getState().addPhotos(files)} disabled={busy} />
+          <DropZone label="Add shelf photos" onFiles={(files) => void newVisitStore.getState().addPhotos(files, api)} disabled={busy} />
           {photos.length === 0 ? (
             <p className="state state-empty">No photos yet. They stay on this computer until recognition starts.</p>
           ) : (
@@ -84,6 +120,8 @@ export function NewVisitScreen() {
                   <BlobImage blob={p.blob} alt={`Photo ${i + 1}: ${p.name}`} />
                   <span className="photo-name">{p.name}</span>
                   <span className="muted">{p.uploadId ? 'uploaded' : 'not uploaded yet'}</span>
+                  <PhotoQualityMark quality={p.quality} name={p.name} />
+                  <RetakeButton name={p.name} disabled={busy} onFile={(file) => void newVisitStore.getState().retakePhoto(p.id, file, api)} />
                   <button type="button" className="danger" aria-label={`Remove photo ${p.name}`} onClick={() => void newVisitStore.getState().removePhoto(p.id)}>
                     Remove
                   </button>
@@ -100,6 +138,15 @@ export function NewVisitScreen() {
             </p>
           )}
           {phase.step === 'failed' && <ErrorMessage message={phase.message} />}
+          {phase.step === 'needs-reason' && (
+            <div role="alert" className="retake-reason">
+              <p>
+                {phase.photos === 1 ? 'One photo is' : `${phase.photos} photos are`} marked retake. Retake {phase.photos === 1 ? 'it' : 'them'}, or say why
+                they are sent as they are.
+              </p>
+              <TextField label="Reason for keeping photos marked retake" value={reason} onChange={(e) => setReason(e.target.value)} />
+            </div>
+          )}
           <button type="submit" className="primary" disabled={busy || photos.length === 0 || displayPending}>
             Start recognition
           </button>

@@ -29,6 +29,7 @@ import { FacingCounts, KpiValues, ShareOfSpaceTable } from './VisitFigures';
 import { VisitHeader } from './VisitHeader';
 import { photosOf, reviewScenesOf } from './visitPhotos';
 import { VisitPhotos } from './VisitPhotos';
+import { VisitPhotoQuality } from './VisitPhotoQuality';
 
 export function VisitScreen({ id }: { id: string }) {
   const { visit, loadError, reload } = useVisit(id);
@@ -97,6 +98,7 @@ export function VisitScreen({ id }: { id: string }) {
             onReportError={setBoxError}
           />
           <div className="visit-side">
+            <VisitPhotoQuality visit={id} pending={reports.pending} />
             <FacingCounts report={byType.FACING_COUNT} facings={facings} nameOf={name} colourOf={colourOf} />
             <ShareOfSpaceTable share={reports.ready<ShareOfSpace>('SHARE_OF_SPACE')} nameOf={name} />
             <KpiValues kpis={kpis} definitions={kpiDefinitions} pending={reports.pending > 0} />

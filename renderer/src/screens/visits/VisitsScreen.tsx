@@ -1,8 +1,8 @@
-// The visits list a supervisor works through: filter to the new ones, by agent, day or shop. The server
+// The visits list a supervisor works through: filter to the new ones, by agent, day, shop or photo quality. The server
 // filters, searches, sorts and pages: only the page shown travels, each visit with its "new" flag.
 import { useEffect, useMemo, useState } from 'react';
 import type { ApiClient, Query } from '../../api/client';
-import { listPage } from '../../api/endpoints';
+import { getVisitsByMark, listPage } from '../../api/endpoints';
 import type { Visit } from '../../api/types';
 import { SelectField, TextField } from '../../components/Field';
 import { Empty } from '../../components/StateMessage';
@@ -17,8 +17,14 @@ function visitSource(api: ApiClient, filter: VisitFilter, version: number): Serv
   return {
     key: `visits?${JSON.stringify(filters)}`,
     version,
-    // Each visit carries its "new" flag: the page is the one request.
-    load: (query: Query, signal: AbortSignal) => listPage(api, 'visits', { ...query, ...filters }, signal),
+    // Each visit carries its "new" flag: the page is the one request (two with a photo-quality
+    // filter: the visits of that mark first, then the page of them).
+    load: async (query: Query, signal: AbortSignal) => {
+      if (!filter.quality) return listPage(api, 'visits', { ...query, ...filters }, signal);
+      const { visits } = await getVisitsByMark(api, filter.quality, signal);
+      // No id matches the empty string, so an empty choice lists nothing.
+      return listPage(api, 'visits', { ...query, ...filters, id__in: visits.length ? visits.join(',') : ',' }, signal);
+    },
   };
 }
 
@@ -58,6 +64,17 @@ export function VisitsScreen() {
         <TextField label="Agent" value={filter.agent} placeholder="Any agent" onChange={(e) => set({ agent: e.target.value })} />
         <TextField label="Date" type="date" value={filter.date} onChange={(e) => set({ date: e.target.value })} />
         <TextField label="Shop" value={filter.shop} placeholder="Any shop" onChange={(e) => set({ shop: e.target.value })} />
+        <SelectField
+          label="Photo quality"
+          value={filter.quality}
+          placeholder="Any photos"
+          options={[
+            { value: 'retake', label: 'Some to retake' },
+            { value: 'check', label: 'Some to check' },
+            { value: 'fine', label: 'All fine' },
+          ]}
+          onChange={(e) => set({ quality: e.target.value as VisitFilter['quality'] })}
+        />
         <button type="button" onClick={() => setFilter(NO_FILTER)}>
           Clear filters
         </button>

@@ -7,12 +7,14 @@ export interface VisitFilter {
   /** yyyy-mm-dd, a day in the viewer's time zone; blank for any day. */
   date: string;
   shop: string;
+  /** The worst photo mark of the visit; blank for any. */
+  quality: '' | 'fine' | 'check' | 'retake';
 }
 
-export const NO_FILTER: VisitFilter = { status: 'all', agent: '', date: '', shop: '' };
+export const NO_FILTER: VisitFilter = { status: 'all', agent: '', date: '', shop: '', quality: '' };
 
 export function isFiltered(filter: VisitFilter): boolean {
-  return filter.status !== 'all' || !!filter.agent.trim() || !!filter.shop.trim() || !!filter.date;
+  return filter.status !== 'all' || !!filter.agent.trim() || !!filter.shop.trim() || !!filter.date || !!filter.quality;
 }
 
 /** The v1.5 visits list's filters; the day is the viewer's, so it travels as two instants. */

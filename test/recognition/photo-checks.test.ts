@@ -1,0 +1,189 @@
+// The photo checks on made images: a drawn shelf (boards, packs with printed stripes), then blurred,
+// darkened, brightened, given a glare patch, rotated, stored as grey, 16-bit, CMYK, EXIF-rotated.
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEFAULT_THRESHOLDS as T,
+  estimateOverlap,
+  hashDistance,
+  judgeBoxes,
+  judgeDuplicate,
+  judgePixels,
+  measurePhoto,
+  summarise,
+  type Box,
+} from '../../main/server/domain/photo-checks.js';
+
+const W = 2000;
+const H = 1500;
+
+/** An SVG shelf: 4 boards, packs of varied colours with stripes, labels and edges to be sharp on. */
+export function shelfSvg(width = W, height = H, seed = 1): string {
+  let s = seed;
+  const rnd = () => ((s = (s * 16807) % 2147483647) / 2147483647);
+  const parts: string[] = [`<rect width="${width}" height="${height}" fill="#6b6b70"/>`];
+  const rows = 4;
+  const rowH = height / rows;
+  for (let r = 0; r < rows; r++) {
+    const y0 = r * rowH;
+    let x = 10;
+    while (x < width - 60) {
+      const w = 50 + rnd() * 90;
+      const h = rowH * (0.55 + rnd() * 0.3);
+      const hue = Math.floor(rnd() * 360);
+      parts.push(`<rect x="${x}" y="${y0 + rowH - 30 - h}" width="${w - 6}" height="${h}" fill="hsl(${hue},70%,45%)"/>`);
+      for (let k = 0; k < 4; k++) {
+        parts.push(`<rect x="${x + 6}" y="${y0 + rowH - 30 - h + 15 + k * 22}" width="${w - 18}" height="6" fill="hsl(${(hue + 180) % 360},60%,${k % 2 ? 85 : 20}%)"/>`);
+      }
+      for (let k = 0; k < 5; k++) {
+        parts.push(`<rect x="${x + 8 + k * ((w - 20) / 5)}" y="${y0 + rowH - 30 - h * 0.45}" width="3" height="${h * 0.3}" fill="hsl(${(hue + 90) % 360},50%,${k % 2 ? 90 : 15}%)"/>`);
+      }
+      x += w;
+    }
+    parts.push(`<rect x="0" y="${y0 + rowH - 30}" width="${width}" height="30" fill="#d9d9d0"/>`);
+    parts.push(`<rect x="0" y="${y0 + rowH - 30}" width="${width}" height="4" fill="#202020"/>`);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${parts.join('')}</svg>`;
+}
+
+let shelf: Buffer;
+
+beforeAll(async () => {
+  shelf = await sharp(Buffer.from(shelfSvg())).jpeg({ quality: 90 }).toBuffer();
+});
+
+const codes = async (input: Buffer) => judgePixels(await measurePhoto(input), T).map((i) => i.code);
+
+describe('pixel checks on made images', () => {
+  it('passes a sharp, level, well-exposed shelf', async () => {
+    const m = await measurePhoto(shelf);
+    expect(m.width).toBe(W);
+    expect(m.sharpness).toBeGreaterThan(T.min_sharpness);
+    expect(Math.abs(m.tilt)).toBeLessThanOrEqual(1);
+    expect(m.convergence).toBeLessThanOrEqual(1);
+    expect(await codes(shelf)).toEqual([]);
+  });
+
+  it('flags focus blur and motion blur', async () => {
+    const focus = await sharp(shelf).blur(6).jpeg().toBuffer();
+    const motion = await sharp(shelf).convolve({ width: 25, height: 3, kernel: [...new Array(25).fill(0), ...new Array(25).fill(1), ...new Array(25).fill(0)] }).jpeg().toBuffer();
+    const sharpness = (await measurePhoto(shelf)).sharpness;
+    expect((await measurePhoto(focus)).sharpness).toBeLessThan(sharpness / 5);
+    expect(await codes(focus)).toContain('blur');
+    expect(await codes(motion)).toContain('blur');
+  });
+
+  it('flags a dark and a bright photo, and clipped highlights', async () => {
+    const dark = await sharp(shelf).linear(0.25, 0).jpeg().toBuffer();
+    const bright = await sharp(shelf).linear(1.6, 90).jpeg().toBuffer();
+    expect(await codes(dark)).toContain('too_dark');
+    expect(await codes(bright)).toContain('too_bright');
+    const issues = judgePixels(await measurePhoto(dark), T);
+    const dim = issues.find((i) => i.code === 'too_dark')!;
+    expect(dim.value).toBeLessThan(dim.threshold!);
+    expect(dim.message).toMatch(/too dark/);
+  });
+
+  it('flags a glare patch', async () => {
+    const patch = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
+      <ellipse cx="900" cy="600" rx="260" ry="170" fill="#fdfdfd"/></svg>`);
+    const glare = await sharp(shelf).composite([{ input: patch }]).jpeg().toBuffer();
+    const m = await measurePhoto(glare);
+    expect(m.glare).toBeGreaterThan(T.max_glare);
+    expect(await codes(glare)).toContain('glare');
+  });
+
+  it('measures the angle of a rotated photo, clockwise positive', async () => {
+    for (const angle of [6, -10]) {
+      const turned = await sharp(shelf).rotate(angle, { background: '#6b6b70' }).jpeg().toBuffer();
+      const m = await measurePhoto(turned);
+      expect(Math.abs(m.tilt - angle)).toBeLessThanOrEqual(1.5);
+      expect(await codes(turned)).toContain('tilt');
+    }
+  });
+
+  it('answers in words for a tiny photo, and measures grey, 16-bit, CMYK and EXIF-rotated ones', async () => {
+    const tiny = await sharp(shelf).resize(120).png().toBuffer();
+    const tinyIssues = judgePixels(await measurePhoto(tiny), T);
+    expect(tinyIssues[0].code).toBe('too_small');
+    expect(tinyIssues[0].message).toMatch(/pixels/);
+
+    const grey = await sharp(shelf).greyscale().png().toBuffer();
+    const sixteen = await sharp(shelf).toColourspace('rgb16').png().toBuffer();
+    expect((await sharp(sixteen).metadata()).depth).toBe('ushort');
+    const cmyk = await sharp(shelf).toColourspace('cmyk').jpeg().toBuffer();
+    expect((await sharp(cmyk).metadata()).space).toBe('cmyk');
+    const base = await measurePhoto(shelf);
+    for (const variant of [grey, sixteen, cmyk]) {
+      const m = await measurePhoto(variant);
+      expect(Math.abs(m.brightness - base.brightness)).toBeLessThan(20);
+      expect(m.sharpness).toBeGreaterThan(T.min_sharpness);
+      expect(judgePixels(m, T).map((i) => i.code)).toEqual([]);
+    }
+    // Stored on its side with EXIF orientation 6: measured as displayed, so level and the right way up.
+    const sideways = await sharp(shelf).rotate(-90).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const m = await measurePhoto(sideways);
+    expect([m.width, m.height]).toEqual([W, H]);
+    expect(Math.abs(m.tilt)).toBeLessThanOrEqual(1);
+  });
+
+  it('measures a flat grey photo without crashing, and calls it blurred', async () => {
+    const flat = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+    expect(await codes(flat)).toContain('blur');
+  });
+
+  it('measures a panorama-sized photo', async () => {
+    const wide = await sharp(Buffer.from(shelfSvg(8000, 1200, 3))).jpeg().toBuffer();
+    const m = await measurePhoto(wide);
+    expect(m.width).toBe(8000);
+    expect(Number.isFinite(m.sharpness)).toBe(true);
+  });
+});
+
+describe('the same photo twice, and overlap', () => {
+  it('finds a re-encoded copy and tells a different shelf apart', async () => {
+    const a = await measurePhoto(shelf);
+    const again = await measurePhoto(await sharp(shelf).resize(1500).jpeg({ quality: 60 }).toBuffer());
+    const other = await measurePhoto(await sharp(Buffer.from(shelfSvg(W, H, 99))).jpeg().toBuffer());
+    expect(hashDistance(a.hash, again.hash)).toBeLessThanOrEqual(T.max_duplicate_distance);
+    expect(judgeDuplicate(again.hash, [{ id: 'u1', hash: a.hash }], T)?.message).toMatch(/u1/);
+    expect(judgeDuplicate(other.hash, [{ id: 'u1', hash: a.hash }], T)).toBeNull();
+  });
+
+  it('estimates the overlap of two photos along one bay', async () => {
+    const bay = await sharp(Buffer.from(shelfSvg(4000, 1500, 7))).jpeg().toBuffer();
+    const part = async (left: number) => measurePhoto(await sharp(bay).extract({ left, top: 0, width: 2000, height: 1500 }).jpeg().toBuffer());
+    const first = await part(0);
+    expect(estimateOverlap(first.profile, (await part(1000)).profile)).toBeCloseTo(0.5, 1);
+    expect(estimateOverlap(first.profile, (await part(1800)).profile)).toBeLessThan(0.2);
+  });
+});
+
+describe('checks from the detector\'s boxes', () => {
+  const size = { width: 1000, height: 1000 };
+  const grid = (rows: number, cols: number, top = 100, bottom = 900, left = 100, right = 900): Box[] => {
+    const out: Box[] = [];
+    const h = (bottom - top) / rows;
+    const w = (right - left) / cols;
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out.push({ x: left + c * w, y: top + r * h + h * 0.2, w: w * 0.9, h: h * 0.8 });
+    return out;
+  };
+
+  it('passes products filling the photo inside the bay', () => {
+    expect(judgeBoxes(grid(8, 16), size, T)).toEqual([]);
+  });
+  it('says when there are no products, when they are too small, cut at top and bottom, or at the bay end', () => {
+    expect(judgeBoxes([], size, T)[0].code).toBe('no_products');
+    expect(judgeBoxes(grid(6, 20, 400, 600, 400, 600), size, T).map((i) => i.code)).toContain('too_far');
+    expect(judgeBoxes(grid(2, 6, -200, 1200), size, T).map((i) => i.code)).toContain('too_close');
+    const cut = judgeBoxes(grid(8, 16, 100, 900, 0, 800), size, T);
+    expect(cut.map((i) => i.code)).toContain('bay_end_cut');
+    // The middle photo of a scene has no bay end.
+    expect(judgeBoxes(grid(8, 16, 100, 900, 0, 1000), size, T, { left: false, right: false })).toEqual([]);
+  });
+  it('marks a photo retake, check or fine', () => {
+    expect(summarise([]).mark).toBe('fine');
+    expect(summarise(judgeBoxes(grid(8, 16, 100, 900, 0, 800), size, T)).mark).toBe('check');
+    expect(summarise(judgeBoxes([], size, T))).toMatchObject({ ok: false, mark: 'retake' });
+  });
+});
