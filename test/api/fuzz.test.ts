@@ -438,8 +438,8 @@ function validRead(o: Operation): FuzzRequest {
     return enc(name === 'token' ? seeded.token : name === 'image_id' ? seeded.image_id : /^\/api\/data\/v1\.[01]\//.test(segment) ? '1' : seeded[segment.split('/').filter(Boolean).at(-1)!] ?? 's1');
   });
   const device = o.path.startsWith('/api/app/v1/sync/pull');
-  // Required query parameters, with a value each knows (the pull's cursor and the device's clock).
-  const known: Record<string, string> = { cursor: '0', client_time: new Date().toISOString() };
+  // Required query parameters, with a value each knows (the pull's cursor and the device's clock, a seeded visit).
+  const known: Record<string, string> = { cursor: '0', client_time: new Date().toISOString(), visit: 'v1', visit__in: 'v1', mark: 'retake' };
   const query = (o.op.parameters ?? []).filter((q: Schema) => q.in === 'query' && q.required).map((q: Schema) => {
     if (!(q.name in known)) throw new Error(`no valid value known here for ${o.method} ${o.path}'s required ${q.name}`);
     return `${q.name}=${enc(known[q.name])}`;

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceFiles } from '../recognition/fixtures.js';
 import { waitForReports } from '../recognition/helpers.js';
+import { DEFAULT_THRESHOLDS } from '../../main/server/domain/photo-checks.js';
 import { expectOk, seedEveryResource } from './seed-every-resource.js';
 import { startTestServer, type TestServer } from './harness.js';
 
@@ -108,6 +109,8 @@ const bodies: Record<string, unknown> = {
   // One visit of the device's own, as a laptop pushes it (client_time is set when sent).
   'POST /api/app/v1/sync/push/': { last: 1, changes: [{ n: 1, entity: 'visit', id: 'pushed-visit', op: 'upsert', row: { id: 'pushed-visit', shop: 'pushed', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' } }] },
   'PUT /api/app/v1/sync/settings/': { central_url: null },
+  'PUT /api/app/v1/photo_quality/settings/': DEFAULT_THRESHOLDS,
+  'PATCH /api/app/v1/photo_quality/settings/': { min_sharpness: DEFAULT_THRESHOLDS.min_sharpness },
 };
 const updates: Record<string, unknown> = {
   brands: catalog.update, categories: catalog.update, manufacturers: catalog.update, sku: { name: 'Cola 0.5' },

@@ -18,7 +18,8 @@ export const QUALITY_THRESHOLD_RANGES = {
   max_side_cut: { minimum: 0, maximum: 1, description: 'Greatest share of shelves cut by the bay-end side of the photo' },
   max_duplicate_distance: { minimum: 0, maximum: 64, description: 'Bits of the perceptual hash under which two photos are the same' },
   min_overlap: { minimum: 0, maximum: 1, description: 'Least overlap with the previous photo of a scene' },
-  max_overlap: { minimum: 0, maximum: 1, description: 'Greatest overlap with the previous photo of a scene' },};
+  max_overlap: { minimum: 0, maximum: 1, description: 'Greatest overlap with the previous photo of a scene' },
+};
 type ThresholdName = keyof typeof QUALITY_THRESHOLD_RANGES;
 const names = Object.keys(QUALITY_THRESHOLD_RANGES) as ThresholdName[];
 
