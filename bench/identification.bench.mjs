@@ -7,6 +7,9 @@ import path from 'node:path';
 const root = process.env.IDENT_BENCH_DIST ?? 'dist';
 const { describeProduct } = await import(path.resolve(root, 'main/server/recognition/identification/describe.js'));
 const { Identifier } = await import(path.resolve(root, 'main/server/recognition/identification/identifier.js'));
+const { setShippedEmbedder } = await import(path.resolve(root, 'main/server/recognition/identification/embedding.js'));
+// SHELF_EMBEDDER_MODEL=FILE measures another embedder (one finetune.py wrote), as the app would use it.
+setShippedEmbedder(process.env.SHELF_EMBEDDER_MODEL || null);
 
 const data = path.resolve(process.env.SHARED_DATA ?? '../shared/data', 'grocery-store-dataset/dataset');
 const every = Number(process.env.IDENT_BENCH_EVERY ?? 1);

@@ -38,7 +38,8 @@ async function main(): Promise<number> {
   }
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
   const detector = await createDetector({
-    modelPath: values.model,
+    // --model, else SHELF_DETECTOR_MODEL (as the server reads it), else the shipped model.
+    modelPath: values.model ?? (process.env.SHELF_DETECTOR_MODEL || undefined),
     threads: num(values.threads),
     inputSize: num(values['input-size']),
     scoreThreshold: num(values['score-threshold']),

@@ -27,7 +27,10 @@ describe('server settings', () => {
       allowPrivateUrls: false,
       sync: { intervalMs: undefined, backoffMs: undefined, maxBackoffMs: undefined },
       syncPullPage: 2000,
+      detectorModel: null,
+      embedderModel: null,
     });
+    expect(serverSettings({ SHELF_EMBEDDER_MODEL: '/models/e.onnx' }).embedderModel).toBe('/models/e.onnx');
     expect(serverSettings({ SHELF_AUDIT_SYNC_INTERVAL_MS: '400', SHELF_AUDIT_SYNC_PULL_PAGE: '7' })).toMatchObject({ sync: { intervalMs: 400 }, syncPullPage: 7 });
     expect(serverSettings({ SHELF_AUDIT_RECOGNITION_CONCURRENCY: '3', SHELF_AUDIT_JOB_LEASE_MS: '2000' })).toMatchObject({ recognitionConcurrency: 3, jobLeaseMs: 2000 });
     expect(serverSettings({ SHELF_AUDIT_DETECTOR_THREADS: '4' }).detectorThreads).toBe(4);

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { serverSettings } from '../../main/server/config/config.js';
 import {
   createDetector,
   defaultModelPath,
@@ -43,16 +44,11 @@ afterAll(async () => {
 
 describe('shelf detector', () => {
   it('finds the shipped model from the sources, unless told otherwise', () => {
-    const saved = process.env.SHELF_DETECTOR_MODEL;
-    try {
-      delete process.env.SHELF_DETECTOR_MODEL;
-      expect(defaultModelPath()).toMatch(/models[\\/]shelf-detector\.onnx$/);
-      process.env.SHELF_DETECTOR_MODEL = '/elsewhere/model.onnx';
-      expect(defaultModelPath()).toBe('/elsewhere/model.onnx');
-    } finally {
-      if (saved === undefined) delete process.env.SHELF_DETECTOR_MODEL;
-      else process.env.SHELF_DETECTOR_MODEL = saved;
-    }
+    expect(defaultModelPath()).toMatch(/models[\\/]shelf-detector\.onnx$/);
+    expect(defaultModelPath('/elsewhere/model.onnx')).toBe('/elsewhere/model.onnx');
+    // The setting that names it is read once, with the others (config/config.ts).
+    expect(serverSettings({ SHELF_DETECTOR_MODEL: '/elsewhere/model.onnx' }).detectorModel).toBe('/elsewhere/model.onnx');
+    expect(serverSettings({}).detectorModel).toBeNull();
     expect(detector.modelPath).toBe(defaultModelPath());
   });
 

@@ -93,9 +93,11 @@ describe('embedder/finetune.py', () => {
     const report = JSON.parse(readFileSync(path.join(out, 'product-embedder-ci-e1.json'), 'utf8'));
     expect(report).toMatchObject({ version: 'ci-e1', written: true, training: { crops: 14, skus: 3, steps: 3 }, base: { sha256: sha256(SHIPPED_EMBEDDER) }, sha256: sha256(model) });
     expect(report.better).toBe(report.new.top1 > report.base.top1);
-    // The app's own embedding code, pointed at the new file as SHELF_EMBEDDER_MODEL.
+    // The app's own embedding code, pointed at the new file as the SHELF_EMBEDDER_MODEL setting does.
     const script = `
-const { embed, embeddingInput, embedderModelVersion } = await import('./dist/main/server/recognition/identification/embedding.js');
+const { embed, embeddingInput, embedderModelVersion, setShippedEmbedder } = await import('./dist/main/server/recognition/identification/embedding.js');
+const { serverSettings } = await import('./dist/main/server/config/config.js');
+setShippedEmbedder(serverSettings().embedderModel);
 const [v] = await embed([await embeddingInput(process.argv[1])]);
 console.log(JSON.stringify({ version: embedderModelVersion(), length: v.length, norm: Math.hypot(...v) }));`;
     const r = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, path.join(exportDir, 'images', '1.jpg')],

@@ -83,6 +83,10 @@ export interface ServerSettings {
   sync: { intervalMs?: number; backoffMs?: number; maxBackoffMs?: number };
   /** SHELF_AUDIT_SYNC_PULL_PAGE: changes per pull page on the central (default 2000). */
   syncPullPage: number;
+  /** SHELF_DETECTOR_MODEL: a detector file to use instead of the shipped one (an installed model still comes first). */
+  detectorModel: string | null;
+  /** SHELF_EMBEDDER_MODEL: a product-embedder file to use instead of the shipped one (e.g. one finetune.py wrote). */
+  embedderModel: string | null;
 }
 
 function numberSetting(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -109,5 +113,7 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
       maxBackoffMs: numberSetting(env, 'SHELF_AUDIT_SYNC_MAX_BACKOFF_MS') || undefined,
     },
     syncPullPage: Math.max(1, numberSetting(env, 'SHELF_AUDIT_SYNC_PULL_PAGE') ?? 2_000),
+    detectorModel: env.SHELF_DETECTOR_MODEL || null,
+    embedderModel: env.SHELF_EMBEDDER_MODEL || null,
   };
 }

@@ -6,10 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The path of models/`file`; the environment variable `envVar`, when set, overrides it. */
-export function findModelFile(file: string, envVar: string): string {
-  const env = process.env[envVar];
-  if (env) return env;
+/** The path of models/`file`, or `override` when one is given (a setting: config/config.ts). */
+export function findModelFile(file: string, override?: string | null): string {
+  if (override) return override;
   const resources = (process as NodeJS.Process & { resourcesPath?: string }).resourcesPath;
   if (resources) {
     const packaged = path.join(resources, 'models', file);
@@ -23,7 +22,7 @@ export function findModelFile(file: string, envVar: string): string {
     if (parent === dir) break;
     dir = parent;
   }
-  throw new Error(`model ${file} not found (set ${envVar})`);
+  throw new Error(`model ${file} not found`);
 }
 
 const digests = new Map<string, string>();

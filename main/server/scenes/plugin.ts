@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { ScenesLoader } from '../domain/data-visits.js';
 import type { Reach } from '../http/outgoing.js';
+import { setShippedEmbedder } from '../recognition/identification/embedding.js';
 import { serverAnalyzer } from '../recognition/analyzer/analysis-thread.js';
 import type { Analyzer } from '../recognition/analyzer/scene-analyzer.js';
 import { RecognitionWorker } from './jobs/worker.js';
@@ -46,8 +47,17 @@ function baseUrlOf(app: FastifyInstance): string {
 export default fp(
   async (app: FastifyInstance, options: RecognitionPluginOptions) => {
     const { settings, role } = app.serverConfig;
+    // This thread's embedder names the model in /info (the analysis thread is told the same below).
+    setShippedEmbedder(settings.embedderModel);
     const analyzer = serverAnalyzer(
-      { detectorThreads: settings.detectorThreads, identifyThreads: settings.identifyThreads, embedThreads: settings.embedThreads, nice: settings.analysisNice },
+      {
+        detectorThreads: settings.detectorThreads,
+        identifyThreads: settings.identifyThreads,
+        embedThreads: settings.embedThreads,
+        detectorModel: settings.detectorModel,
+        embedderModel: settings.embedderModel,
+        nice: settings.analysisNice,
+      },
       (message, error) => app.log.error({ err: error }, message),
     );
     const worker = new RecognitionWorker({

@@ -5,9 +5,9 @@
 // whatever thread creates it: the analysis thread (analysis-thread.ts) in the server, in-process
 // where no built thread script exists (the TypeScript sources under test).
 import type { SceneAnalysis } from '../analysis.js';
-import { createDetector, type Detector } from '../detector/index.js';
+import { createDetector, defaultModelPath, type Detector } from '../detector/index.js';
 import { describeProduct, type ProductDescriptor } from '../identification/describe.js';
-import { loadEmbedder, setEmbedderThreads } from '../identification/embedding.js';
+import { loadEmbedder, setEmbedderThreads, setShippedEmbedder } from '../identification/embedding.js';
 import { identifyCrops, type CropIdentity } from '../identification/identify-crops.js';
 import type { Identifier } from '../identification/identifier.js';
 import type { RawPixels, Rect } from '../identification/image-input.js';
@@ -22,6 +22,9 @@ export interface AnalyzerSettings {
   identifyThreads: number;
   /** onnxruntime threads of the product embedder (default 2). */
   embedThreads?: number;
+  /** Model files used in place of the shipped ones (settings; an installed model still comes first). */
+  detectorModel?: string | null;
+  embedderModel?: string | null;
   /** Nice value of the analysis thread (Linux; 0: normal priority). Not applied in-process. */
   nice: number;
 }
@@ -66,6 +69,7 @@ export class SceneAnalyzer implements Analyzer {
 
   constructor(private readonly settings: AnalyzerSettings) {
     if (settings.embedThreads !== undefined) setEmbedderThreads(settings.embedThreads);
+    if (settings.embedderModel !== undefined) setShippedEmbedder(settings.embedderModel);
     this.pool = settings.identifyThreads > 0 && IdentifyPool.available() ? new IdentifyPool(settings.identifyThreads) : undefined;
   }
 
@@ -101,7 +105,7 @@ export class SceneAnalyzer implements Analyzer {
     let loaded = this.detectors.get(key);
     if (!loaded) {
       const entry: Loaded = {
-        detector: createDetector({ threads: this.settings.detectorThreads, ...(path ? { modelPath: path } : {}) }).catch((error: unknown) => {
+        detector: createDetector({ threads: this.settings.detectorThreads, modelPath: path ?? defaultModelPath(this.settings.detectorModel) }).catch((error: unknown) => {
           // Not kept: the next job loads it again (a missing file may be back by then).
           if (this.detectors.get(key) === entry) this.detectors.delete(key);
           throw new DetectorLoadError(error instanceof Error ? error.message : String(error), { cause: error });

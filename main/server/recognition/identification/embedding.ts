@@ -19,7 +19,20 @@ let fingerprint: number | undefined;
 // An embedder installed in the data folder (recognition/model-store.ts), or null for the shipped one.
 // Chosen by the recognition worker between jobs, and sent to identification threads with each task.
 let installed: string | null = null;
-const modelPath = () => installed ?? findModelFile(EMBED_MODEL_FILE, 'SHELF_EMBEDDER_MODEL');
+// The file used when none is installed: the shipped model, unless a setting names another
+// (SHELF_EMBEDDER_MODEL, handed down by the analyser: setShippedEmbedder).
+let shipped: string | null = null;
+const modelPath = () => installed ?? findModelFile(EMBED_MODEL_FILE, shipped);
+
+/** Uses `file` in place of the shipped embedder (null: the shipped one); like useEmbedderModel, only between jobs. */
+export function setShippedEmbedder(file: string | null): void {
+  if (file === shipped) return;
+  shipped = file;
+  const old = session;
+  session = undefined;
+  fingerprint = undefined;
+  void old?.then((s) => s.release()).catch(() => undefined);
+}
 
 /** Sets the onnxruntime threads of the embedder's session (before it loads; a loaded one keeps its own). */
 export function setEmbedderThreads(n: number): void {

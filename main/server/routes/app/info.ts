@@ -13,7 +13,7 @@ const info: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags: ['app: info'], summary: 'App version, model version, data directory', response: { 200: Info, ...errorResponses } },
   }, async () => ({
     app_version: APP_VERSION,
-    model_version: modelVersion(currentModelPath(app.dataDir) ?? undefined),
+    model_version: modelVersion(currentModelPath(app.dataDir) ?? app.serverConfig.settings.detectorModel ?? undefined),
     embedder_version: embedderModelVersion(),
     data_dir: app.dataDir,
     database: isPostgres(app.db) ? 'postgresql' : 'sqlite',
