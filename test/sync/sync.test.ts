@@ -406,6 +406,11 @@ describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () 
       // What the laptop pushed through the second process is readable through the first.
       const visits = (await api(centralUrl, 'GET', '/api/v1.5/visits/?limit=1000')).body;
       expect(visits.count).toBe((await pgRows(cluster.url, 'visits')).size);
+      // The other laptop pulls the new brand too before both are compared with the central.
+      await until('laptop b to pull the new brand', async () => {
+        await api(laptops.b.server!.url, 'POST', '/api/app/v1/sync/run/');
+        return (await api(laptops.b.server!.url, 'GET', `/api/v1.5/brands/brand-scaled-${SEED}/`)).status === 200;
+      });
       await expectExact(laptops.a, laptops.b);
     } finally {
       await api(laptops.a.server!.url, 'PUT', '/api/app/v1/sync/settings/', { central_url: centralUrl });
