@@ -35,7 +35,7 @@ test('a laptop is pointed at its central in Settings and the status bar follows 
     await app.getByRole('link', { name: 'Settings' }).click();
     await app.getByLabel('Central URL').fill(central.server.url);
     await app.getByLabel('Device key').fill(device.body.key);
-    await app.getByRole('button', { name: 'Save' }).click();
+    await app.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(app.getByText('Saved.')).toBeVisible();
     await expect(bar).toContainText('Sync: up to date', { timeout: 30_000 });
     // The key is stored, never shown back.
@@ -57,7 +57,7 @@ test('a laptop is pointed at its central in Settings and the status bar follows 
     central = await startServer({}, ['--role', 'central', '--database', database('central_two'), '--port', new URL(centralUrl).port]);
     const again = await call(central.server, 'POST', '/api/app/v1/devices/', { name: 'e2e laptop', role: 'auditor' });
     await app.getByLabel('Device key').fill(again.body.key);
-    await app.getByRole('button', { name: 'Save' }).click();
+    await app.getByRole('button', { name: 'Save', exact: true }).click();
     await app.getByRole('button', { name: 'Sync now' }).first().click();
     await expect(bar).toContainText('Sync: up to date', { timeout: 30_000 });
     await expect(app.getByRole('status', { name: 'Sync state' })).toContainText('Up to date');
