@@ -12,6 +12,7 @@ import { apiKeyRoles } from './0017-api-key-roles.js';
 import { review } from './0018-review.js';
 import { syncPhotos } from './0019-sync-photos.js';
 import { apiKeyVersion } from './0020-api-key-version.js';
+import { screenOrders } from './0021-screen-orders.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0018-review': review,
   '0019-sync-photos': syncPhotos,
   '0020-api-key-version': apiKeyVersion,
+  '0021-screen-orders': screenOrders,
 };
