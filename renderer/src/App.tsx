@@ -1,21 +1,23 @@
 // The shell: navigation, the current screen, the status bar; the API key screen when there is no
 // accepted key.
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { getInfo } from './api/endpoints';
 import { StatusBar } from './components/StatusBar';
 import { hrefFor, type Route } from './navigation/routes';
+import {
+  DisplaysScreen,
+  MhlScreen,
+  NamedRecordScreen,
+  NewVisitScreen,
+  PlanogramScreen,
+  SettingsScreen,
+  SkuListScreen,
+  SkuScreen,
+  VisitScreen,
+  VisitsScreen,
+} from './navigation/screens';
 import { useRoute } from './navigation/useRoute';
-import { NamedRecordScreen } from './screens/catalog/NamedRecordScreen';
-import { SkuListScreen } from './screens/catalog/SkuListScreen';
-import { SkuScreen } from './screens/catalog/SkuScreen';
-import { DisplaysScreen } from './screens/displays/DisplaysScreen';
-import { MhlScreen } from './screens/displays/MhlScreen';
-import { PlanogramScreen } from './screens/displays/PlanogramScreen';
 import { ApiKeyScreen } from './screens/login/ApiKeyScreen';
-import { SettingsScreen } from './screens/settings/SettingsScreen';
-import { NewVisitScreen } from './screens/visits/NewVisitScreen';
-import { VisitScreen } from './screens/visits/VisitScreen';
-import { VisitsScreen } from './screens/visits/VisitsScreen';
 import { sessionStore, useSession } from './stores/session';
 
 function Screen({ route }: { route: Route }) {
@@ -120,7 +122,10 @@ export function App() {
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
-        <Screen route={route} />
+        {/* A screen's code loads when it is first shown (navigation/screens.tsx). */}
+        <Suspense fallback={<p className="state state-loading">Loading…</p>}>
+          <Screen route={route} />
+        </Suspense>
       </main>
       <StatusBar />
     </div>

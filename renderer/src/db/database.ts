@@ -1,7 +1,7 @@
 // What belongs to the screen itself, kept in IndexedDB: photos added to a visit that are not uploaded
 // yet (a reload or a crash must not lose them), the unsaved new-visit draft, view preferences and a
 // cache of lists so they open instantly and stay readable offline. The server is the source of truth.
-import Dexie, { type EntityTable } from 'dexie';
+import Dexie, { liveQuery, type EntityTable } from 'dexie';
 
 export interface PendingPhoto {
   id: string;
@@ -64,3 +64,8 @@ export class RendererDatabase extends Dexie {
 }
 
 export const db = new RendererDatabase();
+
+/** Calls `next` with the number of photos not uploaded yet, and again whenever it changes (in any tab). */
+export function watchWaitingPhotos(next: (count: number) => void): { unsubscribe(): void } {
+  return liveQuery(() => db.pendingPhotos.filter((p) => !p.uploadId).count()).subscribe({ next, error: () => undefined });
+}
