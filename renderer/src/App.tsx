@@ -1,26 +1,17 @@
 // The shell: navigation, the current screen, the status bar; the API key screen when there is no
 // accepted key.
-import { Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { getInfo } from './api/endpoints';
+import { ErrorMessage, Loading } from './components/StateMessage';
 import { StatusBar } from './components/StatusBar';
 import { hrefFor, type Route } from './navigation/routes';
-import {
-  DisplaysScreen,
-  MhlScreen,
-  NamedRecordScreen,
-  NewVisitScreen,
-  PlanogramScreen,
-  SettingsScreen,
-  SkuListScreen,
-  SkuScreen,
-  VisitScreen,
-  VisitsScreen,
-} from './navigation/screens';
+import { useScreens, type Screens } from './navigation/screens';
 import { useRoute } from './navigation/useRoute';
 import { ApiKeyScreen } from './screens/login/ApiKeyScreen';
 import { sessionStore, useSession } from './stores/session';
 
-function Screen({ route }: { route: Route }) {
+function Screen({ route, screens }: { route: Route; screens: Screens }) {
+  const { DisplaysScreen, MhlScreen, NamedRecordScreen, NewVisitScreen, PlanogramScreen, SettingsScreen, SkuListScreen, SkuScreen, VisitScreen, VisitsScreen } = screens;
   switch (route.screen) {
     case 'catalog':
       return route.collection === 'sku' ? <SkuListScreen /> : <NamedRecordScreen key={route.collection} collection={route.collection} />;
@@ -63,6 +54,8 @@ export function App() {
   const api = useSession((s) => s.api);
   const connection = useSession((s) => s.connection);
   const [checked, setChecked] = useState(false);
+  // The screens' code, loaded beside the shell (navigation/screens.tsx).
+  const { screens, error: screensError, retry } = useScreens();
 
   useEffect(() => {
     const online = () => sessionStore().getState().setBrowserOnline(navigator.onLine);
@@ -122,10 +115,13 @@ export function App() {
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
-        {/* A screen's code loads when it is first shown (navigation/screens.tsx). */}
-        <Suspense fallback={<p className="state state-loading">Loading…</p>}>
-          <Screen route={route} />
-        </Suspense>
+        {screens ? (
+          <Screen route={route} screens={screens} />
+        ) : screensError ? (
+          <ErrorMessage message="The app's screens could not be loaded from the local server." onRetry={retry} />
+        ) : (
+          <Loading what="the screen" />
+        )}
       </main>
       <StatusBar />
     </div>

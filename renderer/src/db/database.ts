@@ -2,6 +2,7 @@
 // yet (a reload or a crash must not lose them), the unsaved new-visit draft, view preferences and a
 // cache of lists so they open instantly and stay readable offline. The server is the source of truth.
 import Dexie, { liveQuery, type EntityTable } from 'dexie';
+import { DATABASE_NAME } from './lazyDatabase';
 
 export interface PendingPhoto {
   id: string;
@@ -51,7 +52,7 @@ export class RendererDatabase extends Dexie {
   preferences!: EntityTable<Preference, 'key'>;
   cachedLists!: EntityTable<CachedList, 'key'>;
 
-  constructor(name = 'shelf-audit') {
+  constructor(name = DATABASE_NAME) {
     super(name);
     this.version(1).stores({
       pendingPhotos: 'id, draftId, addedAt',

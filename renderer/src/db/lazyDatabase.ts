@@ -2,6 +2,9 @@
 // with the app's first script: the shell and a screen's first rows need none of it.
 import type { RendererDatabase } from './database';
 
+/** The IndexedDB database's name (RendererDatabase's default). */
+export const DATABASE_NAME = 'shelf-audit';
+
 let loading: Promise<RendererDatabase> | null = null;
 
 export function database(): Promise<RendererDatabase> {
