@@ -1,13 +1,13 @@
 import type { DraftRepository } from '../stores/newVisit';
-import { database } from './lazyDatabase';
+import { database, databaseIfExists } from './lazyDatabase';
 
 /** The new-visit draft and its photos in IndexedDB. */
 export const dexieDraftRepository: DraftRepository = {
-  loadDraft: async (id) => (await database()).visitDrafts.get(id),
+  loadDraft: async (id) => (await databaseIfExists())?.visitDrafts.get(id),
   saveDraft: async (draft) => {
     await (await database()).visitDrafts.put(draft);
   },
-  photos: async (draftId) => (await database()).pendingPhotos.where('draftId').equals(draftId).sortBy('addedAt'),
+  photos: async (draftId) => (await databaseIfExists())?.pendingPhotos.where('draftId').equals(draftId).sortBy('addedAt') ?? [],
   addPhoto: async (photo) => {
     await (await database()).pendingPhotos.put(photo);
   },

@@ -11,3 +11,14 @@ export function database(): Promise<RendererDatabase> {
   loading ??= import('./database').then((m) => m.db);
   return loading;
 }
+
+/**
+ * The database, or null when this profile has none yet, so holds nothing to read: a reader (a draft
+ * to restore) then does not load Dexie's code and create the database for nothing. Asked each time
+ * until the database is opened here, since another tab may create it.
+ */
+export async function databaseIfExists(): Promise<RendererDatabase | null> {
+  if (loading || typeof indexedDB.databases !== 'function') return database();
+  const names = await indexedDB.databases();
+  return names.some((d) => d.name === DATABASE_NAME) ? database() : null;
+}

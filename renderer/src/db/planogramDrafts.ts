@@ -1,12 +1,12 @@
 // Unsaved planogram edits, kept per planogram so a reload or a crash does not lose an afternoon's
 // work in the editor. Cleared when the planogram is saved or the edits are discarded.
 import type { Layout } from '../screens/displays/planogramModel';
-import { database } from './lazyDatabase';
+import { database, databaseIfExists } from './lazyDatabase';
 
 const key = (planogram: string) => `planogram-draft:${planogram}`;
 
 export async function loadPlanogramDraft(planogram: string): Promise<Layout | null> {
-  const stored = await (await database()).preferences.get(key(planogram));
+  const stored = await (await databaseIfExists())?.preferences.get(key(planogram));
   return (stored?.value as Layout | undefined) ?? null;
 }
 

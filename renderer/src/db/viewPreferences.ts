@@ -2,7 +2,7 @@
 // in localStorage, read synchronously: a table asks the server for its first page as it mounts,
 // instead of waiting for IndexedDB to open (on a new profile, to be created) to learn its sort.
 // Preferences earlier versions kept in IndexedDB are copied over once (importSavedPreferences).
-import { DATABASE_NAME, database } from './lazyDatabase';
+import { databaseIfExists } from './lazyDatabase';
 
 export interface TableSortPreference {
   sortKey: string | null;
@@ -60,12 +60,11 @@ export function saveTablePreference(table: string, value: TableSortPreference): 
 export async function importSavedPreferences(): Promise<void> {
   if (storage()?.getItem(IMPORTED_KEY)) return;
   // A profile with no IndexedDB database yet has nothing to copy: IndexedDB's code need not load.
-  const names = typeof indexedDB.databases === 'function' ? await indexedDB.databases() : null;
-  if (names && !names.some((d) => d.name === DATABASE_NAME)) {
+  const db = await databaseIfExists();
+  if (!db) {
     storage()?.setItem(IMPORTED_KEY, '1');
     return;
   }
-  const db = await database();
   const rows = await db.preferences.where('key').startsWith(PREFIX).toArray();
   const all = readAll();
   for (const r of rows) all[r.key.slice(PREFIX.length)] = r.value as TableSortPreference;
