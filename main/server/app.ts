@@ -8,6 +8,7 @@ import { resolveConfig, type ServerConfig } from './config/config.js';
 import { BODY_LIMIT } from './http/body.js';
 import { registerRequestPlugins } from './http/request-plugins.js';
 import { registerWebUi } from './http/web-ui.js';
+import { warmUpPlugin } from './http/warm-up.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import health from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
@@ -51,6 +52,8 @@ export async function buildApp({ db, config: given, changeStamp = () => null, ke
   // What runs on a request, in order, before any route (docs/api.md, "What a request passes through").
   await registerRequestPlugins(app, { db, changeStamp, keyStamp, webRoot: config.webRoot });
   await registerOpenApi(app, APP_VERSION);
+  // Before the routes, which add what a fresh server should prepare as it starts listening.
+  await app.register(warmUpPlugin);
 
   await app.register(health);
   await registerRoutes(app);

@@ -2,23 +2,16 @@
 // accepted key.
 import { useEffect, useState } from 'react';
 import { getInfo } from './api/endpoints';
+import { ErrorMessage, Loading } from './components/StateMessage';
 import { StatusBar } from './components/StatusBar';
 import { hrefFor, type Route } from './navigation/routes';
+import { useScreens, type Screens } from './navigation/screens';
 import { useRoute } from './navigation/useRoute';
-import { NamedRecordScreen } from './screens/catalog/NamedRecordScreen';
-import { SkuListScreen } from './screens/catalog/SkuListScreen';
-import { SkuScreen } from './screens/catalog/SkuScreen';
-import { DisplaysScreen } from './screens/displays/DisplaysScreen';
-import { MhlScreen } from './screens/displays/MhlScreen';
-import { PlanogramScreen } from './screens/displays/PlanogramScreen';
 import { ApiKeyScreen } from './screens/login/ApiKeyScreen';
-import { SettingsScreen } from './screens/settings/SettingsScreen';
-import { NewVisitScreen } from './screens/visits/NewVisitScreen';
-import { VisitScreen } from './screens/visits/VisitScreen';
-import { VisitsScreen } from './screens/visits/VisitsScreen';
 import { sessionStore, useSession } from './stores/session';
 
-function Screen({ route }: { route: Route }) {
+function Screen({ route, screens }: { route: Route; screens: Screens }) {
+  const { DisplaysScreen, MhlScreen, NamedRecordScreen, NewVisitScreen, PlanogramScreen, SettingsScreen, SkuListScreen, SkuScreen, VisitScreen, VisitsScreen } = screens;
   switch (route.screen) {
     case 'catalog':
       return route.collection === 'sku' ? <SkuListScreen /> : <NamedRecordScreen key={route.collection} collection={route.collection} />;
@@ -61,6 +54,8 @@ export function App() {
   const api = useSession((s) => s.api);
   const connection = useSession((s) => s.connection);
   const [checked, setChecked] = useState(false);
+  // The screens' code, loaded beside the shell (navigation/screens.tsx).
+  const { screens, error: screensError, retry } = useScreens();
 
   useEffect(() => {
     const online = () => sessionStore().getState().setBrowserOnline(navigator.onLine);
@@ -120,7 +115,13 @@ export function App() {
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
-        <Screen route={route} />
+        {screens ? (
+          <Screen route={route} screens={screens} />
+        ) : screensError ? (
+          <ErrorMessage message="The app's screens could not be loaded from the local server." onRetry={retry} />
+        ) : (
+          <Loading what="the screen" />
+        )}
       </main>
       <StatusBar />
     </div>

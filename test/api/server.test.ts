@@ -172,6 +172,9 @@ describe('web UI', () => {
         expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       }
       expect(await (await fetch(s.url + '/visits/123')).text()).toContain('<title>Shelf Audit</title>');
+      // Hashed assets are kept by the browser; the page that names them is asked for every time.
+      expect((await fetch(s.url + '/assets/app.js')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect((await fetch(s.url + '/')).headers.get('cache-control')).toBe('public, max-age=0');
       const api = await fetch(s.url + '/api/v1.5/unknown/');
       expect(api.status).toBe(404);
       expect(await api.json()).toEqual({ detail: 'Not found.' });

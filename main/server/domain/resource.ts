@@ -220,9 +220,18 @@ export async function listRecords(db: Kysely<Database>, def: ResourceDef, page: 
   return { count: Number(n), results: rows.map((r: Row) => present(def, r)) };
 }
 
-/** A page as its count and its records' data_ids in list order: what the record cache builds a page from. */
-export async function listPageIds(db: Kysely<Database>, def: ResourceDef, page: Page, query: ListQuery = {}): Promise<{ count: number; ids: number[] }> {
+/** How many records a list has, with its filters and search. */
+export async function listCount(db: Kysely<Database>, def: ResourceDef, query: ListQuery = {}): Promise<number> {
   const [{ n }] = await withListWhere((db as AnyDb).selectFrom(def.table).select((eb) => eb.fn.countAll().as('n')), def, query).execute();
+  return Number(n);
+}
+
+/**
+ * A page as its count and its records' data_ids in list order: what the record cache builds a page
+ * from. `count`: the list's count when already known (else counted here).
+ */
+export async function listPageIds(db: Kysely<Database>, def: ResourceDef, page: Page, query: ListQuery = {}, count?: () => Promise<number>): Promise<{ count: number; ids: number[] }> {
+  const n = await (count ?? (() => listCount(db, def, query)))();
   let idsQ = withListWhere((db as AnyDb).selectFrom(def.table).select(`${def.table}.data_id`), def, query);
   for (const o of orderingOf(def, query.ordering)) idsQ = idsQ.orderBy((eb) => fieldExpr(eb, def, o.field), o.desc ? 'desc' : 'asc');
   const rows = await idsQ.orderBy(`${def.table}.data_id`).limit(page.limit).offset(page.offset).execute();

@@ -31,6 +31,10 @@ export interface RecordCacheView {
    * there are more than ORDER_MAX_IDS. `compute` reads it (null when too long).
    */
   order(key: string, compute: () => Promise<number[] | null>): Promise<number[] | null>;
+  /** The order of `key` if it was computed (undefined if not, null when too long), without computing it. */
+  keptOrder(key: string): number[] | null | undefined;
+  /** How many records the list named `key` has; `compute` counts them. */
+  count(key: string, compute: () => Promise<number>): Promise<number>;
   /**
    * The serialised records of `ids` (data_ids of `table`, in order), or null when a record is gone
    * or a write landed while reading the missing ones: then the caller reads the page the plain way.
@@ -61,19 +65,40 @@ export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CA
   const generation = (stamp: string): Generation => {
     const tables = new Map<string, Map<number, Buffer>>();
     const orders = new Map<string, number[] | null>();
+    const computing = new Map<string, Promise<number[] | null>>();
+    const counts = new Map<string, number>();
     const bodies = new Map<string, Buffer>();
     /** What was computed is kept only if the database is still as it was at `stamp`. */
     const still = async () => (await changeStamp()) === stamp && current?.stamp === stamp;
     const view: RecordCacheView = {
-      async order(key, compute) {
+      order(key, compute) {
         const known = orders.get(key);
-        if (known !== undefined) return known;
-        const ids = await compute();
-        if (await still()) {
-          if (orders.size >= ORDERS_KEPT) orders.delete(orders.keys().next().value!);
-          orders.set(key, ids);
+        if (known !== undefined) return Promise.resolve(known);
+        // One computation per order: the warm-up's and a request's for the same list share it.
+        let running = computing.get(key);
+        if (!running) {
+          running = (async () => {
+            const ids = await compute();
+            if (await still()) {
+              if (orders.size >= ORDERS_KEPT) orders.delete(orders.keys().next().value!);
+              orders.set(key, ids);
+            }
+            return ids;
+          })().finally(() => computing.delete(key));
+          computing.set(key, running);
         }
-        return ids;
+        return running;
+      },
+      keptOrder: (key) => orders.get(key),
+      async count(key, compute) {
+        const known = orders.get(key)?.length ?? counts.get(key);
+        if (known !== undefined) return known;
+        const n = await compute();
+        if (await still()) {
+          if (counts.size >= ORDERS_KEPT) counts.delete(counts.keys().next().value!);
+          counts.set(key, n);
+        }
+        return n;
       },
       async records(table, ids, fetch) {
         let kept = tables.get(table);

@@ -1,7 +1,7 @@
 // The built renderer, served at `/` with the app's CSP: static files, and index.html for any other
 // non-API GET so the single-page app's own routes survive a reload.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.js';
@@ -17,10 +17,15 @@ export async function registerWebUi(app: FastifyInstance, webRoot: string): Prom
       route.config = { ...route.config, auth: false };
       route.schema = { ...route.schema, hide: true };
     });
+    // Vite names every file under assets/ by its content's hash, so a browser (the desktop window
+    // above all, opened many times a day) keeps them without asking again, and Chromium keeps their
+    // compiled code too; index.html, which names them, is asked for again every time.
+    const assets = join(webRoot, 'assets') + sep;
     await scope.register(fastifyStatic, {
       root: webRoot,
-      setHeaders: (reply) => {
+      setHeaders: (reply, filePath) => {
         reply.headers(securityHeaders);
+        if (filePath.startsWith(assets)) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
       },
     });
   });

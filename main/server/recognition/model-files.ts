@@ -2,7 +2,7 @@
 // process.resourcesPath/models; from the TS sources (vitest) and from dist/ (node) it is the repository's
 // models/ folder, found by walking up from this module (the two layouts sit at different depths).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +26,7 @@ export function findModelFile(file: string, override?: string | null): string {
 }
 
 const digests = new Map<string, string>();
+const reading = new Map<string, Promise<string>>();
 
 /** The SHA-256 (hex) of a model file, read once per process. */
 export function modelDigest(file: string): string {
@@ -38,6 +39,31 @@ export function modelDigest(file: string): string {
 }
 
 /**
+ * modelDigest without holding the event loop: the file is read and hashed a chunk at a time, so
+ * requests are answered meanwhile (the server computes it as it starts; /info waits for it).
+ */
+export function modelDigestAsync(file: string): Promise<string> {
+  const known = digests.get(file);
+  if (known) return Promise.resolve(known);
+  let running = reading.get(file);
+  if (!running) {
+    running = new Promise<string>((resolve, reject) => {
+      const hash = createHash('sha256');
+      createReadStream(file, { highWaterMark: 1 << 20 })
+        .on('data', (chunk) => hash.update(chunk))
+        .on('error', reject)
+        .on('end', () => {
+          const d = hash.digest('hex');
+          digests.set(file, d);
+          resolve(d);
+        });
+    }).finally(() => reading.delete(file));
+    reading.set(file, running);
+  }
+  return running;
+}
+
+/**
  * A model's version as the app reports it (About box, Settings, /api/app/v1/info/): the file's name and
  * the start of its SHA-256, so two builds with different weights never report the same version and
  * support can tell exactly which weights a laptop runs. Null when the file is missing or unreadable.
@@ -46,6 +72,16 @@ export function modelVersion(locate: () => string): string | null {
   try {
     const file = locate();
     return `${path.basename(file, '.onnx')} sha256:${modelDigest(file).slice(0, 12)}`;
+  } catch {
+    return null;
+  }
+}
+
+/** modelVersion, its digest read by modelDigestAsync. */
+export async function modelVersionAsync(locate: () => string): Promise<string | null> {
+  try {
+    const file = locate();
+    return `${path.basename(file, '.onnx')} sha256:${(await modelDigestAsync(file)).slice(0, 12)}`;
   } catch {
     return null;
   }

@@ -1,8 +1,6 @@
 // Always at the bottom: whether the local server answers, whether this computer is online (the app
 // works without it), photos still waiting on this computer, and the sync state.
-import { liveQuery } from 'dexie';
 import { useEffect, useState } from 'react';
-import { db } from '../db/database';
 import { useSession } from '../stores/session';
 import { pollInterval, syncSummary, useSync } from '../stores/sync';
 
@@ -18,16 +16,31 @@ export function StatusBar() {
   const every = pollInterval(sync);
   useEffect(() => {
     void refresh(api);
+  }, [api, refresh]);
+  // Polled at the pace the last status asks for; a new pace does not read it again at once.
+  useEffect(() => {
     const timer = setInterval(() => void refresh(api), every);
     return () => clearInterval(timer);
   }, [api, refresh, every]);
   useEffect(() => {
-    // Dexie re-runs the query whenever the photos table changes, in this tab or another.
-    const subscription = liveQuery(() => db.pendingPhotos.filter((p) => !p.uploadId).count()).subscribe({
-      next: setWaiting,
-      error: () => undefined,
-    });
-    return () => subscription.unsubscribe();
+    // Dexie re-runs the count whenever the photos table changes, in this tab or another. IndexedDB
+    // and its code load once the first screen is up: the count is not what the app opens for.
+    let live = true;
+    let subscription: { unsubscribe(): void } | undefined;
+    const start = () =>
+      void import('../db/database').then(
+        ({ watchWaitingPhotos }) => {
+          if (live) subscription = watchWaitingPhotos(setWaiting);
+        },
+        () => undefined,
+      );
+    const idle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(start, { timeout: 2000 }) : window.setTimeout(start, 500);
+    return () => {
+      live = false;
+      if (typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(idle);
+      else window.clearTimeout(idle);
+      subscription?.unsubscribe();
+    };
   }, []);
   const server =
     connection === 'offline'

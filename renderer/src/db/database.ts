@@ -1,8 +1,9 @@
 // What belongs to the screen itself, kept in IndexedDB: photos added to a visit that are not uploaded
 // yet (a reload or a crash must not lose them), the unsaved new-visit draft, view preferences and a
 // cache of lists so they open instantly and stay readable offline. The server is the source of truth.
-import Dexie, { type EntityTable } from 'dexie';
+import Dexie, { liveQuery, type EntityTable } from 'dexie';
 import type { PhotoQuality } from '../api/types';
+import { DATABASE_NAME } from './lazyDatabase';
 
 export interface PendingPhoto {
   id: string;
@@ -54,7 +55,7 @@ export class RendererDatabase extends Dexie {
   preferences!: EntityTable<Preference, 'key'>;
   cachedLists!: EntityTable<CachedList, 'key'>;
 
-  constructor(name = 'shelf-audit') {
+  constructor(name = DATABASE_NAME) {
     super(name);
     this.version(1).stores({
       pendingPhotos: 'id, draftId, addedAt',
@@ -67,3 +68,8 @@ export class RendererDatabase extends Dexie {
 }
 
 export const db = new RendererDatabase();
+
+/** Calls `next` with the number of photos not uploaded yet, and again whenever it changes (in any tab). */
+export function watchWaitingPhotos(next: (count: number) => void): { unsubscribe(): void } {
+  return liveQuery(() => db.pendingPhotos.filter((p) => !p.uploadId).count()).subscribe({ next, error: () => undefined });
+}

@@ -1,4 +1,4 @@
-import { db } from './database';
+import { database } from './lazyDatabase';
 
 /** Saved copies of list pages, shown (marked stale) when the server cannot be reached. */
 export interface ListCache {
@@ -9,9 +9,9 @@ export interface ListCache {
 /** The saved copies, in IndexedDB. */
 export const dexieListCache: ListCache = {
   async read(key) {
-    return (await db.cachedLists.get(key))?.items;
+    return (await (await database()).cachedLists.get(key))?.items;
   },
   async write(key, items) {
-    await db.cachedLists.put({ key, items, savedAt: Date.now() });
+    await (await database()).cachedLists.put({ key, items, savedAt: Date.now() });
   },
 };

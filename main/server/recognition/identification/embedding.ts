@@ -3,7 +3,7 @@
 // another viewpoint, light or background lands close, different products far apart. It is what
 // identification mainly ranks by; the classic descriptors and local features refine it.
 import * as ort from 'onnxruntime-node';
-import { findModelFile, modelDigest, modelVersion } from '../model-files.js';
+import { findModelFile, modelDigest, modelVersion, modelVersionAsync } from '../model-files.js';
 import { openImage, type ImageInput, type Rect } from './image-input.js';
 
 export const EMBED_MODEL_FILE = 'product-embedder.onnx';
@@ -67,6 +67,11 @@ export async function loadEmbedder(): Promise<void> {
 /** `product-embedder sha256:0123456789ab`, or null when the model is missing (for reporting). */
 export function embedderModelVersion(): string | null {
   return modelVersion(modelPath);
+}
+
+/** embedderModelVersion without holding the event loop while the file is hashed. */
+export function embedderModelVersionAsync(): Promise<string | null> {
+  return modelVersionAsync(modelPath);
 }
 
 /**

@@ -13,6 +13,8 @@ export default crudRoutes({
   updateBody: VisitInput,
   methods: ['list', 'create', 'get', 'put', 'patch'],
   createResponse: 'record',
+  // The visits screen opens newest first.
+  firstOrdering: '-started_date',
   create: createVisit,
   update: updateVisit,
 });

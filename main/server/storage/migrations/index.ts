@@ -13,6 +13,7 @@ import { review } from './0018-review.js';
 import { syncPhotos } from './0019-sync-photos.js';
 import { apiKeyVersion } from './0020-api-key-version.js';
 import { photoQuality } from './0021-photo-quality.js';
+import { screenOrders } from './0022-screen-orders.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0019-sync-photos': syncPhotos,
   '0020-api-key-version': apiKeyVersion,
   '0021-photo-quality': photoQuality,
+  '0022-screen-orders': screenOrders,
 };

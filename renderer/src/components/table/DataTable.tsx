@@ -2,7 +2,7 @@
 // or a server list (`source`: the server searches, sorts and pages; only the shown page travels).
 import { useEffect, useState, type ReactNode } from 'react';
 import { dexieListCache } from '../../db/listCache';
-import { loadTablePreference, saveTablePreference } from '../../db/viewPreferences';
+import { saveTablePreference, tablePreference } from '../../db/viewPreferences';
 import { ErrorMessage, StaleNotice } from '../StateMessage';
 import { useServerPage, type ServerSource } from './serverPage';
 import { applyTable, toggleSort, type ColumnSpec, type TableView } from './tableModel';
@@ -27,33 +27,22 @@ export interface DataTableProps<T> {
 }
 
 export function DataTable<T>(props: DataTableProps<T>) {
-  const [view, setView] = useState<TableView>({
-    search: '',
-    sortKey: props.initialSort ?? null,
-    direction: props.initialDirection ?? 'ascending',
-    page: 1,
-    pageSize: props.pageSize ?? 20,
-  });
-  // Sort and page size come back as the user left them (kept in IndexedDB per table).
-  const [restored, setRestored] = useState(false);
-  useEffect(() => {
-    let live = true;
-    loadTablePreference(props.label)
-      .then((p) => {
-        if (live && p) setView((v) => ({ ...v, sortKey: p.sortKey, direction: p.direction, pageSize: p.pageSize || v.pageSize }));
-      })
-      .catch(() => undefined)
-      .finally(() => setRestored(true));
-    return () => {
-      live = false;
+  // Sort and page size come back as the user left them (db/viewPreferences.ts, read synchronously),
+  // so a server list asks for one page at once, the right one.
+  const [view, setView] = useState<TableView>(() => {
+    const saved = tablePreference(props.label);
+    return {
+      search: '',
+      sortKey: saved ? saved.sortKey : (props.initialSort ?? null),
+      direction: saved ? saved.direction : (props.initialDirection ?? 'ascending'),
+      page: 1,
+      pageSize: (saved?.pageSize || props.pageSize) ?? 20,
     };
-  }, [props.label]);
+  });
   useEffect(() => {
-    if (restored)
-      void saveTablePreference(props.label, { sortKey: view.sortKey, direction: view.direction, pageSize: view.pageSize }).catch(() => undefined);
-  }, [restored, props.label, view.sortKey, view.direction, view.pageSize]);
-  // A server list waits for the saved sort and page size, so it fetches one page, the right one.
-  const server = useServerPage(restored ? props.source : undefined, view, props.columns, dexieListCache);
+    saveTablePreference(props.label, { sortKey: view.sortKey, direction: view.direction, pageSize: view.pageSize });
+  }, [props.label, view.sortKey, view.direction, view.pageSize]);
+  const server = useServerPage(props.source, view, props.columns, dexieListCache);
   const slice = props.source ? server.slice : applyTable(props.rows ?? [], props.columns, view);
   const empty = props.source ? !server.loading && !server.error && slice.total === 0 && view.search.trim() === '' : (props.rows ?? []).length === 0;
   return (

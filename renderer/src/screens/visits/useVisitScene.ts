@@ -2,15 +2,13 @@
 // computer started, else the newest the Data API lists for the visit.
 import { useEffect, useState } from 'react';
 import type { DataVisit, Report, ReportType } from '../../api/types';
-import { db } from '../../db/database';
+import { databaseIfExists } from '../../db/lazyDatabase';
 
 export function useVisitScene(id: string, byType: Partial<Record<ReportType, Report>>, dataVisit: DataVisit | null): string | null {
   const [knownScene, setKnownScene] = useState<string | null>(null);
   useEffect(() => {
-    void db.recognitions
-      .where('visit')
-      .equals(id)
-      .sortBy('startedAt')
+    void databaseIfExists()
+      .then((db) => db?.recognitions.where('visit').equals(id).sortBy('startedAt') ?? [])
       .then((r) => setKnownScene(r.at(-1)?.scene ?? null))
       .catch(() => undefined);
   }, [id]);
