@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, PG_BIN, PgCluster, api, freePort, pgRows, sqliteRows, startServe, stopServe, until, type ServerProcess } from './harness.js';
 import { DATA } from '../recognition/fixtures.js';
+import type { StoredBox } from '../../main/server/scenes/review.js';
 
 interface Laptop {
   name: string;
@@ -26,14 +27,8 @@ const fields = (json: string): Row => Object.fromEntries(JSON.parse(json) as Arr
 const where = (rows: Map<string, string>, column: string, values: readonly unknown[]) =>
   new Map([...rows].filter(([, v]) => values.includes(fields(v)[column])).sort(([a], [b]) => a.localeCompare(b)));
 
-interface Box {
-  id: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  sku_id: string | null;
-}
+/** A box as the annotations endpoint answers it (the fields this test reads). */
+type Box = Pick<StoredBox, 'id' | 'x' | 'y' | 'w' | 'h' | 'sku_id'>;
 
 describe.skipIf(!PG_BIN)("a supervisor's review reaches the visit's owner (central on PostgreSQL)", () => {
   const cluster = new PgCluster();
