@@ -1,4 +1,4 @@
-// Fuzz test (issue 22): every operation of the served OpenAPI description, driven with hostile input
+// Fuzz test: every operation of the served OpenAPI description, driven with hostile input
 // generated from its documented schemas (fast-check): wrong types, huge, negative and non-finite
 // numbers, long text, NUL and lone surrogates, invalid UTF-8, deep nesting, unknown fields, bad ids in
 // the path, bad query parameters, wrong media types and garbled multipart bodies. It fails on any 5xx,

@@ -1,4 +1,4 @@
-// Several server processes over one database (`serve --workers N`, issue 24), SQLite or the central's
+// Several server processes over one database (`serve --workers N`), SQLite or the central's
 // PostgreSQL: they answer on one port, see each other's writes at once (lists, records and verified
 // keys and the Data API's pages are kept per process only while the database is unchanged), stop
 // together on SIGTERM; recognition jobs are leased once.

@@ -1,4 +1,4 @@
-// Lists that work on the server (issue 26): the SKU screen downloads the page it shows, filters by
+// Lists that work on the server: the SKU screen downloads the page it shows, filters by
 // brand and searches names and customer ids through the API's query parameters; the planogram list
 // filters by display; the must-have product picker searches the catalog on the server; the displays
 // screen downloads one page of each list and names what its rows refer to by id; the visit screens

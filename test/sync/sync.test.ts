@@ -1,4 +1,4 @@
-// Sync end to end (issue 21), as real processes: a central on a throw-away PostgreSQL and laptop
+// Sync end to end, as real processes: a central on a throw-away PostgreSQL and laptop
 // servers on SQLite, all started from the build. Offline work drains when the central comes back;
 // a fault proxy and kill -9 lose and duplicate nothing; master data flows down; a supervisor reviews
 // and acknowledges an auditor's visit; refusals (revoked, clock, protocol, foreign ids) are plain.

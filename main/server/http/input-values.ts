@@ -1,7 +1,7 @@
 // Values a client may send, beyond what a schema says: how deep JSON may nest, which text and which
 // numbers are refused. DRF refuses NUL and lone surrogates in text (its CharField validators) and has
-// no number for Infinity; such values were stored and then broke every read (issue 22, findings 2, 3
-// and 6). Checked once for every route, after parsing and coercion, before any handler runs.
+// no number for Infinity; such values, once stored, broke every read.
+// Checked once for every route, after parsing and coercion, before any handler runs.
 import type { FastifyRequest } from 'fastify';
 import { ValidationError } from '../domain/errors.js';
 

@@ -1,4 +1,4 @@
-// Multipart bodies, streamed (issue 22, finding 7): each file part goes to a temp file under
+// Multipart bodies, streamed: each file part goes to a temp file under
 // DATA_DIR/incoming while its SHA-256 is computed, so no upload is held in memory whole; text parts
 // are read (1 MiB at most) and must be UTF-8, as JSON and urlencoded text must. The temp files of a
 // request are removed when its response ends, whatever happened (a route moves the ones it keeps).
