@@ -1,5 +1,6 @@
-// The indexes the screens' first pages read (migration 0021, and the name indexes of 0013): present on
-// SQLite and PostgreSQL, and on SQLite the plans of those pages read them instead of sorting a table.
+// The indexes the screens' first pages read (migration 0022, and the name indexes of 0013) and the
+// outbox's by record (0023, the read-only check of what arrived by sync): present on SQLite and
+// PostgreSQL, and on SQLite the plans of those queries read them instead of sorting or scanning a table.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { openDatabase, openDatabaseTarget, type OpenDatabase } from '../../main/
 import type { Database } from '../../main/server/storage/schema.js';
 import { PG_BIN, PgCluster } from '../../scripts/pg-cluster.mjs';
 
-const INDEXES = ['visits_started', 'reports_visit', 'skus_name', 'brands_name', 'displays_name', 'planograms_name'];
+const INDEXES = ['visits_started', 'reports_visit', 'skus_name', 'brands_name', 'displays_name', 'planograms_name', 'outbox_record'];
 
 async function sqliteIndexes(db: Kysely<Database>): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(db);
@@ -35,6 +36,7 @@ describe('the screens’ indexes', () => {
       expect(skus).toContain('skus_name');
       expect(skus).not.toContain('TEMP B-TREE');
       expect(await plan(database.db, "select * from reports where visit_id = 'v'")).toContain('reports_visit');
+      expect(await plan(database.db, "select distinct record_id from outbox where entity = 'scene_annotation' and record_id in ('a', 'b')")).toContain('outbox_record');
     } finally {
       await database.close();
       rmSync(dir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { syncPhotos } from './0019-sync-photos.js';
 import { apiKeyVersion } from './0020-api-key-version.js';
 import { photoQuality } from './0021-photo-quality.js';
 import { screenOrders } from './0022-screen-orders.js';
+import { outboxRecords } from './0023-outbox-records.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0020-api-key-version': apiKeyVersion,
   '0021-photo-quality': photoQuality,
   '0022-screen-orders': screenOrders,
+  '0023-outbox-records': outboxRecords,
 };
