@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimJob } from '../../main/server/scenes/jobs/queue.js';
-import { PG_BIN, PgCluster } from '../../scripts/pg-cluster.mjs';
+import { PgCluster } from '../../scripts/pg-cluster.mjs';
 import { DATABASE_FILE, openDatabase } from '../../main/server/storage/database.js';
 import { listeningUrl } from '../serve-listening.js';
 import { childrenOf, requestAnsweredBy } from './answering-process.js';
@@ -97,7 +97,7 @@ describe('serve --workers 2 (build)', () => {
   }, 120_000);
 
   // The central's caches follow PostgreSQL's snapshot (storage/change-stamp.ts), not SQLite's counters.
-  it.skipIf(!PG_BIN)('as the central on PostgreSQL too: every process sees every write at once', async () => {
+  it('as the central on PostgreSQL too: every process sees every write at once', async () => {
     const cluster = new PgCluster();
     try {
       await cluster.start();

@@ -10,7 +10,7 @@ import { brands } from '../../main/server/domain/catalogs.js';
 import { insertRecord } from '../../main/server/domain/resource.js';
 import { openDatabase, openDatabaseTarget, type OpenDatabase } from '../../main/server/storage/database.js';
 import { write } from '../../main/server/storage/transaction.js';
-import { PG_BIN, PgCluster } from '../../scripts/pg-cluster.mjs';
+import { PgCluster } from '../../scripts/pg-cluster.mjs';
 
 async function movesWithKeysOnly(a: OpenDatabase, b: OpenDatabase): Promise<void> {
   const seen = new Set<string | null>();
@@ -66,7 +66,7 @@ describe('key stamp', () => {
     }
   });
 
-  it.skipIf(!PG_BIN)('PostgreSQL: the same', async () => {
+  it('PostgreSQL: the same', async () => {
     const cluster = new PgCluster();
     let a: OpenDatabase | undefined;
     let b: OpenDatabase | undefined;

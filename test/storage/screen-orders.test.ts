@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, openDatabaseTarget, type OpenDatabase } from '../../main/server/storage/database.js';
 import type { Database } from '../../main/server/storage/schema.js';
-import { PG_BIN, PgCluster } from '../../scripts/pg-cluster.mjs';
+import { PgCluster } from '../../scripts/pg-cluster.mjs';
 
 const INDEXES = ['visits_started', 'reports_visit', 'skus_name', 'brands_name', 'displays_name', 'planograms_name', 'outbox_record'];
 
@@ -43,7 +43,7 @@ describe('the screens’ indexes', () => {
     }
   });
 
-  it.skipIf(!PG_BIN)('PostgreSQL: exist', async () => {
+  it('PostgreSQL: exist', async () => {
     const cluster = new PgCluster();
     let database: OpenDatabase | undefined;
     try {

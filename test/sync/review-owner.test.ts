@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, PG_BIN, PgCluster, api, freePort, pgRows, sqliteRows, startServe, stopServe, until, type ServerProcess } from './harness.js';
+import { ADMIN_KEY, PgCluster, api, freePort, pgRows, sqliteRows, startServe, stopServe, until, type ServerProcess } from './harness.js';
 import { DATA } from '../recognition/fixtures.js';
 import type { StoredBox } from '../../main/server/scenes/review.js';
 
@@ -30,7 +30,7 @@ const where = (rows: Map<string, string>, column: string, values: readonly unkno
 /** A box as the annotations endpoint answers it (the fields this test reads). */
 type Box = Pick<StoredBox, 'id' | 'x' | 'y' | 'w' | 'h' | 'sku_id'>;
 
-describe.skipIf(!PG_BIN)("a supervisor's review reaches the visit's owner (central on PostgreSQL)", () => {
+describe("a supervisor's review reaches the visit's owner (central on PostgreSQL)", () => {
   const cluster = new PgCluster();
   const dirs: string[] = [];
   let centralDir: string;

@@ -14,7 +14,6 @@ import {
   ADMIN_KEY,
   FaultProxy,
   PhotoProxy,
-  PG_BIN,
   PgCluster,
   PushWatch,
   CENTRAL_TABLES,
@@ -44,7 +43,7 @@ interface Laptop {
   server?: ServerProcess;
 }
 
-describe.skipIf(!PG_BIN)(`sync with a central on PostgreSQL (seed ${SEED})`, () => {
+describe(`sync with a central on PostgreSQL (seed ${SEED})`, () => {
   const cluster = new PgCluster();
   const dirs: string[] = [];
   let centralDir: string;
