@@ -50,7 +50,7 @@ export async function saveThresholds(db: Db, sent: Partial<QualityThresholds>): 
     if (value > range.maximum) throw new ValidationError({ [name]: [`Ensure this value is less than or equal to ${range.maximum}.`] });
   }
   return write(db, async (ctx) => {
-    const current = { ...(await readThresholds(ctx.trx as unknown as Db)), ...changes };
+    const current = { ...(await readThresholds(ctx.trx)), ...changes };
     for (const [low, high] of [['min_brightness', 'max_brightness'], ['min_overlap', 'max_overlap']] as const) {
       if (current[low] >= current[high]) {
         const field = low in changes ? low : high;

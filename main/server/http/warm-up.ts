@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Adds a task run once the server listens, in the order added; its failure is only logged. */
     warmUp(name: string, task: () => Promise<unknown>): void;
+    /** The warm-up's tasks with their times, once all ran (none before listen()). */
+    warmedUp(): Promise<WarmUpRun[]>;
   }
 }
 
@@ -53,10 +55,3 @@ export const warmUpPlugin = fp(
   },
   { name: 'shelf-audit-warm-up' },
 );
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The warm-up's tasks with their times, once all ran (none before listen()). */
-    warmedUp(): Promise<WarmUpRun[]>;
-  }
-}

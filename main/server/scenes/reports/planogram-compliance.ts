@@ -4,17 +4,11 @@
 // `wrong_sku` when its slots hold other products, `missing` when they are empty. SKUs on a shelf that
 // the planogram does not put there are `extra`. Compliance = correctly placed faces / expected faces.
 import type { ProductFound, SceneAnalysis } from '../../recognition/analysis.js';
+import type { PlanogramRecordTable } from '../../storage/schema.js';
 import type { PlanogramAction, PlanogramCompliance, PlanogramPosition, PositionStatus } from './bodies.js';
 
-export interface PlanogramRecordInput {
-  id: string;
-  sku_id: string;
-  rack_index: number;
-  shelf_index: number;
-  product_index: number;
-  facing_x: number;
-  facing_y: number;
-}
+/** The fields of a planogram record (storage/schema.ts) the comparison reads. */
+export type PlanogramRecordInput = Pick<PlanogramRecordTable, 'id' | 'sku_id' | 'rack_index' | 'shelf_index' | 'product_index' | 'facing_x' | 'facing_y'>;
 
 export type { PlanogramAction, PlanogramCompliance, PlanogramPosition, PositionStatus } from './bodies.js';
 
