@@ -4,7 +4,14 @@
 // an auditor can act on. Pixel measures need one small decode with sharp and a few passes of plain
 // JavaScript (no OpenCV, no model), so they are cheap enough for the upload's own answer.
 import sharp from 'sharp';
-import { QUALITY_THRESHOLD_RANGES } from '../schemas/quality.js';
+import type { Static } from 'typebox';
+import {
+  ISSUE_CODES,
+  QUALITY_THRESHOLD_RANGES,
+  type PhotoQuality as PhotoQualitySchema,
+  type QualityIssue as QualityIssueSchema,
+  type QualityThresholds as QualityThresholdsSchema,
+} from '../schemas/quality.js';
 
 /** The long side, in pixels, the pixel checks work at: measures are comparable across camera sizes. */
 export const WORKING_SIZE = 1024;
@@ -33,23 +40,8 @@ export interface PixelMeasures {
   profile: number[];
 }
 
-/** The thresholds every check compares against; `docs/recognition.md`, "Photo quality". */
-export interface QualityThresholds {
-  min_sharpness: number;
-  min_brightness: number;
-  max_brightness: number;
-  max_clipped: number;
-  max_glare: number;
-  max_tilt: number;
-  max_convergence: number;
-  min_product_height: number;
-  max_product_height: number;
-  max_cut_products: number;
-  max_side_cut: number;
-  max_duplicate_distance: number;
-  min_overlap: number;
-  max_overlap: number;
-}
+/** The thresholds every check compares against (the settings schema's); `docs/recognition.md`, "Photo quality". */
+export type QualityThresholds = Static<typeof QualityThresholdsSchema>;
 
 /**
  * Defaults chosen on one half of the labelled set (`npm run bench -- quality`; docs/recognition.md,
@@ -76,41 +68,12 @@ export const DEFAULT_THRESHOLDS: QualityThresholds = {
 /** Each threshold's accepted range (the settings schema's, so a value outside it is a 400 naming the field). */
 export const THRESHOLD_RANGES: Record<keyof QualityThresholds, { minimum: number; maximum: number; description: string }> = QUALITY_THRESHOLD_RANGES;
 
-export type IssueCode =
-  | 'not_checked'
-  | 'too_small'
-  | 'blur'
-  | 'too_dark'
-  | 'too_bright'
-  | 'clipped_highlights'
-  | 'glare'
-  | 'tilt'
-  | 'perspective'
-  | 'no_products'
-  | 'too_far'
-  | 'too_close'
-  | 'bay_end_cut'
-  | 'duplicate'
-  | 'overlap_low'
-  | 'overlap_high';
-
-/** Retake: the photo cannot give a usable result. Check: it may, but the auditor should look. */
-export type Severity = 'retake' | 'check';
-
-export interface QualityIssue {
-  code: IssueCode;
-  severity: Severity;
-  value: number | string;
-  threshold: number | null;
-  message: string;
-}
-
-export interface PhotoQuality {
-  ok: boolean;
-  /** fine: no issue; check: issues worth a look; retake: at least one issue that spoils the photo. */
-  mark: 'fine' | 'check' | 'retake';
-  issues: QualityIssue[];
-}
+// The quality answered by uploads, /recognize and the visit's quality: the schemas' types.
+export type IssueCode = (typeof ISSUE_CODES)[number];
+export type QualityIssue = Static<typeof QualityIssueSchema>;
+export type Severity = QualityIssue['severity'];
+/** fine: no issue; check: issues worth a look; retake: at least one issue that spoils the photo. */
+export type PhotoQuality = Static<typeof PhotoQualitySchema>;
 
 function round(v: number, digits = 3): number {
   const f = 10 ** digits;

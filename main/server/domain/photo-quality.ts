@@ -2,6 +2,7 @@
 // the thresholds in force (photo_quality_settings over the defaults), and a photo's judged quality.
 // Judging happens when asked, so new thresholds apply to photos measured before.
 import { access } from 'node:fs/promises';
+import type { Static } from 'typebox';
 import type { Kysely } from 'kysely';
 import { ValidationError } from './errors.js';
 import {
@@ -21,6 +22,7 @@ import {
   type QualityThresholds,
 } from './photo-checks.js';
 import { uploadFilePath, type UploadRow } from './uploads.js';
+import type { ScenePhotoQuality as ScenePhotoQualitySchema } from '../schemas/quality.js';
 import { now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import { write } from '../storage/transaction.js';
@@ -116,11 +118,8 @@ export interface PhotoOfScene {
   detected?: { width: number; height: number; boxes: { x1: number; y1: number; x2: number; y2: number }[] };
 }
 
-export interface ScenePhotoQuality extends PhotoQuality {
-  image: string;
-  /** True once the checks from the detector's boxes (distance, coverage) are included. */
-  detection_checked: boolean;
-}
+/** A photo's quality within its scene (the schema's type); detection_checked once the detector's checks are included. */
+export type ScenePhotoQuality = Static<typeof ScenePhotoQualitySchema>;
 
 /**
  * The quality of each photo of a scene, in rack order: its pixel checks, a repeat of a photo earlier in

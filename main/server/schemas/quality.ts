@@ -31,9 +31,29 @@ export const QualityThresholds = Type.Object(thresholdProps((s) => s));
 export const QualityThresholdsPatch = Type.Object(thresholdProps((s) => Type.Optional(s)));
 export type QualityThresholdsPatch = Static<typeof QualityThresholdsPatch>;
 
+/** Every issue a check can raise (domain/photo-checks.ts). */
+export const ISSUE_CODES = [
+  'not_checked',
+  'too_small',
+  'blur',
+  'too_dark',
+  'too_bright',
+  'clipped_highlights',
+  'glare',
+  'tilt',
+  'perspective',
+  'no_products',
+  'too_far',
+  'too_close',
+  'bay_end_cut',
+  'duplicate',
+  'overlap_low',
+  'overlap_high',
+] as const;
+
 export const QualityIssue = Type.Object({
-  code: Type.String({ description: 'not_checked, too_small, blur, too_dark, too_bright, clipped_highlights, glare, tilt, perspective, no_products, too_far, too_close, bay_end_cut, duplicate, overlap_low, overlap_high' }),
-  severity: Type.Union([Type.Literal('retake'), Type.Literal('check')]),
+  code: Type.Unsafe<(typeof ISSUE_CODES)[number]>({ type: 'string', enum: [...ISSUE_CODES], description: 'Which check raised it' }),
+  severity: Type.Union([Type.Literal('retake'), Type.Literal('check')], { description: 'retake: the photo cannot give a usable result; check: it may, but look' }),
   value: Type.Union([Type.Number(), Type.String()], { description: 'What was measured' }),
   threshold: Nullable(Type.Number({ description: 'What it was compared with' })),
   message: Type.String({ description: 'What the auditor should do, in words' }),
