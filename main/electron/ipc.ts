@@ -4,7 +4,7 @@
 import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent } from 'electron';
 import Type, { type TSchema } from 'typebox';
 import Value from 'typebox/value';
-import { isAppUrl } from './security.js';
+import { type AppOrigin, isAppUrl } from './security.js';
 
 export const IPC_CHANNELS = {
   /** Synchronous, once when the preload starts: what the bridge hands the page. */
@@ -61,7 +61,7 @@ interface SenderLike {
  */
 export function dispatch(
   handlers: IpcHandlers,
-  appOrigin: string,
+  appOrigin: AppOrigin,
   channel: string,
   event: SenderLike,
   args: unknown[],
@@ -69,7 +69,7 @@ export function dispatch(
   const entry = (ALLOWLIST as Record<string, (typeof ALLOWLIST)[IpcChannel] | undefined>)[channel];
   if (!entry) throw new IpcRejectedError(`IPC channel not allowed: ${channel}`);
   const frame = event.senderFrame;
-  if (!frame || frame.parent !== null || !isAppUrl(frame.url, appOrigin)) {
+  if (!frame || frame.parent !== null || !isAppUrl(frame.url, appOrigin())) {
     throw new IpcRejectedError(`IPC call on ${channel} from outside the app's page`);
   }
   if (!Value.Check(entry.args, args)) throw new IpcRejectedError(`Invalid arguments for ${channel}`);
@@ -87,7 +87,7 @@ export function dispatch(
 export function registerIpcHandlers(
   ipcMain: IpcMain,
   handlers: IpcHandlers,
-  appOrigin: string,
+  appOrigin: AppOrigin,
   onRejected: (err: unknown) => void = () => {},
 ): () => void {
   for (const channel of ALLOWED_CHANNELS) {

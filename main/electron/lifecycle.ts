@@ -1,5 +1,6 @@
-// The desktop app's life, in order: logging, the single-instance lock, the data directory (migrated),
-// the embedded server on 127.0.0.1, the session and page rules, IPC, the menu, then the window. Quitting
+// The desktop app's life, in order: logging, the single-instance lock, the session and page rules, IPC,
+// the menu and the window on its opening page (at once); then the data directory (migrated), the
+// embedded server on 127.0.0.1 and its session key, and the app's UI loaded in the window. Quitting
 // revokes the session key and closes the server (stops requests, lets jobs reach a safe point, closes
 // the database) before the process exits.
 import type { BrowserWindow } from 'electron';
@@ -14,7 +15,7 @@ import { registerIpcHandlers } from './ipc.js';
 import { setupLogging } from './logging.js';
 import { buildMenuTemplate } from './menu.js';
 import { hardenSession, hardenWebContents } from './security.js';
-import { createMainWindow } from './window.js';
+import { createMainWindow, showApp } from './window.js';
 
 export interface HostedServer {
   url: string;
@@ -106,8 +107,58 @@ export async function runDesktopApp<S extends HostedServer>(deps: DesktopDeps<S>
   });
 
   await app.whenReady();
+  // The window first, on the opening page, so it is there at once; the server process starts meanwhile.
+  // Every rule is in place before the window exists and follows the origin once the server listens.
+  let appOrigin: string | undefined;
+  const origin = () => appOrigin;
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, origin));
+  hardenSession(session.defaultSession, origin);
+  const dataDir = defaultDataDir();
+  // Read by the bridge on every page load: a restarted server's new key reaches the reloaded page.
+  // Until the server listens no page is the app's, so the bridge gets nothing.
+  const sessionInfo = { apiBaseUrl: '', token: '', appVersion: app.getVersion() };
+  registerIpcHandlers(
+    ipcMain,
+    createIpcHandlers({
+      session: sessionInfo,
+      dataDir,
+      window: () => win,
+    }),
+    origin,
+    (err) => log.warn('IPC call rejected:', err),
+  );
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      buildMenuTemplate({
+        platform: process.platform,
+        isPackaged: app.isPackaged,
+        actions: {
+          about: () => {
+            const running = server;
+            const sessionToken = key?.token;
+            const model = running && sessionToken ? deps.modelVersion(running, sessionToken) : Promise.resolve('starting');
+            void model.then((version) =>
+              showAboutBox(win, {
+                app: app.getVersion(),
+                model: version,
+                electron: process.versions.electron ?? 'unknown',
+                chrome: process.versions.chrome ?? 'unknown',
+                node: process.versions.node,
+              }),
+            );
+          },
+          revealDataFolder: () => void shell.openPath(dataDir),
+          revealLogsFolder: () => void shell.openPath(path.join(userData, 'logs')),
+        },
+      }),
+    ),
+  );
+  win = createMainWindow({ preloadPath: deps.preloadPath });
+  win.on('closed', () => {
+    win = undefined;
+  });
+
   try {
-    const dataDir = defaultDataDir();
     const layout = await migrateDataDir(dataDir);
     log.info(`Data folder ${dataDir} (layout ${layout.from} -> ${layout.to})`);
 
@@ -118,13 +169,11 @@ export async function runDesktopApp<S extends HostedServer>(deps: DesktopDeps<S>
     if (fellBack) log.warn(`Port ${configuredPort()} is taken; the server listens on ${result.port} instead`);
     key = await deps.issueSessionKey(result);
     const appUrl = new URL('/', result.url).href;
-    const appOrigin = new URL(appUrl).origin;
+    appOrigin = new URL(appUrl).origin;
+    sessionInfo.apiBaseUrl = appOrigin;
+    sessionInfo.token = key.token;
     log.info(`Server on ${appOrigin}`);
 
-    app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, appOrigin));
-    hardenSession(session.defaultSession, appOrigin);
-    // Read by the bridge on every page load: a restarted server's new key reaches the reloaded page.
-    const sessionInfo = { apiBaseUrl: appOrigin, token: key.token, appVersion: app.getVersion() };
     result.onRestart?.((address) => {
       log.warn(`The server restarted after a crash, on ${new URL(address.url).origin}; reloading the window`);
       sessionInfo.token = address.token;
@@ -135,50 +184,13 @@ export async function runDesktopApp<S extends HostedServer>(deps: DesktopDeps<S>
       dialog.showErrorBox('Shelf Audit stopped working', `${error.message}. Your saved work is kept; start the app again.`);
       app.quit();
     });
-    registerIpcHandlers(
-      ipcMain,
-      createIpcHandlers({
-        session: sessionInfo,
-        dataDir,
-        window: () => win,
-      }),
-      appOrigin,
-      (err) => log.warn('IPC call rejected:', err),
-    );
-    const running = result;
-    const sessionToken = key.token;
-    Menu.setApplicationMenu(
-      Menu.buildFromTemplate(
-        buildMenuTemplate({
-          platform: process.platform,
-          isPackaged: app.isPackaged,
-          actions: {
-            about: () =>
-              void deps.modelVersion(running, sessionToken).then((model) =>
-                showAboutBox(win, {
-                  app: app.getVersion(),
-                  model,
-                  electron: process.versions.electron ?? 'unknown',
-                  chrome: process.versions.chrome ?? 'unknown',
-                  node: process.versions.node,
-                }),
-              ),
-            revealDataFolder: () => void shell.openPath(dataDir),
-            revealLogsFolder: () => void shell.openPath(path.join(userData, 'logs')),
-          },
-        }),
-      ),
-    );
 
     starting = false;
     if (quitRequested) {
       app.quit();
       return undefined;
     }
-    win = createMainWindow({ appUrl, preloadPath: deps.preloadPath });
-    win.on('closed', () => {
-      win = undefined;
-    });
+    if (win) showApp(win, appUrl);
     return { dataDir, appUrl, window: () => win };
   } catch (err) {
     log.error('Shelf Audit could not start', err);

@@ -1,6 +1,8 @@
 // Every security setting of the desktop window, in one place so that test/electron/security.test.ts
 // fails when any is loosened. The window shows the embedded server's UI from http://127.0.0.1:PORT, so
 // "the app" is exactly that origin; everything else is either refused or handed to the system browser.
+// The rules are in place before the origin is known (the window opens on the opening page while the
+// server starts): until then nothing is the app, so nothing may navigate, ask a permission or call IPC.
 import type { Session, WebContents, WebPreferences } from 'electron';
 import { shell } from 'electron';
 import { CONTENT_SECURITY_POLICY } from '../server/http/content-security-policy.js';
@@ -29,8 +31,11 @@ export function originOf(url: string): string | undefined {
   }
 }
 
-export function isAppUrl(url: string, appOrigin: string): boolean {
-  return originOf(url) === appOrigin;
+/** The app's origin once the server listens; undefined before. */
+export type AppOrigin = () => string | undefined;
+
+export function isAppUrl(url: string, appOrigin: string | undefined): boolean {
+  return appOrigin !== undefined && originOf(url) === appOrigin;
 }
 
 /** Only web links go to the system browser: file:, smb:, custom schemes etc. could run local programs. */
@@ -47,7 +52,7 @@ export function isSafeExternalUrl(url: string): boolean {
 export function allowPermissionRequest(
   permission: string,
   details: { requestingUrl?: string; mediaTypes?: string[] },
-  appOrigin: string,
+  appOrigin: string | undefined,
 ): boolean {
   if (permission !== 'media' || !isAppUrl(details.requestingUrl ?? '', appOrigin)) return false;
   const types = details.mediaTypes ?? [];
@@ -58,9 +63,9 @@ export function allowPermissionCheck(
   permission: string,
   requestingOrigin: string,
   details: { mediaType?: string },
-  appOrigin: string,
+  appOrigin: string | undefined,
 ): boolean {
-  return permission === 'media' && originOf(requestingOrigin) === appOrigin && details.mediaType === 'video';
+  return permission === 'media' && isAppUrl(requestingOrigin, appOrigin) && details.mediaType === 'video';
 }
 
 /** Response headers with the app's CSP in place of whatever the response carried. */
@@ -80,17 +85,17 @@ function openInBrowser(url: string): void {
 }
 
 /** Session-wide rules: the CSP on the app's responses, permission requests and device access. */
-export function hardenSession(session: Session, appOrigin: string): void {
+export function hardenSession(session: Session, appOrigin: AppOrigin): void {
   session.webRequest.onHeadersReceived((details, callback) => {
     // Only the app's own pages: Chromium's internal ones (devtools) bring their own policy.
-    if (!isAppUrl(details.url, appOrigin)) return callback({});
+    if (!isAppUrl(details.url, appOrigin())) return callback({});
     callback({ responseHeaders: withContentSecurityPolicy(details.responseHeaders) });
   });
   session.setPermissionRequestHandler((_contents, permission, callback, details) => {
-    callback(allowPermissionRequest(permission, details as { requestingUrl?: string; mediaTypes?: string[] }, appOrigin));
+    callback(allowPermissionRequest(permission, details as { requestingUrl?: string; mediaTypes?: string[] }, appOrigin()));
   });
   session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
-    allowPermissionCheck(permission, requestingOrigin, details, appOrigin),
+    allowPermissionCheck(permission, requestingOrigin, details, appOrigin()),
   );
   session.setDevicePermissionHandler(() => false);
 }
@@ -99,18 +104,18 @@ export function hardenSession(session: Session, appOrigin: string): void {
  * Per-page rules, applied to every web contents the app creates: navigation stays on the app's origin,
  * links elsewhere open in the system browser, no new windows and no webviews.
  */
-export function hardenWebContents(contents: WebContents, appOrigin: string): void {
+export function hardenWebContents(contents: WebContents, appOrigin: AppOrigin): void {
   contents.on('will-navigate', (event, url) => {
-    if (isAppUrl(url, appOrigin)) return;
+    if (isAppUrl(url, appOrigin())) return;
     event.preventDefault();
     openInBrowser(url);
   });
   contents.on('will-redirect', (event, url) => {
-    if (!isAppUrl(url, appOrigin)) event.preventDefault();
+    if (!isAppUrl(url, appOrigin())) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
-    if (!isAppUrl(url, appOrigin)) openInBrowser(url);
+    if (!isAppUrl(url, appOrigin())) openInBrowser(url);
     return { action: 'deny' };
   });
 }

@@ -3,6 +3,7 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { BrowserWindow, dialog } from 'electron';
 import { PRODUCT_NAME } from '../host/data-directory.js';
+import { OPENING_PAGE_URL } from './opening-page.js';
 import { SECURE_WEB_PREFERENCES } from './security.js';
 
 export function secureWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
@@ -18,8 +19,11 @@ export function secureWindowOptions(preloadPath: string): BrowserWindowConstruct
   };
 }
 
-/** Opens the app's window on the embedded server's UI. */
-export function createMainWindow(options: { appUrl: string; preloadPath: string }): BrowserWindow {
+/**
+ * Opens the app's window at once, on the opening page: the server process starts meanwhile, and
+ * `showApp` then loads its UI in the same window.
+ */
+export function createMainWindow(options: { preloadPath: string }): BrowserWindow {
   const win = new BrowserWindow(secureWindowOptions(options.preloadPath));
   win.once('ready-to-show', () => win.show());
   // A screen with unsaved work (the review's corrections) refuses beforeunload; Electron would then
@@ -35,6 +39,11 @@ export function createMainWindow(options: { appUrl: string; preloadPath: string 
     });
     if (choice === 0) event.preventDefault();
   });
-  void win.loadURL(options.appUrl);
+  void win.loadURL(OPENING_PAGE_URL);
   return win;
+}
+
+/** Replaces the opening page with the embedded server's UI. */
+export function showApp(win: BrowserWindow, appUrl: string): void {
+  void win.loadURL(appUrl);
 }

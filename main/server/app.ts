@@ -9,6 +9,7 @@ import { BODY_LIMIT } from './http/body.js';
 import { registerRequestPlugins } from './http/request-plugins.js';
 import { registerWebUi } from './http/web-ui.js';
 import { warmUpPlugin } from './http/warm-up.js';
+import { LazySchemas } from './http/lazy-schemas.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import health from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
@@ -34,6 +35,7 @@ export interface AppOptions {
 
 export async function buildApp({ db, config: given, changeStamp = () => null, keyStamp = () => null, sync }: AppOptions): Promise<FastifyInstance> {
   const config = resolveConfig(given);
+  const schemas = new LazySchemas();
   const app = Fastify({
     logger: config.logger,
     bodyLimit: BODY_LIMIT,
@@ -41,6 +43,8 @@ export async function buildApp({ db, config: given, changeStamp = () => null, ke
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: ID_MAX_ENCODED_LENGTH },
     // DRF reports every invalid field at once; form bodies need string -> number coercion.
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array' } },
+    // Validators and serializers compiled on first use and by the warm-up, not before listening.
+    schemaController: { compilersFactory: schemas.compilersFactory },
     // Errors before routing answer in DRF's shape too (http/client-errors.ts).
     clientErrorHandler,
     frameworkErrors,
@@ -62,5 +66,8 @@ export async function buildApp({ db, config: given, changeStamp = () => null, ke
   await registerSync(app, sync);
   await registerOpenApiRoutes(app);
   if (config.webRoot) await registerWebUi(app, config.webRoot);
+  app.decorate('lazySchemas', schemas);
+  // Last: the first screens' own warm-ups (added by the routes above) compile what they use first.
+  app.warmUp('schemas', () => schemas.compileAll());
   return app;
 }

@@ -58,3 +58,24 @@ test('a screen opened by its address renders from the screens’ chunk, its sort
   await expect(page.getByText('No planograms yet.')).toBeVisible();
   expect(scripts.filter((s) => /screen/i.test(s))).toEqual([]);
 });
+
+test('the desktop window’s opening page draws the app’s frame under its own strict policy, with no script', async ({ page }) => {
+  // The built module, as the desktop app loads it (this spec runs after the build).
+  const { OPENING_PAGE_URL, OPENING_PAGE_CSP } = (await import(path.resolve('dist/main/electron/opening-page.js'))) as {
+    OPENING_PAGE_URL: string;
+    OPENING_PAGE_CSP: string;
+  };
+  expect(OPENING_PAGE_CSP).toContain("default-src 'none'");
+  expect(OPENING_PAGE_CSP).not.toMatch(/unsafe|script-src/);
+  const violations: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused/.test(m.text())) violations.push(m.text());
+  });
+  await page.goto(OPENING_PAGE_URL);
+  await expect(page.getByRole('heading', { name: 'Shelf Audit' })).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText(/Opening your shelf data/);
+  // Its one style block is allowed by hash: the header has the app's colour, not the browser's default.
+  expect(await page.locator('header').evaluate((h) => getComputedStyle(h).backgroundColor)).toBe('rgb(23, 34, 59)');
+  expect(await page.locator('script').count()).toBe(0);
+  expect(violations).toEqual([]);
+});

@@ -10,6 +10,7 @@ import { ALLOWED_CHANNELS, dispatch, IPC_CHANNELS, type IpcHandlers, IpcRejected
 import { type FakeElectron, resetElectron } from './fake-electron.js';
 
 const APP = 'http://127.0.0.1:8765';
+const app = () => APP;
 const top = (url = `${APP}/`) => ({ senderFrame: { url, parent: null } });
 const SESSION = { apiBaseUrl: APP, token: 'tok', appVersion: '0.1.0' };
 
@@ -33,16 +34,16 @@ describe('IPC allowlist', () => {
   it('rejects channels outside the allowlist', () => {
     const h = handlers();
     for (const channel of ['shelf-audit:exec', 'fs:read', '__ELECTRON_LOG__', '']) {
-      expect(() => dispatch(h, APP, channel, top(), [])).toThrow(IpcRejectedError);
+      expect(() => dispatch(h, app, channel, top(), [])).toThrow(IpcRejectedError);
     }
   });
 
   it('rejects calls from other origins, subframes or frameless senders', () => {
     const h = handlers();
-    expect(() => dispatch(h, APP, IPC_CHANNELS.session, top('https://evil.example/'), [])).toThrow(/outside the app/);
-    expect(() => dispatch(h, APP, IPC_CHANNELS.session, top('http://127.0.0.1:9999/'), [])).toThrow(/outside the app/);
-    expect(() => dispatch(h, APP, IPC_CHANNELS.session, { senderFrame: { url: `${APP}/`, parent: {} } }, [])).toThrow(/outside the app/);
-    expect(() => dispatch(h, APP, IPC_CHANNELS.session, { senderFrame: null }, [])).toThrow(/outside the app/);
+    expect(() => dispatch(h, app, IPC_CHANNELS.session, top('https://evil.example/'), [])).toThrow(/outside the app/);
+    expect(() => dispatch(h, app, IPC_CHANNELS.session, top('http://127.0.0.1:9999/'), [])).toThrow(/outside the app/);
+    expect(() => dispatch(h, app, IPC_CHANNELS.session, { senderFrame: { url: `${APP}/`, parent: {} } }, [])).toThrow(/outside the app/);
+    expect(() => dispatch(h, app, IPC_CHANNELS.session, { senderFrame: null }, [])).toThrow(/outside the app/);
     expect(h.session).not.toHaveBeenCalled();
   });
 
@@ -57,23 +58,23 @@ describe('IPC allowlist', () => {
       [IPC_CHANNELS.openPhotos, ['photos']],
     ];
     for (const [channel, args] of bad) {
-      expect(() => dispatch(h, APP, channel, top(), args), `${channel} ${JSON.stringify(args)}`).toThrow(/Invalid arguments/);
+      expect(() => dispatch(h, app, channel, top(), args), `${channel} ${JSON.stringify(args)}`).toThrow(/Invalid arguments/);
     }
     expect(h.openPhotos).not.toHaveBeenCalled();
     expect(h.revealDataFolder).not.toHaveBeenCalled();
 
-    expect(dispatch(h, APP, IPC_CHANNELS.session, top(), [])).toEqual(SESSION);
-    await dispatch(h, APP, IPC_CHANNELS.openPhotos, top(), []);
-    await dispatch(h, APP, IPC_CHANNELS.openPhotos, top(), [{ multiple: true }]);
+    expect(dispatch(h, app, IPC_CHANNELS.session, top(), [])).toEqual(SESSION);
+    await dispatch(h, app, IPC_CHANNELS.openPhotos, top(), []);
+    await dispatch(h, app, IPC_CHANNELS.openPhotos, top(), [{ multiple: true }]);
     expect(h.openPhotos.mock.calls).toEqual([[{}], [{ multiple: true }]]);
-    await dispatch(h, APP, IPC_CHANNELS.revealDataFolder, top(), []);
+    await dispatch(h, app, IPC_CHANNELS.revealDataFolder, top(), []);
     expect(h.revealDataFolder).toHaveBeenCalledOnce();
   });
 
   it('registers exactly the allowlisted channels, answering rejected sync calls with null', async () => {
     const h = handlers();
     const rejected = vi.fn();
-    const unregister = registerIpcHandlers(fake.ipcMain as never, h, APP, rejected);
+    const unregister = registerIpcHandlers(fake.ipcMain as never, h, app, rejected);
     expect([...fake.ipcMain.handlers.keys(), ...fake.ipcMain.eventNames()].sort()).toEqual([...ALLOWED_CHANNELS].sort());
 
     const ok: { returnValue?: unknown; senderFrame: unknown } = { ...top() };

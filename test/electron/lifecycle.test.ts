@@ -10,6 +10,7 @@ vi.mock('../../main/electron/logging.js', () => ({ setupLogging: vi.fn(() => log
 
 import { type HostedServer, runDesktopApp, type DesktopDeps } from '../../main/electron/lifecycle.js';
 import { LAYOUT_FILE } from '../../main/host/data-layout.js';
+import { OPENING_PAGE_URL } from '../../main/electron/opening-page.js';
 import { setupLogging } from '../../main/electron/logging.js';
 import { type FakeElectron, FakeBrowserWindow, FakeWebContents, resetElectron } from './fake-electron.js';
 
@@ -67,11 +68,16 @@ afterEach(() => {
 });
 
 describe('desktop lifecycle', () => {
-  it('starts in order: logging, lock, ready, migrated data folder, server, key, security, IPC, menu, window', async () => {
+  it('starts in order: logging, lock, ready, security, IPC, menu, the window on its opening page, then migrated data folder, server, key, and the app in the window', async () => {
     const { d } = deps();
     fake.ipcMain.handle.mockImplementation((channel: string, fn: (...a: unknown[]) => unknown) => {
       order.push('ipc');
       fake.ipcMain.handlers.set(channel, fn);
+    });
+    const start = d.startServer;
+    d.startServer = vi.fn(async (o) => {
+      order.push(`window:${FakeBrowserWindow.instances.length}`);
+      return start(o);
     });
     const started = await runDesktopApp(d);
 
@@ -79,17 +85,16 @@ describe('desktop lifecycle', () => {
     expect(fake.app.enableSandbox).toHaveBeenCalled();
     const win = FakeBrowserWindow.instances[0];
     expect(FakeBrowserWindow.instances).toHaveLength(1);
-    expect(win.loadURL).toHaveBeenCalledWith('http://127.0.0.1:47001/');
-    order.push('window');
+    expect(win.loadURL.mock.calls.map((c) => c[0])).toEqual([OPENING_PAGE_URL, 'http://127.0.0.1:47001/']);
     expect(order.filter((s, i) => order.indexOf(s) === i)).toEqual([
       'lock',
       'ready',
-      'startServer:47001:migrated',
-      'issueSessionKey',
       'session hardened',
       'ipc',
       'menu',
-      'window',
+      'window:1',
+      'startServer:47001:migrated',
+      'issueSessionKey',
     ]);
     expect(d.startServer).toHaveBeenCalledWith({ host: '127.0.0.1', port: 47001, dataDir });
     expect(started).toMatchObject({ dataDir, appUrl: 'http://127.0.0.1:47001/' });
@@ -103,6 +108,46 @@ describe('desktop lifecycle', () => {
     const contents = new FakeWebContents();
     fake.app.emit('web-contents-created', {}, contents);
     expect(contents.setWindowOpenHandler).toHaveBeenCalled();
+  });
+
+  it('while the server starts, the window shows the opening page and nothing is the app: no navigation, no bridge, no permission', async () => {
+    const { d } = deps();
+    let listen: () => void = () => {};
+    const start = d.startServer;
+    d.startServer = vi.fn(async (o) => {
+      await new Promise<void>((resolve) => (listen = resolve));
+      return start(o);
+    });
+    const running = runDesktopApp(d);
+    await vi.waitFor(() => expect(d.startServer).toHaveBeenCalled());
+    const win = FakeBrowserWindow.instances[0];
+    expect(win.loadURL.mock.calls.map((c) => c[0])).toEqual([OPENING_PAGE_URL]);
+    win.emit('ready-to-show');
+    expect(win.show).toHaveBeenCalledOnce();
+
+    const contents = new FakeWebContents();
+    fake.app.emit('web-contents-created', {}, contents);
+    const navigate = (url: string) => {
+      const e = { preventDefault: vi.fn() };
+      contents.emit('will-navigate', e, url);
+      return e.preventDefault.mock.calls.length > 0;
+    };
+    // Even the origin the server is about to take is not the app's yet.
+    expect(navigate('http://127.0.0.1:47001/')).toBe(true);
+    const early: { returnValue?: unknown; senderFrame: unknown } = { senderFrame: { url: OPENING_PAGE_URL, parent: null } };
+    fake.ipcMain.emit('shelf-audit:session', early);
+    expect(early.returnValue).toBeNull();
+    const check = fake.session.defaultSession.setPermissionCheckHandler.mock.calls[0][0] as (...a: unknown[]) => boolean;
+    expect(check(null, 'media', 'http://127.0.0.1:47001', { mediaType: 'video' })).toBe(false);
+
+    listen();
+    await running;
+    expect(win.loadURL).toHaveBeenLastCalledWith('http://127.0.0.1:47001/');
+    expect(navigate('http://127.0.0.1:47001/visits')).toBe(false);
+    expect(check(null, 'media', 'http://127.0.0.1:47001', { mediaType: 'video' })).toBe(true);
+    const late: { returnValue?: unknown; senderFrame: unknown } = { senderFrame: { url: 'http://127.0.0.1:47001/', parent: null } };
+    fake.ipcMain.emit('shelf-audit:session', late);
+    expect(late.returnValue).toMatchObject({ token: 'session-token' });
   });
 
   it('quits at once, starting nothing, when another instance holds the lock', async () => {
@@ -136,7 +181,7 @@ describe('desktop lifecycle', () => {
     expect(server.close).toHaveBeenCalledOnce();
   });
 
-  it('a quit during start-up waits for the server, then closes it without opening a window', async () => {
+  it('a quit during start-up waits for the server, then closes it without loading the app', async () => {
     const { d, server } = deps();
     const start = d.startServer;
     d.startServer = vi.fn(async (o) => {
@@ -146,7 +191,7 @@ describe('desktop lifecycle', () => {
     expect(await runDesktopApp(d)).toBeUndefined();
     await vi.waitFor(() => expect(fake.app.quitting).toBe(true));
     expect(server.close).toHaveBeenCalledOnce();
-    expect(FakeBrowserWindow.instances).toHaveLength(0);
+    expect(FakeBrowserWindow.instances[0].loadURL.mock.calls.map((c) => c[0])).toEqual([OPENING_PAGE_URL]);
     expect(order.slice(-2)).toEqual(['key.revoke', 'server.close']);
   });
 
@@ -179,7 +224,7 @@ describe('desktop lifecycle', () => {
     expect(fake.dialog.showErrorBox).toHaveBeenCalledWith('Shelf Audit could not start', expect.stringMatching(/newer/));
     expect(fake.app.exit).toHaveBeenCalledWith(1);
     expect(d.startServer).not.toHaveBeenCalled();
-    expect(FakeBrowserWindow.instances).toHaveLength(0);
+    expect(FakeBrowserWindow.instances[0].loadURL.mock.calls.map((c) => c[0])).toEqual([OPENING_PAGE_URL]);
   });
 
   it('closes a started server when a later start-up step fails', async () => {
@@ -190,7 +235,7 @@ describe('desktop lifecycle', () => {
     await runDesktopApp(d);
     expect(server.close).toHaveBeenCalledOnce();
     expect(fake.app.exit).toHaveBeenCalledWith(1);
-    expect(FakeBrowserWindow.instances).toHaveLength(0);
+    expect(FakeBrowserWindow.instances[0].loadURL.mock.calls.map((c) => c[0])).toEqual([OPENING_PAGE_URL]);
   });
 
   it('shows app, model and Electron versions in the About box', async () => {

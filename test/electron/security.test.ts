@@ -79,7 +79,7 @@ describe('window security settings', () => {
 
   it('installs the CSP and the permission rules on the session', () => {
     const ses = fake.session.defaultSession;
-    hardenSession(ses as never, APP);
+    hardenSession(ses as never, () => APP);
 
     const onHeaders = ses.webRequest.onHeadersReceived.mock.calls[0][0];
     const cb = vi.fn();
@@ -112,7 +112,7 @@ describe('page rules', () => {
 
   it('keeps navigation on the app and sends web links to the system browser', () => {
     const contents = new FakeWebContents();
-    hardenWebContents(contents as never, APP);
+    hardenWebContents(contents as never, () => APP);
     expect(navigate(contents, 'will-navigate', `${APP}/visits`)).toBe(false);
     expect(fake.shell.openExternal).not.toHaveBeenCalled();
 
@@ -131,7 +131,7 @@ describe('page rules', () => {
 
   it('opens no new windows and attaches no webviews', () => {
     const contents = new FakeWebContents();
-    hardenWebContents(contents as never, APP);
+    hardenWebContents(contents as never, () => APP);
     const openHandler = contents.setWindowOpenHandler.mock.calls[0][0];
     expect(openHandler({ url: `${APP}/report` })).toEqual({ action: 'deny' });
     expect(fake.shell.openExternal).not.toHaveBeenCalled();

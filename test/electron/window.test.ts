@@ -5,7 +5,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', async () => (await import('./fake-electron.js')).electron);
 
 import { SECURE_WEB_PREFERENCES } from '../../main/electron/security.js';
-import { createMainWindow, secureWindowOptions } from '../../main/electron/window.js';
+import { OPENING_PAGE_URL } from '../../main/electron/opening-page.js';
+import { createMainWindow, secureWindowOptions, showApp } from '../../main/electron/window.js';
 import { electron, FakeBrowserWindow, resetElectron } from './fake-electron.js';
 
 beforeEach(() => {
@@ -42,18 +43,21 @@ describe('the one secure window factory', () => {
     expect(options.show).toBe(false);
   });
 
-  it('opens the window on the app URL and shows it when ready', () => {
-    const win = createMainWindow({ appUrl: 'http://127.0.0.1:8765/', preloadPath: '/p.js' }) as unknown as FakeBrowserWindow;
+  it('opens the window on the opening page, shows it when ready, then loads the app URL in it', () => {
+    const win = createMainWindow({ preloadPath: '/p.js' }) as unknown as FakeBrowserWindow;
     expect(FakeBrowserWindow.instances).toEqual([win]);
     expect(win.options.webPreferences).toStrictEqual({ ...SECURE_WEB_PREFERENCES, preload: '/p.js' });
-    expect(win.loadURL).toHaveBeenCalledWith('http://127.0.0.1:8765/');
+    expect(win.loadURL).toHaveBeenCalledWith(OPENING_PAGE_URL);
     expect(win.show).not.toHaveBeenCalled();
     win.emit('ready-to-show');
     expect(win.show).toHaveBeenCalledOnce();
+    showApp(win as never, 'http://127.0.0.1:8765/');
+    expect(win.loadURL).toHaveBeenLastCalledWith('http://127.0.0.1:8765/');
+    expect(FakeBrowserWindow.instances).toHaveLength(1);
   });
 
   it('asks before a page with unsaved work is closed: Leave lets it go, Stay keeps it', () => {
-    const win = createMainWindow({ appUrl: 'http://127.0.0.1:8765/', preloadPath: '/p.js' }) as unknown as FakeBrowserWindow;
+    const win = createMainWindow({ preloadPath: '/p.js' }) as unknown as FakeBrowserWindow;
     const dialog = electron.dialog.showMessageBoxSync;
     for (const [answer, leaves] of [[0, true], [1, false]] as const) {
       dialog.mockReturnValueOnce(answer);
