@@ -60,11 +60,11 @@ afterAll(async () => {
 
 /** The test's catalog as the pipeline's identifier (built JavaScript), described in this thread. */
 async function catalog(): Promise<any> {
-  const { describeReference } = await import(path.join(DIST, 'recognition/identification/describe.js'));
+  const { describeProduct } = await import(path.join(DIST, 'recognition/identification/describe.js'));
   const { Identifier, PIPELINE_IDENTIFIER } = await import(path.join(DIST, 'recognition/identification/identifier.js'));
   const identifier = new Identifier(PIPELINE_IDENTIFIER);
   const references = [...UPRIGHT.flatMap((p) => referenceFiles(p).map((file) => ({ sku: p, file }))), ...groceryPackshots(DISTRACTORS).map((g) => ({ sku: `grocery-${g.name}`, file: g.file }))];
-  for (const [i, r] of references.entries()) identifier.add({ id: String(i), skuId: r.sku, descriptor: await describeReference(r.file, null) });
+  for (const [i, r] of references.entries()) identifier.add({ id: String(i), skuId: r.sku, descriptor: await describeProduct(r.file) });
   return identifier;
 }
 
