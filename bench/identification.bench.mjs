@@ -1,12 +1,11 @@
 // SKU identification accuracy on the Grocery Store Dataset's packaged goods (31 classes): each test
 // photo is identified against (a) the iconic packshot of each class, (b) 3 train photos per class.
-// References are described as the app describes them (describeReference: a packshot without its margin).
 // Prints top-1 / top-5 and time per query. IDENT_BENCH_EVERY=N uses every Nth test photo (quick runs).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = process.env.IDENT_BENCH_DIST ?? 'dist';
-const { describeProduct, describeReference = describeProduct } = await import(path.resolve(root, 'main/server/recognition/identification/describe.js'));
+const { describeProduct } = await import(path.resolve(root, 'main/server/recognition/identification/describe.js'));
 const { Identifier } = await import(path.resolve(root, 'main/server/recognition/identification/identifier.js'));
 const { setShippedEmbedder } = await import(path.resolve(root, 'main/server/recognition/identification/embedding.js'));
 // SHELF_EMBEDDER_MODEL=FILE measures another embedder (one finetune.py wrote), as the app would use it.
@@ -30,7 +29,7 @@ const test = list(process.env.IDENT_BENCH_SPLIT ?? 'test.txt').filter((_, i) => 
 async function run(label, refs) {
   const ident = new Identifier(process.env.IDENT_BENCH_SHORTLIST ? { shortlist: Number(process.env.IDENT_BENCH_SHORTLIST) } : {});
   let t = performance.now();
-  for (const [i, r] of refs.entries()) ident.add({ id: String(i), skuId: r.id, descriptor: await describeReference(path.join(data, r.file), null) });
+  for (const [i, r] of refs.entries()) ident.add({ id: String(i), skuId: r.id, descriptor: await describeProduct(path.join(data, r.file)) });
   const refMs = (performance.now() - t) / refs.length;
   let top1 = 0;
   let top5 = 0;

@@ -3,8 +3,7 @@
 // the same SKUs (other crops than the ones on the shelf) among Grocery Store packshot distractors.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeDescriptor, describeProduct, describeReference, encodeDescriptor, productBounds } from '../../main/server/recognition/identification/describe.js';
-import { appearanceSimilarity } from '../../main/server/recognition/identification/appearance.js';
+import { decodeDescriptor, describeProduct, encodeDescriptor } from '../../main/server/recognition/identification/describe.js';
 import { Identifier, PIPELINE_IDENTIFIER } from '../../main/server/recognition/identification/identifier.js';
 import { identifyBoxes } from '../../main/server/recognition/pipeline.js';
 import { groupIntoShelves } from '../../main/server/recognition/shelves.js';
@@ -86,33 +85,6 @@ describe('identification', () => {
     expect(got.candidates.find((k) => k.skuId === 'own')!.inliers).toBeGreaterThanOrEqual(16);
     // The old setting (0.1 ahead accepted unverified) took the look-alike.
     expect((await make(0.1).identify(query)).skuId).toBe('lookalike');
-  });
-
-  it("describes a packshot without its white margin, as tight as a detector's box", async () => {
-    // A crop of a bottle on a white page 3 times its width, a little off centre, as e-commerce images are.
-    const file = referenceFiles('fanta_pet')[0];
-    const pack = await sharp(file).removeAlpha().jpeg().toBuffer();
-    const { width = 0, height = 0 } = await sharp(pack).metadata();
-    const page = await sharp({ create: { width: width * 3, height: height + 80, channels: 3, background: '#ffffff' } })
-      .composite([{ input: pack, left: width, top: 30 }])
-      .jpeg({ quality: 92 })
-      .toBuffer();
-    const bounds = (await productBounds(page, null))!;
-    expect(Math.abs(bounds.x - width)).toBeLessThanOrEqual(3);
-    expect(Math.abs(bounds.y - 30)).toBeLessThanOrEqual(3);
-    expect(Math.abs(bounds.w - width)).toBeLessThanOrEqual(6);
-    expect(Math.abs(bounds.h - height)).toBeLessThanOrEqual(6);
-    // A crop given with a reference is kept as given.
-    // The pack alone keeps (nearly) all of itself: no margin to cut.
-    const own = await productBounds(pack, null);
-    if (own) expect(own.w * own.h).toBeGreaterThanOrEqual(0.9 * width * height);
-    expect(await productBounds(page, { x: 1, y: 2, w: 30, h: 40 })).toEqual({ x: 1, y: 2, w: 30, h: 40 });
-    // Described without its margin, the page looks like the pack; described whole, much less so.
-    const alone = await describeProduct(pack);
-    const trimmed = await describeReference(page, null);
-    const whole = await describeProduct(page);
-    expect(appearanceSimilarity(trimmed, alone)).toBeGreaterThan(0.95);
-    expect(appearanceSimilarity(trimmed, alone)).toBeGreaterThan(appearanceSimilarity(whole, alone) + 0.05);
   });
 
   it('stores descriptors as bytes and reads them back unchanged', async () => {

@@ -103,44 +103,11 @@ export async function describeProduct(input: ImageInput, crop?: Rect | null): Pr
   return { embedding, global, local };
 }
 
-// A packshot's margin: the e-commerce image of a pack on white (or any flat colour) around it. Left
-// in, it is part of what the reference looks like and of no shelf crop, whose detector box is tight.
-// Pixels within this distance of the corner's colour count as margin (sharp's trim)...
-const MARGIN_THRESHOLD = 24;
-// ...and a trim that would keep less than this share of the image is not a margin but a pack on a
-// background of its own colour (a white pack on white), left whole.
-const MIN_KEPT_AREA = 0.2;
-
-/**
- * The part of a reference image to describe: the crop given with it, else the image without its flat
- * margin (null when there is none to cut).
- */
-export async function productBounds(input: string | Buffer, crop: Rect | null): Promise<Rect | null> {
-  if (crop) return crop;
-  // Decoded upright first: the margin is found in the image as displayed, where crops are given.
-  const { data, info: o } = await sharp(input, { failOn: 'error' }).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  try {
-    const { info } = await sharp(data, { raw: { width: o.width, height: o.height, channels: o.channels } })
-      .trim({ threshold: MARGIN_THRESHOLD })
-      .toBuffer({ resolveWithObject: true });
-    if (info.width * info.height < MIN_KEPT_AREA * o.width * o.height) return null;
-    if (info.width >= o.width && info.height >= o.height) return null;
-    return { x: -(info.trimOffsetLeft ?? 0), y: -(info.trimOffsetTop ?? 0), w: info.width, h: info.height };
-  } catch {
-    return null; // nothing but margin (a flat image): described whole
-  }
-}
-
-/** A reference image's descriptor: the product in it, without a packshot's margin (productBounds). */
-export async function describeReference(input: string | Buffer, crop: Rect | null): Promise<ProductDescriptor> {
-  return describeProduct(input, await productBounds(input, crop));
-}
-
 // Stored layout (little-endian): u32 version, u32 global length, f32[global], u32 embedder version
 // (embedderVersion()), u32 embedding length, f32[embedding], u32 keypoint count, f32[2 * count] points,
-// u8[32 * count] descriptors. Version 1 had no embedding; version 2 described packshots with their
-// margin; their blobs, and those embedded by another model, are recomputed when loaded.
-const FORMAT_VERSION = 3;
+// u8[32 * count] descriptors. Version 1 had no embedding; its blobs, and those embedded by another
+// model, are recomputed when loaded.
+const FORMAT_VERSION = 2;
 
 export function encodeDescriptor(d: ProductDescriptor): Buffer {
   const n = d.local.count;
