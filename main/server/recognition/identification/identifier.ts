@@ -69,7 +69,7 @@ const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, refsPerSku: 3, eno
 // in words and colour patches that the embedding barely sees: 0.1 ahead of the next SKU was taken
 // without verification, and wrongly. A crop only 0.1..0.2 ahead is verified by local features, where
 // the differing words survive. Chosen on the identify-shelves bench's choice half (packshot references,
-// real shelves): SKU counts exact 63.9 -> 66.7 %, within 1 86.9 -> 90.0 %, false identifications 9 -> 7.
+// real shelves; docs/recognition.md): SKU counts exact 63.9 -> 66.7 %, false identifications 9 -> 8.
 export const PIPELINE_IDENTIFIER: IdentifierOptions = { votes: false, refsPerSku: 2, enoughInliers: 16, acceptMargin: 0.2 };
 
 // Geometric agreement outweighs appearance: in cluttered photos colour statistics mislead, while 20+
