@@ -17,6 +17,7 @@ import {
   DetectorInputError,
   type Detector,
 } from '../../main/server/recognition/detector/index.js';
+import { dropNestedBoxes } from '../../main/server/recognition/pipeline.js';
 import { recallPrecision, type Truth } from './match.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/detector/', import.meta.url));
@@ -144,6 +145,28 @@ describe('shelf detector', () => {
       expect(same.precision).toBeGreaterThanOrEqual(0.9);
     } finally {
       await banded.close();
+    }
+  });
+
+  it('finds the few large facings of a close-up with its reduced look', async () => {
+    // Four products of the shelf enlarged 8 times: 250..330 px wide, 350..450 px tall, far above the
+    // 25..190 px the network was trained on, as in a photo taken a step from the shelf.
+    const k = 8;
+    const region = { left: 0, top: 140, width: 160, height: 80 };
+    const closeUp = await sharp(shelfJpg).extract(region).resize(region.width * k, region.height * k).png().toBuffer();
+    const inside = truth.boxes.filter((b) => b[0] >= region.left && b[2] <= region.left + region.width && b[1] >= region.top && b[3] <= region.top + region.height);
+    const scaled = inside.map((b) => [(b[0] - region.left) * k, (b[1] - region.top) * k, (b[2] - region.left) * k, (b[3] - region.top) * k] as Truth);
+    expect(scaled).toHaveLength(4);
+    const firstOnly = await createDetector({ wide: false });
+    try {
+      const single = recallPrecision(scaled, (await firstOnly.detect(closeUp)).boxes);
+      // The pipeline drops a box lying inside a better one (the lower half of a pack), as here.
+      const got = recallPrecision(scaled, dropNestedBoxes((await detector.detect(closeUp)).boxes));
+      expect(got.recall).toBeGreaterThanOrEqual(0.75);
+      expect(got.precision).toBeGreaterThanOrEqual(0.75);
+      expect(got.recall).toBeGreaterThan(single.recall + 0.25);
+    } finally {
+      await firstOnly.close();
     }
   });
 

@@ -211,6 +211,10 @@ test('review a recognised photo: change an SKU, delete a box, draw one, undo, sa
   expect(stored.images[0].boxes).toHaveLength(boxCount - 1);
   expect(stored.images[0].boxes.filter((b: { sku_id: string | null }) => b.sku_id === 'cream')).toHaveLength(1);
 
+  // The box named Cream Soda was learnt: a reference of that SKU, cut from the photo, from a review.
+  const learnt = (await (await api.get('/api/v1.5/sku/cream/images/')).json()).results.filter((r: { source: string }) => r.source === 'review');
+  expect(learnt).toHaveLength(1);
+
   await page.getByRole('button', { name: 'Done reviewing' }).click();
   await expect(page.getByText('All reports ready')).toBeVisible({ timeout: 120_000 });
   await expect.poll(() => countRows(page, 'Facing counts'), { timeout: 120_000 }).toEqual(corrected);
@@ -240,4 +244,17 @@ test('review a recognised photo: change an SKU, delete a box, draw one, undo, sa
   // With nothing unsaved, moving to another screen asks nothing (a question would be dismissed here).
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Visits' }).click();
   await expect(page.getByRole('table', { name: 'Visits' }).getByRole('row', { name: /Store 7/ })).toBeVisible();
+
+  // The SKU's screen lists the learnt reference as from a review, its crop shown; it can be removed.
+  await page.goto(`${page.url().split('#')[0]}#/catalog/sku/cream`);
+  const references = page.getByRole('list', { name: 'Reference images' });
+  const fromReview = references.getByRole('listitem').filter({ hasText: 'From a review' });
+  await expect(fromReview).toHaveCount(1);
+  const crop = fromReview.getByRole('img', { name: /from a review/ });
+  await expect(crop).toBeVisible();
+  expect(await crop.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([learnt[0].crop.w, learnt[0].crop.h]);
+  await fromReview.getByRole('button', { name: /Remove reference image/ }).click();
+  await expect(fromReview).toHaveCount(0);
+  const left = (await (await api.get('/api/v1.5/sku/cream/images/')).json()).results;
+  expect(left.some((r: { source: string }) => r.source === 'review')).toBe(false);
 });

@@ -4,7 +4,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeDescriptor, describeProduct, encodeDescriptor } from '../../main/server/recognition/identification/describe.js';
-import { Identifier } from '../../main/server/recognition/identification/identifier.js';
+import { Identifier, PIPELINE_IDENTIFIER } from '../../main/server/recognition/identification/identifier.js';
 import { identifyBoxes } from '../../main/server/recognition/pipeline.js';
 import { groupIntoShelves } from '../../main/server/recognition/shelves.js';
 import { composeShelf, cropFiles, groceryPackshots, referenceFiles, unseenFiles, UPRIGHT, type ComposedShelf } from './fixtures.js';
@@ -54,6 +54,37 @@ describe('identification', () => {
     }
     const r = await small.identify(await describeProduct(cropFiles('cocacola_zero_can')[0]));
     expect(r.skuId).toBeNull();
+  });
+
+  it("verifies a look-alike's lead instead of taking it: the pack whose local features agree wins", async () => {
+    // A crop, a look-alike reference that the appearance puts 0.15 ahead (same colours and embedding,
+    // another pack's local features: the words differ), and its own SKU's reference 0.85 alike by
+    // appearance whose local features agree. Taken on appearance, the look-alike would win.
+    const query = await describeProduct(unseenFiles('fanta_pet')[0]);
+    const other = await describeProduct(unseenFiles('sprite_pet')[0]);
+    const e = query.embedding;
+    // A unit vector orthogonal to the query's embedding, then the reference's at cosine c: 0.7 c + 0.3 = 0.85.
+    const u = Float32Array.from(other.embedding);
+    const dot = u.reduce((s, v, i) => s + v * e[i], 0);
+    for (let i = 0; i < u.length; i++) u[i] -= dot * e[i];
+    const norm = Math.hypot(...u);
+    const c = (0.85 - 0.3) / 0.7;
+    const embedding = Float32Array.from(e, (v, i) => c * v + Math.sqrt(1 - c * c) * (u[i] / norm));
+    const make = (acceptMargin?: number) => {
+      const i = new Identifier({ ...PIPELINE_IDENTIFIER, ...(acceptMargin === undefined ? {} : { acceptMargin }) });
+      i.add({ id: 'lookalike', skuId: 'lookalike', descriptor: { embedding: query.embedding, global: query.global, local: other.local } });
+      i.add({ id: 'own', skuId: 'own', descriptor: { embedding, global: query.global, local: query.local } });
+      return i;
+    };
+    const ident = make();
+    const [first, second] = ident.rankGlobal(query);
+    expect(first.skuId).toBe('lookalike');
+    expect(first.similarity - second.similarity).toBeCloseTo(0.15, 2);
+    const got = await ident.identify(query);
+    expect(got.skuId).toBe('own');
+    expect(got.candidates.find((k) => k.skuId === 'own')!.inliers).toBeGreaterThanOrEqual(16);
+    // The old setting (0.1 ahead accepted unverified) took the look-alike.
+    expect((await make(0.1).identify(query)).skuId).toBe('lookalike');
   });
 
   it('stores descriptors as bytes and reads them back unchanged', async () => {

@@ -175,6 +175,22 @@ describe("a supervisor's review reaches the visit's owner (central on PostgreSQL
     const visit = fields(sqliteRows(auditor.dir, 'visits').get(mine.visit)!);
     expect(visit.moderation).toBe('reviewed');
 
+    // The boxes named in the review became references of their SKU: learnt by the central when the
+    // correction arrived (master data is the central's), then pulled by both laptops with their photo.
+    const learnt = [...(await pgRows(cluster.url, 'sku_images')).values()].map(fields).filter((r) => r.source === 'review');
+    expect(learnt.length).toBeGreaterThanOrEqual(1);
+    expect(learnt.length).toBeLessThanOrEqual(2);
+    for (const r of learnt) expect(r).toMatchObject({ sku_id: 'sku-fanta-pet', upload_id: mine.image, correction_id: corrections.body.results[0].id });
+    const ids = learnt.map((r) => r.id).sort();
+    for (const l of [auditor, supervisor]) {
+      await until(`the ${l.name} to pull the learnt references`, async () => {
+        await api(l.server!.url, 'POST', '/api/app/v1/sync/run/');
+        const refs = (await api(l.server!.url, 'GET', '/api/v1.5/sku/sku-fanta-pet/images/')).body.results as Array<{ id: string; source: string }>;
+        return JSON.stringify(refs.filter((r) => r.source === 'review').map((r) => r.id).sort()) === JSON.stringify(ids);
+      });
+      expect(sqliteRows(l.dir, 'uploads').has(mine.image)).toBe(true);
+    }
+
     // Read-only on the owner's laptop: the review and its reports stay the supervisor's.
     const a = auditor.server!.url;
     const overwrite = await api(a, 'PUT', `/api/v1.5/scenes/${mine.scene}/annotations/`, { images: [{ image: mine.image, version: 1, boxes: [] }] });

@@ -19,6 +19,7 @@ import type {
   ReportTable,
   SceneAnnotationTable,
   SceneTable,
+  SkuImageTable,
   WebhookDeliveryTable,
 } from '../storage/schema.js';
 
@@ -445,4 +446,14 @@ export async function visitsWithScenes(db: Db, limit: number): Promise<string[]>
     .limit(limit)
     .execute();
   return rows.map((r) => r.visit_id);
+}
+
+/** Inserts a reference image learnt from a review; false when it is already there (the same correction seen twice). */
+export async function insertReviewReference(db: Db, row: Row<SkuImageTable>): Promise<boolean> {
+  const r = await db.insertInto('sku_images').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function uploadExists(db: Db, id: string): Promise<boolean> {
+  return (await db.selectFrom('uploads').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }

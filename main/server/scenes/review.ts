@@ -19,6 +19,7 @@ import type { Database, SceneTable } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import type { ImageAnalysis, SceneAnalysis } from '../recognition/analysis.js';
 import { enqueueJob } from './jobs/queue.js';
+import { learnFromCorrection } from './learn.js';
 import { groupIntoShelves } from '../recognition/shelves.js';
 import {
   annotationsOfScene,
@@ -274,12 +275,18 @@ async function recomputeReports(ctx: WriteContext, sceneId: string, visitId: str
   return out;
 }
 
-/** Replaces the boxes of the photos sent, all or nothing; answers the scene's annotations and the new reports. */
+/**
+ * Replaces the boxes of the photos sent, all or nothing; answers the scene's annotations and the new
+ * reports. With `learn`, boxes given an SKU become references of it in the same transaction
+ * (scenes/learn.ts): where master data is written here, not on a laptop that syncs, whose corrections
+ * the central learns from when they arrive.
+ */
 export async function saveAnnotations(
   db: Db,
   sceneId: string,
   corrections: readonly ImageCorrection[],
   reviewer: string | null,
+  options: { learn?: boolean } = {},
 ): Promise<SceneAnnotations & { reports: Record<string, string> }> {
   const scene = await sceneRow(db, sceneId);
   const analysis = JSON.parse(scene.analysis) as SceneAnalysis;
@@ -314,9 +321,10 @@ export async function saveAnnotations(
         if (!inserted) throw stale(c.image, c.version, 1);
       }
       ctx.changed('scene_annotation', id);
-      const correction = newId();
-      await insertCorrection(trx, { id: correction, scene_id: sceneId, image_id: c.image, version, reviewer, before: JSON.stringify(before), after: boxes, created_at: at, updated_at: at });
-      ctx.changed('annotation_correction', correction);
+      const correction = { id: newId(), scene_id: sceneId, image_id: c.image, version, reviewer, before: JSON.stringify(before), after: boxes, created_at: at, updated_at: at };
+      await insertCorrection(trx, correction);
+      ctx.changed('annotation_correction', correction.id);
+      if (options.learn) await learnFromCorrection(ctx, correction);
     }
     const reports = await recomputeReports(ctx, sceneId, scene.visit_id, at);
     await refreshModeration(ctx, scene.visit_id);

@@ -38,6 +38,9 @@ export const SkuImageItem = Type.Object({
   upload: Type.String(),
   url: Type.String(),
   crop: Nullable(Crop),
+  source: Type.Union([Type.Literal('upload'), Type.Literal('review')], {
+    description: "'upload': added by hand; 'review': a box a supervisor corrected, learnt as a reference of its SKU (ours)",
+  }),
   created_date: Type.String({ format: 'date-time' }),
 });
 /** The reference images of many SKUs (`GET /sku_images/`): a screen's pictures in one request. */

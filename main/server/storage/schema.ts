@@ -231,6 +231,10 @@ export interface SkuImageTable extends Keyed, Stamped {
   /** JSON {x, y, w, h} in the upload's displayed pixels, or null for the whole image. */
   crop: string | null;
   descriptor: Uint8Array | null;
+  /** 'upload': added by hand; 'review': learnt from a supervisor's corrected box (scenes/learn.ts). */
+  source: 'upload' | 'review';
+  /** The saved correction a 'review' reference came from; null for the others. */
+  correction_id: string | null;
 }
 
 export interface SceneTable extends Keyed, Stamped {

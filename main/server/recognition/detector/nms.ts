@@ -11,9 +11,9 @@ export function iou(a: Box, b: Box): number {
   return inter / ((a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter);
 }
 
-export function nms(boxes: Box[], iouThreshold: number, maxBoxes = Infinity): Box[] {
+export function nms<T extends Box>(boxes: readonly T[], iouThreshold: number, maxBoxes = Infinity): T[] {
   const sorted = [...boxes].sort((a, b) => b.score - a.score);
-  const kept: Box[] = [];
+  const kept: T[] = [];
   for (const b of sorted) {
     if (kept.length >= maxBoxes) break;
     if (kept.every((k) => iou(k, b) <= iouThreshold)) kept.push(b);

@@ -18,13 +18,16 @@ export interface SkuImageRecord {
   sku: string;
   upload: string;
   crop: Rect | null;
+  /** 'upload': added by hand; 'review': learnt from a supervisor's corrected box. */
+  source: 'upload' | 'review';
   created_date: string;
 }
 
-type Row = Pick<SkuImageTable, 'id' | 'sku_id' | 'upload_id' | 'crop' | 'created_at'>;
+type Row = Pick<SkuImageTable, 'id' | 'sku_id' | 'upload_id' | 'crop' | 'source' | 'created_at'>;
+const COLUMNS = ['id', 'sku_id', 'upload_id', 'crop', 'source', 'created_at'] as const;
 
 function present(r: Row): SkuImageRecord {
-  return { id: r.id, sku: r.sku_id, upload: r.upload_id, crop: r.crop ? (JSON.parse(r.crop) as Rect) : null, created_date: r.created_at };
+  return { id: r.id, sku: r.sku_id, upload: r.upload_id, crop: r.crop ? (JSON.parse(r.crop) as Rect) : null, source: r.source, created_date: r.created_at };
 }
 
 /** Computes a reference image's descriptor (describe.ts); the server's runs on the analysis thread. */
@@ -60,7 +63,7 @@ export async function addSkuImage(
   const descriptor = encodeDescriptor(await describer.describe(uploadFilePath(dataDir, upload), crop));
   return write(db, async (ctx) => {
     const at = now();
-    const row = { id: newId(), sku_id: skuId, upload_id: upload.id, crop: crop ? JSON.stringify(crop) : null, descriptor, created_at: at, updated_at: at };
+    const row = { id: newId(), sku_id: skuId, upload_id: upload.id, crop: crop ? JSON.stringify(crop) : null, descriptor, source: 'upload' as const, correction_id: null, created_at: at, updated_at: at };
     await ctx.trx.insertInto('sku_images').values(row).execute();
     ctx.changed('sku_image', row.id);
     return present(row);
@@ -71,7 +74,7 @@ export async function listSkuImages(db: Kysely<Database>, skuId: string, page: {
   await requireSku(db, skuId);
   const q = db.selectFrom('sku_images').where('sku_id', '=', skuId);
   const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
-  const rows = await q.select(['id', 'sku_id', 'upload_id', 'crop', 'created_at']).orderBy('data_id').limit(page.limit).offset(page.offset).execute();
+  const rows = await q.select(COLUMNS).orderBy('data_id').limit(page.limit).offset(page.offset).execute();
   return { count: Number(n), results: rows.map(present) };
 }
 
@@ -95,7 +98,7 @@ export async function listManySkuImages(
     });
   }
   const [{ n }] = await q.select((eb) => eb.fn.countAll().as('n')).execute();
-  const rows = await q.select(['id', 'sku_id', 'upload_id', 'crop', 'created_at']).orderBy('data_id').limit(page.limit).offset(page.offset).execute();
+  const rows = await q.select(COLUMNS).orderBy('data_id').limit(page.limit).offset(page.offset).execute();
   return { count: Number(n), results: rows.map(present) };
 }
 

@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { listCorrections, readAnnotations, saveAnnotations } from '../../scenes/review.js';
 import { suggestSkus } from '../../scenes/suggestions.js';
+import { readSettings } from '../../sync/device-store.js';
 import { Envelope, IdParams, PageQueryProperties, errorResponses } from '../../schemas/common.js';
 import { AnnotationsPutBody, AnnotationsSaved, CorrectionItem, ReviewConflict, SceneAnnotations, SuggestionsAnswer, SuggestionsBody } from '../../schemas/review.js';
 
@@ -28,7 +29,10 @@ const annotations: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: AnnotationsSaved, 409: ReviewConflict, ...errorResponses },
     },
   }, async (request) => {
-    const saved = await saveAnnotations(app.db, request.params.id, request.body.images, request.apiKey?.id ?? null);
+    // Learnt references are master data: a laptop that syncs leaves them to the central (sync/central/push.ts).
+    const settings = app.serverConfig.role === 'central' ? {} : await readSettings(app.db);
+    const learn = !(settings.central_url && settings.device_key);
+    const saved = await saveAnnotations(app.db, request.params.id, request.body.images, request.apiKey?.id ?? null, { learn });
     app.recognitionWorker?.notify();
     return saved;
   });

@@ -63,8 +63,10 @@ async function concerns(trx: Kysely<Database>, device: PullingDevice, row: Outbo
   if (device.role === 'supervisor') return true;
   const owner = await trx.selectFrom('sync_owners').select('device_id').where('entity', '=', def.entity).where('record_id', '=', row.record_id).executeTakeFirst();
   if (owner?.device_id === device.id) return true;
-  // An upload made on the central itself (no device owns it) is a reference image's photo: everyone's.
+  // An upload made on the central itself (no device owns it) is a reference image's photo: everyone's;
+  // so is a device's scene photo that references were learnt from (scenes/learn.ts).
   if (def.entity === 'upload' && !owner) return true;
+  if (def.entity === 'upload' && (await trx.selectFrom('sku_images').select('id').where('upload_id', '=', row.record_id).executeTakeFirst())) return true;
   // Made on another device for this device's visit: it belongs with the visit.
   const visit = await visitOf(trx, def, row.record_id);
   if (visit === undefined) return false;

@@ -13,6 +13,7 @@ import { write, type Trx } from '../../storage/transaction.js';
 import { syncColumns, type Columns } from '../columns.js';
 import { syncEntity, type SyncEntity, type SyncTable } from '../../storage/sync-registry.js';
 import { syncRows } from '../rows.js';
+import { learnFromCorrection } from '../../scenes/learn.js';
 
 export interface PushingDevice {
   id: string;
@@ -184,6 +185,8 @@ export async function applyPush(db: Kysely<Database>, device: PushingDevice, bod
     const last = Number((await q.executeTakeFirstOrThrow()).last_change);
     let applied = 0;
     const at = now();
+    // Saved corrections that arrived: the central learns their references (master data) from them.
+    const corrections: string[] = [];
     /** One change on its own, in a savepoint: a refused one rolls back alone. */
     const careful = async (change: Change) => {
       const def = syncEntity(change.entity)!;
@@ -200,6 +203,7 @@ export async function applyPush(db: Kysely<Database>, device: PushingDevice, bod
       if (outcome.applied) {
         applied += 1;
         ctx.changed(def.entity, change.id, change.op, device.id);
+        if (def.entity === 'annotation_correction' && change.op === 'upsert') corrections.push(change.id);
       } else {
         await trx
           .insertInto('sync_rejections')
@@ -226,8 +230,15 @@ export async function applyPush(db: Kysely<Database>, device: PushingDevice, bod
         }
         await sql`release savepoint sync_run`.execute(trx);
         applied += step.changes.length;
-        for (const change of step.changes) ctx.changed(step.def.entity, change.id, change.op, device.id);
+        for (const change of step.changes) {
+          ctx.changed(step.def.entity, change.id, change.op, device.id);
+          if (step.def.entity === 'annotation_correction' && change.op === 'upsert') corrections.push(change.id);
+        }
       }
+    }
+    for (const id of corrections) {
+      const row = await trx.selectFrom('annotation_corrections').select(['id', 'scene_id', 'image_id', 'before', 'after']).where('id', '=', id).executeTakeFirst();
+      if (row) await learnFromCorrection(ctx, row);
     }
     await trx.updateTable('devices').set({ last_change: Math.max(last, body.last), last_seen_at: at }).where('id', '=', device.id).execute();
     // Rejections of the changes in this push, also when it is a replay whose first answer was lost.

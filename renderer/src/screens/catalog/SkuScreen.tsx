@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { addSkuImage, getOne, listSkuImages, removeSkuImage, updateOne } from '../../api/endpoints';
 import { describeError } from '../../api/errors';
 import type { Sku, SkuImage } from '../../api/types';
-import { ApiImage } from '../../components/ApiImage';
+import { ApiImage, ApiImageCrop } from '../../components/ApiImage';
 import { DropZone } from '../../components/DropZone';
 import { FormError } from '../../components/FormError';
 import { ErrorMessage, Loading } from '../../components/StateMessage';
@@ -111,7 +111,10 @@ function ReferenceImages({ sku }: { sku: Sku }) {
   return (
     <section className="reference-images" aria-labelledby="reference-images-title">
       <h3 id="reference-images-title">Reference images</h3>
-      <p className="hint">Recognition compares every product on a shelf photo with these pictures.</p>
+      <p className="hint">
+        Recognition compares every product on a shelf photo with these pictures. Products a supervisor corrects in a review are added here too, marked as
+        from a review.
+      </p>
       {error && <ErrorMessage message={error} />}
       <DropZone label="Add reference images" onFiles={(f) => void add(f)}>
         {adding > 0 && (
@@ -130,7 +133,16 @@ function ReferenceImages({ sku }: { sku: Sku }) {
         <ul className="image-grid" aria-label="Reference images">
           {images.map((img, i) => (
             <li key={img.id}>
-              <ApiImage src={img.url} alt={`${sku.name} reference image ${i + 1}`} />
+              {img.crop ? (
+                <ApiImageCrop src={img.url} crop={img.crop} alt={`${sku.name} reference image ${i + 1}${img.source === 'review' ? ', from a review' : ''}`} />
+              ) : (
+                <ApiImage src={img.url} alt={`${sku.name} reference image ${i + 1}`} />
+              )}
+              {img.source === 'review' && (
+                <span className="badge badge-new" title="Cut from a shelf photo when a supervisor corrected this product in a review">
+                  From a review
+                </span>
+              )}
               <button
                 type="button"
                 className="danger"
