@@ -12,6 +12,7 @@ import type { SceneAnalysis } from '../../recognition/analysis.js';
 import type { Identifier } from '../../recognition/identification/identifier.js';
 import { loadIdentifier } from '../../recognition/identification/references.js';
 import type { SceneImage } from '../../recognition/pipeline.js';
+import type { BayHints } from '../../recognition/bay/register.js';
 import { buildFacingCount } from '../reports/facing-count.js';
 import { buildMhlCompliance } from '../reports/mhl-compliance.js';
 import { buildPlanogramCompliance } from '../reports/planogram-compliance.js';
@@ -31,7 +32,7 @@ export interface JobContext {
   db: Kysely<Database>;
   dataDir: string;
   /** Detects and identifies the products of a scene's photos (recognition/analyzer/). */
-  analyze: (images: readonly SceneImage[], identifier: Identifier) => Promise<SceneAnalysis>;
+  analyze: (images: readonly SceneImage[], identifier: Identifier, hints?: BayHints) => Promise<SceneAnalysis>;
   /** Describes references stored without a descriptor, and stitches panoramas (off the main thread). */
   analyzer: Pick<Analyzer, 'describe' | 'panorama'>;
   /** Renews the lease; throws when the job must stop (shutdown, lease lost). */
@@ -62,7 +63,8 @@ async function analysisOf(ctx: JobContext, scene: Scene): Promise<SceneAnalysis>
 async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalysis> {
   if (scene.analysis) return JSON.parse(scene.analysis) as SceneAnalysis;
   const identifier = await loadIdentifier(ctx.db, ctx.dataDir, ctx.analyzer);
-  const analysis = await ctx.analyze(await sceneImages(ctx, scene), identifier);
+  const options = JSON.parse(scene.options) as SceneOptions;
+  const analysis = await ctx.analyze(await sceneImages(ctx, scene), identifier, { stackWidth: options.panorama_stack_width });
   // Through write(): the scene's analysis is part of the record that syncs (a supervisor reviews it).
   await write(ctx.db, async (w) => {
     await setSceneAnalysis(w.trx, scene.id, JSON.stringify(analysis), now());

@@ -1,0 +1,362 @@
+// Registers the photos of a scene to each other and to one bay frame (docs/recognition.md, "Bays").
+// Every pair of photos is matched (ORB features on reduced grey copies, ratio test, RANSAC homography),
+// so photos may come in any order and in rows; the stack hints only name the neighbour a photo that
+// cannot be joined is reported against. A pair's homography is then checked against what the photos
+// show: it must be a plausible second shot (scale, rotation, perspective within limits, enough
+// overlap), the product boxes of one photo must land on boxes of the other where they overlap, and on
+// shelves of identical packs, where features match the neighbouring pack, the shift by one pack that
+// makes the overlapping pixels agree best is taken. The accepted pairs form a graph; its largest
+// connected part, joined along the strongest matches, is the bay. Every other photo is reported with
+// the reason and counted as its own rack.
+import type { OpenCv } from '../opencv.js';
+import { apply, iou, IDENTITY, invert, mapBox, mul, scaling, translation, type Box, type H } from './homography.js';
+import { median } from '../median.js';
+
+export interface BayPhoto {
+  image: string;
+  /** Pixels of the photo as analysed (after EXIF rotation): the frame of its boxes. */
+  width: number;
+  height: number;
+  /** The photo reduced to grey at matching size. */
+  gray: Uint8Array;
+  gw: number;
+  gh: number;
+  boxes: readonly (Box & { sku_id: string | null })[];
+}
+
+export type NotJoinedReason = 'no_features' | 'no_overlap' | 'wild_transform' | 'boxes_disagree' | 'other_part';
+
+export interface BayPhotoJoin {
+  image: string;
+  joined: boolean;
+  /** Photo pixels -> bay pixels, row-major 3x3; null when the photo is not joined. */
+  transform: number[] | null;
+  /** The photo it was registered against (null for the bay's reference photo and photos not joined). */
+  joined_to: string | null;
+  /** Share of this photo's area that overlaps the photo it was joined to. */
+  overlap: number | null;
+  reason: NotJoinedReason | null;
+  /** In words, for the auditor ("Photo 3 could not be joined to photo 2: ..."). */
+  message: string | null;
+}
+
+export interface BayRegistration {
+  /** The bay frame's size: every joined photo lies inside it. */
+  width: number;
+  height: number;
+  photos: BayPhotoJoin[];
+  ms: number;
+}
+
+export interface BayHints {
+  stackWidth?: number | null;
+}
+
+const ORB_FEATURES = 1500;
+const MIN_KEYPOINTS = 40;
+const MIN_INLIERS = 15;
+const MIN_OVERLAP = 0.04;
+const MAX_SCALE = 3; // between two photos of one bay
+const MAX_ROTATION_DEG = 20;
+const MAX_EDGE_RATIO = 1.6; // opposite edges of a photo mapped into its neighbour
+const MIN_BOX_AGREEMENT = 0.4;
+
+interface Features {
+  keypoints: number[]; // x, y at match scale
+  descriptors: { delete(): void; rows: number };
+}
+
+interface Pair {
+  a: number;
+  b: number;
+  /** b's pixels -> a's pixels (full size). */
+  h: H | null;
+  inliers: number;
+  overlap: number;
+  reason: NotJoinedReason | null;
+}
+
+function features(cv: OpenCv, p: BayPhoto): Features {
+  const orb = new cv.ORB(ORB_FEATURES);
+  const img = cv.matFromArray(p.gh, p.gw, cv.CV_8UC1, p.gray as unknown as number[]);
+  const kps = new cv.KeyPointVector();
+  const none = new cv.Mat();
+  const descriptors = new cv.Mat();
+  try {
+    orb.detectAndCompute(img, none, kps, descriptors);
+    const keypoints: number[] = [];
+    for (let i = 0; i < kps.size(); i++) {
+      const k = kps.get(i).pt;
+      keypoints.push(k.x, k.y);
+    }
+    return { keypoints, descriptors };
+  } finally {
+    orb.delete(); img.delete(); kps.delete(); none.delete();
+  }
+}
+
+/** RANSAC homography of b's match pixels into a's, with its inlier count. */
+function matchPair(cv: OpenCv, fa: Features, fb: Features): { g: H; inliers: number } | null {
+  if (fa.descriptors.rows < MIN_KEYPOINTS || fb.descriptors.rows < MIN_KEYPOINTS) return null;
+  const matcher = new cv.BFMatcher(cv.NORM_HAMMING, false);
+  const knn = new cv.DMatchVectorVector();
+  const mats: { delete(): void }[] = [matcher, knn];
+  try {
+    matcher.knnMatch(fb.descriptors as never, fa.descriptors as never, knn, 2);
+    const src: number[] = [];
+    const dst: number[] = [];
+    for (let i = 0; i < knn.size(); i++) {
+      const pair = knn.get(i);
+      if (pair.size() < 2) continue;
+      const m = pair.get(0);
+      if (m.distance < 0.75 * pair.get(1).distance) {
+        src.push(fb.keypoints[m.queryIdx * 2], fb.keypoints[m.queryIdx * 2 + 1]);
+        dst.push(fa.keypoints[m.trainIdx * 2], fa.keypoints[m.trainIdx * 2 + 1]);
+      }
+    }
+    if (src.length / 2 < MIN_INLIERS) return null;
+    const ps = cv.matFromArray(src.length / 2, 1, cv.CV_32FC2, src);
+    const pd = cv.matFromArray(dst.length / 2, 1, cv.CV_32FC2, dst);
+    const mask = new cv.Mat();
+    mats.push(ps, pd, mask);
+    const h = cv.findHomography(ps, pd, cv.RANSAC, 4, mask);
+    mats.push(h);
+    if (h.empty()) return null;
+    return { g: Array.from(h.data64F), inliers: cv.countNonZero(mask) };
+  } finally {
+    for (const m of mats.reverse()) m.delete();
+  }
+}
+
+/** Why `h` (b -> a, full pixels) is not a second shot of one bay, or null when it is plausible. */
+export function implausible(h: H, b: { width: number; height: number }): boolean {
+  const c = [apply(h, 0, 0), apply(h, b.width, 0), apply(h, b.width, b.height), apply(h, 0, b.height)];
+  if (c.some((p) => p === null)) return true;
+  const q = c as { x: number; y: number }[];
+  // Convex and not mirrored: every turn of the mapped outline goes the same (clockwise) way.
+  for (let i = 0; i < 4; i++) {
+    const p0 = q[i], p1 = q[(i + 1) % 4], p2 = q[(i + 2) % 4];
+    if ((p1.x - p0.x) * (p2.y - p1.y) - (p1.y - p0.y) * (p2.x - p1.x) <= 0) return true;
+  }
+  const len = (i: number) => Math.hypot(q[(i + 1) % 4].x - q[i].x, q[(i + 1) % 4].y - q[i].y);
+  const [top, right, bottom, left] = [0, 1, 2, 3].map(len);
+  const scale = Math.sqrt((top * right) / (b.width * b.height));
+  if (!(scale > 1 / MAX_SCALE && scale < MAX_SCALE)) return true;
+  if (Math.max(top / bottom, bottom / top, left / right, right / left) > MAX_EDGE_RATIO) return true;
+  const angle = (Math.atan2(q[1].y - q[0].y, q[1].x - q[0].x) * 180) / Math.PI;
+  if (Math.abs(angle) > MAX_ROTATION_DEG) return true;
+  // Width against height, as the photo had them (a squeeze in one direction is no camera move).
+  const aspect = (top + bottom) / (left + right) / (b.width / b.height);
+  return aspect > 1.5 || aspect < 1 / 1.5;
+}
+
+/** Share of b's area that `h` (b -> a) puts inside a's frame, on a grid of points. */
+function overlapShare(h: H, a: { width: number; height: number }, b: { width: number; height: number }): number {
+  let inside = 0;
+  const n = 24;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const p = apply(h, ((i + 0.5) / n) * b.width, ((j + 0.5) / n) * b.height);
+      if (p && p.x >= 0 && p.y >= 0 && p.x < a.width && p.y < a.height) inside++;
+    }
+  }
+  return inside / (n * n);
+}
+
+/**
+ * Of b's boxes that `h` puts well inside a, the share that lands on a box of a (IoU >= 0.3) of the
+ * same SKU where both are identified; null when too few boxes lie in the overlap to judge.
+ */
+export function boxAgreement(h: H, a: BayPhoto, b: BayPhoto): number | null {
+  const mx = a.width * 0.02;
+  const my = a.height * 0.02;
+  let inside = 0;
+  let agree = 0;
+  for (const bb of b.boxes) {
+    const m = mapBox(h, bb);
+    if (!m || m.x1 < mx || m.y1 < my || m.x2 > a.width - mx || m.y2 > a.height - my) continue;
+    inside++;
+    let best: (typeof a.boxes)[number] | null = null;
+    let bestIou = 0.3;
+    for (const ab of a.boxes) {
+      const v = iou(m, ab);
+      if (v >= bestIou) [best, bestIou] = [ab, v];
+    }
+    if (best && (best.sku_id === null || bb.sku_id === null || best.sku_id === bb.sku_id)) agree++;
+  }
+  return inside < 3 ? null : agree / inside;
+}
+
+/** Normalised cross-correlation of the grey pixels of a and b where `h` (b -> a, full pixels) overlaps them. */
+function ncc(h: H, a: BayPhoto, b: BayPhoto): number {
+  const toB = invert(h);
+  if (!toB) return -1;
+  // a's match pixels -> a's full pixels -> b's full -> b's match pixels.
+  const m = mul(mul(scaling(b.gw / b.width, b.gh / b.height), toB), scaling(a.width / a.gw, a.height / a.gh));
+  let n = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+  for (let y = 1; y < a.gh; y += 3) {
+    for (let x = 1; x < a.gw; x += 3) {
+      const p = apply(m, x, y);
+      if (!p) continue;
+      const bx = Math.round(p.x);
+      const by = Math.round(p.y);
+      if (bx < 0 || by < 0 || bx >= b.gw || by >= b.gh) continue;
+      const va = a.gray[y * a.gw + x];
+      const vb = b.gray[by * b.gw + bx];
+      n++; sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb;
+    }
+  }
+  if (n < 200) return -1;
+  const cov = sab - (sa * sb) / n;
+  const den = Math.sqrt((saa - (sa * sa) / n) * (sbb - (sb * sb) / n));
+  return den > 0 ? cov / den : -1;
+}
+
+/**
+ * On shelves of identical packs the features of one pack match its neighbour as well, and RANSAC may
+ * settle one pack off. Among shifts of whole packs (in a's frame), the one whose pixels agree best
+ * with a's wins; the homography stands unless a shift agrees clearly better.
+ */
+function snapToPacks(h: H, a: BayPhoto, b: BayPhoto): H {
+  if (a.boxes.length < 3) return h;
+  const w = median(a.boxes.map((x) => x.x2 - x.x1));
+  const hh = median(a.boxes.map((x) => x.y2 - x.y1));
+  let best = h;
+  let bestScore = ncc(h, a, b) + 0.03;
+  for (const [dx, dy] of [[-w, 0], [w, 0], [-2 * w, 0], [2 * w, 0], [0, -hh], [0, hh]]) {
+    const c = mul(translation(dx, dy), h);
+    if (overlapShare(c, a, b) < MIN_OVERLAP) continue;
+    const s = ncc(c, a, b);
+    if (s > bestScore) [best, bestScore] = [c, s];
+  }
+  return best;
+}
+
+function judgePair(cv: OpenCv, photos: readonly BayPhoto[], fs: readonly Features[], a: number, b: number): Pair {
+  const pa = photos[a];
+  const pb = photos[b];
+  const m = matchPair(cv, fs[a], fs[b]);
+  if (!m || m.inliers < MIN_INLIERS) return { a, b, h: null, inliers: m?.inliers ?? 0, overlap: 0, reason: 'no_overlap' };
+  // Match pixels -> full pixels on both sides.
+  let h = mul(mul(scaling(pa.width / pa.gw, pa.height / pa.gh), m.g), scaling(pb.gw / pb.width, pb.gh / pb.height));
+  if (implausible(h, pb)) return { a, b, h: null, inliers: m.inliers, overlap: 0, reason: 'wild_transform' };
+  h = snapToPacks(h, pa, pb);
+  const overlap = overlapShare(h, pa, pb);
+  if (overlap < MIN_OVERLAP) return { a, b, h: null, inliers: m.inliers, overlap, reason: 'no_overlap' };
+  const agreement = boxAgreement(h, pa, pb);
+  if (agreement !== null && agreement < MIN_BOX_AGREEMENT) return { a, b, h: null, inliers: m.inliers, overlap, reason: 'boxes_disagree' };
+  return { a, b, h, inliers: m.inliers, overlap, reason: null };
+}
+
+/** The photo a photo is expected to overlap: its left neighbour in its row, the one above at a row's start. */
+function expectedNeighbour(i: number, n: number, hints: BayHints): number {
+  const cols = Math.max(1, Math.min(n, Math.round(hints.stackWidth ?? 0) || n));
+  if (i === 0) return n > 1 ? 1 : 0;
+  return i % cols === 0 ? i - cols : i - 1;
+}
+
+const MESSAGES: Record<NotJoinedReason, (n: number, m: number) => string> = {
+  no_features: (n) => `Photo ${n} shows too little detail to be joined to the others (blurred, or no shelf): take it again.`,
+  no_overlap: (n, m) => `Photo ${n} could not be joined to photo ${m}: take it again with more overlap.`,
+  wild_transform: (n, m) => `Photo ${n} matches photo ${m} only through an impossible distortion: take it again straight on, with more overlap.`,
+  boxes_disagree: (n, m) => `Photo ${n} does not show the products of photo ${m} where they would overlap (another shelf?): take it again with more overlap.`,
+  other_part: (n) => `Photo ${n} joins other photos of the scene but not the bay's largest part: take the photos between them again with more overlap.`,
+};
+
+/** Registers a scene's photos into one bay frame; photos that cannot be joined say why. */
+export function registerBay(cv: OpenCv, photos: readonly BayPhoto[], hints: BayHints = {}): BayRegistration {
+  const t0 = performance.now();
+  const n = photos.length;
+  const fs = photos.map((p) => features(cv, p));
+  try {
+    const pairs: Pair[] = [];
+    for (let a = 0; a < n; a++) {
+      for (let b = a + 1; b < n; b++) {
+        if (fs[a].descriptors.rows < MIN_KEYPOINTS || fs[b].descriptors.rows < MIN_KEYPOINTS) continue;
+        pairs.push(judgePair(cv, photos, fs, a, b));
+      }
+    }
+    const accepted = pairs.filter((p) => p.h !== null);
+    // Largest connected part of the accepted pairs; ties go to the part holding the earliest photo.
+    const part = new Array<number>(n).fill(-1);
+    let parts = 0;
+    for (let s = 0; s < n; s++) {
+      if (part[s] >= 0) continue;
+      const stack = [s];
+      part[s] = parts;
+      while (stack.length) {
+        const i = stack.pop()!;
+        for (const p of accepted) {
+          const j = p.a === i ? p.b : p.b === i ? p.a : -1;
+          if (j >= 0 && part[j] < 0) { part[j] = parts; stack.push(j); }
+        }
+      }
+      parts++;
+    }
+    const sizes = new Array<number>(parts).fill(0);
+    for (const p of part) sizes[p]++;
+    const bayPart = sizes.indexOf(Math.max(...sizes));
+    const root = part.indexOf(bayPart);
+    // Joined along the strongest matches (a maximum spanning tree, grown from the root).
+    const toRoot = new Array<H | null>(n).fill(null);
+    const via = new Array<{ to: number; overlap: number } | null>(n).fill(null);
+    toRoot[root] = IDENTITY;
+    if (sizes[bayPart] > 1) {
+      for (;;) {
+        let best: Pair | null = null;
+        for (const p of accepted) {
+          if ((toRoot[p.a] === null) === (toRoot[p.b] === null)) continue;
+          if (!best || p.inliers > best.inliers) best = p;
+        }
+        if (!best) break;
+        if (toRoot[best.a]) {
+          toRoot[best.b] = mul(toRoot[best.a]!, best.h!);
+          via[best.b] = { to: best.a, overlap: best.overlap };
+        } else {
+          const inv = invert(best.h!);
+          if (!inv) break;
+          toRoot[best.a] = mul(toRoot[best.b]!, inv);
+          via[best.a] = { to: best.b, overlap: overlapShare(inv, photos[best.b], photos[best.a]) };
+        }
+      }
+    }
+    // The bay frame: the joined photos' extent, from (0, 0).
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (const [i, h] of toRoot.entries()) {
+      if (!h) continue;
+      const c = mapBox(h, { x1: 0, y1: 0, x2: photos[i].width, y2: photos[i].height })!;
+      minX = Math.min(minX, c.x1); minY = Math.min(minY, c.y1); maxX = Math.max(maxX, c.x2); maxY = Math.max(maxY, c.y2);
+    }
+    const shift = translation(-minX, -minY);
+    const single = sizes[bayPart] <= 1;
+    const out: BayPhotoJoin[] = photos.map((p, i) => {
+      const h = toRoot[i];
+      if (h && !single) {
+        const v = via[i];
+        return { image: p.image, joined: true, transform: mul(shift, h).map((x) => Math.round(x * 1e9) / 1e9), joined_to: v ? photos[v.to].image : null, overlap: v ? Math.round(v.overlap * 1000) / 1000 : null, reason: null, message: null };
+      }
+      const m = expectedNeighbour(i, n, hints);
+      let reason: NotJoinedReason;
+      if (fs[i].descriptors.rows < MIN_KEYPOINTS) reason = 'no_features';
+      else if (part[i] !== bayPart && sizes[part[i]] > 1) reason = 'other_part';
+      else {
+        const pair = pairs.find((x) => (x.a === i && x.b === m) || (x.b === i && x.a === m));
+        // Against the expected neighbour; its failure says most (a wild transform, boxes that disagree).
+        reason = pair?.reason ?? 'no_overlap';
+      }
+      return { image: p.image, joined: false, transform: null, joined_to: null, overlap: null, reason, message: MESSAGES[reason](i + 1, m + 1) };
+    });
+    if (single) {
+      // Nothing joined at all: no bay, every photo its own rack (the reference photo too).
+      out[root] = { ...out[root], joined: false, transform: null, reason: out[root].reason ?? 'no_overlap', message: out[root].message ?? MESSAGES.no_overlap(root + 1, expectedNeighbour(root, n, hints) + 1) };
+    }
+    return {
+      width: single ? 0 : Math.ceil(maxX - minX),
+      height: single ? 0 : Math.ceil(maxY - minY),
+      photos: out,
+      ms: Math.round(performance.now() - t0),
+    };
+  } finally {
+    for (const f of fs) f.descriptors.delete();
+  }
+}
