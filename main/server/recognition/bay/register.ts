@@ -52,7 +52,7 @@ export interface BayHints {
   stackWidth?: number | null;
 }
 
-const ORB_FEATURES = 1500;
+const ORB_FEATURES = 1000;
 const MIN_KEYPOINTS = 40;
 const MIN_INLIERS = 15;
 const MIN_OVERLAP = 0.04;
@@ -194,8 +194,8 @@ function ncc(h: H, a: BayPhoto, b: BayPhoto): number {
   // a's match pixels -> a's full pixels -> b's full -> b's match pixels.
   const m = mul(mul(scaling(b.gw / b.width, b.gh / b.height), toB), scaling(a.width / a.gw, a.height / a.gh));
   let n = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-  for (let y = 1; y < a.gh; y += 3) {
-    for (let x = 1; x < a.gw; x += 3) {
+  for (let y = 2; y < a.gh; y += 5) {
+    for (let x = 2; x < a.gw; x += 5) {
       const p = apply(m, x, y);
       if (!p) continue;
       const bx = Math.round(p.x);
@@ -206,25 +206,48 @@ function ncc(h: H, a: BayPhoto, b: BayPhoto): number {
       n++; sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb;
     }
   }
-  if (n < 200) return -1;
+  if (n < 100) return -1;
   const cov = sab - (sa * sb) / n;
   const den = Math.sqrt((saa - (sa * sa) / n) * (sbb - (sb * sb) / n));
   return den > 0 ? cov / den : -1;
 }
 
 /**
- * On shelves of identical packs the features of one pack match its neighbour as well, and RANSAC may
- * settle one pack off. Among shifts of whole packs (in a's frame), the one whose pixels agree best
- * with a's wins; the homography stands unless a shift agrees clearly better.
+ * On shelves of identical packs the features of one pack match any other pack as well, and RANSAC may
+ * settle whole packs off (a row of one SKU fits itself at every shift). The boxes name the candidate
+ * shifts: each puts some box of b exactly onto a box of a, and the shifts that do so for most boxes are
+ * tried. Of those, the one whose pixels agree best with a's over the whole overlap wins: only the true
+ * one also lays the shelf's ends, the other products and the gaps' jitter onto themselves. The
+ * homography stands unless a shift agrees clearly better.
  */
 function snapToPacks(h: H, a: BayPhoto, b: BayPhoto): H {
-  if (a.boxes.length < 3) return h;
+  if (a.boxes.length < 3 || b.boxes.length < 3) return h;
   const w = median(a.boxes.map((x) => x.x2 - x.x1));
   const hh = median(a.boxes.map((x) => x.y2 - x.y1));
+  if (!(w > 0 && hh > 0)) return h;
+  const bx = w / 4;
+  const by = hh / 4;
+  const votes = new Map<string, { dx: number; dy: number; n: number }>();
+  for (const bb of b.boxes) {
+    const m = mapBox(h, bb);
+    if (!m) continue;
+    const cx = (m.x1 + m.x2) / 2;
+    const cy = (m.y1 + m.y2) / 2;
+    for (const ab of a.boxes) {
+      const dx = (ab.x1 + ab.x2) / 2 - cx;
+      const dy = (ab.y1 + ab.y2) / 2 - cy;
+      if (Math.abs(dx) < bx && Math.abs(dy) < by) continue; // the homography as it is
+      const key = `${Math.round(dx / bx)}/${Math.round(dy / by)}`;
+      const v = votes.get(key) ?? { dx: 0, dy: 0, n: 0 };
+      v.dx += dx; v.dy += dy; v.n++;
+      votes.set(key, v);
+    }
+  }
+  const candidates = [...votes.values()].filter((v) => v.n >= 3).sort((x, y) => y.n - x.n).slice(0, 16);
   let best = h;
   let bestScore = ncc(h, a, b) + 0.03;
-  for (const [dx, dy] of [[-w, 0], [w, 0], [-2 * w, 0], [2 * w, 0], [0, -hh], [0, hh]]) {
-    const c = mul(translation(dx, dy), h);
+  for (const v of candidates) {
+    const c = mul(translation(v.dx / v.n, v.dy / v.n), h);
     if (overlapShare(c, a, b) < MIN_OVERLAP) continue;
     const s = ncc(c, a, b);
     if (s > bestScore) [best, bestScore] = [c, s];
