@@ -27,6 +27,9 @@ import type { SceneOptions } from '../recognize.js';
 import { finishJob, releaseJob, type ClaimedJob } from './queue.js';
 import { findScene, mhlRecordsOf, planogramRecordsOf, setReportResult, setSceneAnalysis, skuNames as skuNamesOf, unbuiltReports, type SceneRow } from '../queries.js';
 import type { PanoramaBody } from '../reports/bodies.js';
+import { bayBody } from '../reports/bay.js';
+import { sceneFacings } from '../../recognition/bay/facings.js';
+import type { PanoramaBay } from '../../recognition/panorama.js';
 
 export interface JobContext {
   db: Kysely<Database>;
@@ -122,15 +125,36 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
     case 'PANORAMA': {
       const images = await sceneImages(ctx, scene);
       const options = JSON.parse(scene.options) as SceneOptions;
-      const pano = await ctx.analyzer.panorama(images.map((i) => i.path), { stackWidth: options.panorama_stack_width, stackHeight: options.panorama_stack_height });
+      // Laid out as the bay was joined, with the merged facings drawn (a scene of several photos).
+      const a = images.length > 1 ? await analysis() : null;
+      const bay = a?.bay ? panoramaBay(a) : undefined;
+      const pano = await ctx.analyzer.panorama(images.map((i) => i.path), { stackWidth: options.panorama_stack_width, stackHeight: options.panorama_stack_height, bay });
       const { row } = await storeUpload(db, ctx.dataDir, pano.jpeg);
+      const body = bay && a ? bayBody(a) : null;
       return {
-        json: { upload: row.id, url: ctx.baseUrl() + uploadUrlPath(row), width: pano.width, height: pano.height, images: images.map((i) => i.id), stitched: pano.stitched } satisfies PanoramaBody,
+        json: {
+          upload: row.id,
+          url: ctx.baseUrl() + uploadUrlPath(row),
+          width: pano.width,
+          height: pano.height,
+          images: images.map((i) => i.id),
+          stitched: pano.stitched,
+          ...(body && bay ? { boxes: bay.boxes.length, bay: body } : {}),
+        } satisfies PanoramaBody,
       };
     }
     default:
       throw new ReportInputError(`Unknown report type "${type}".`);
   }
+}
+
+/** The bay's layout for the panorama: each photo's transform (in the scene's photo order) and the merged facings. */
+function panoramaBay(a: SceneAnalysis): PanoramaBay | undefined {
+  const byImage = new Map(a.bay!.photos.map((p) => [p.image, p]));
+  const transforms = a.images.map((img) => (byImage.get(img.image)?.joined ? (byImage.get(img.image)!.transform ?? null) : null));
+  if (transforms.filter(Boolean).length < 2) return undefined;
+  const boxes = sceneFacings(a).filter((f) => f.in_bay).map(({ x1, y1, x2, y2 }) => ({ x1, y1, x2, y2 }));
+  return { transforms, widths: a.images.map((i) => i.width), boxes };
 }
 
 /** A finished report goes to the scene's webhook, if it names one, in the transaction that finishes it. */
