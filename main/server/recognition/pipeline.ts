@@ -113,15 +113,17 @@ export async function identifyBoxes(
 
 /** The photo reduced to grey at the size its features are matched at (bay/register.ts). */
 export async function matchingGray(raw: RawPixels): Promise<{ gray: Uint8Array; gw: number; gh: number }> {
+  // By area, not by side: a narrow photo keeps enough pixels across its overlap with the next one.
+  const scale = Math.min(1, Math.sqrt(MATCH_PIXELS / (raw.width * raw.height)));
   const { data, info } = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels as 1 | 2 | 3 | 4 } })
-    .resize(MATCH_SIDE, MATCH_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .resize(Math.round(raw.width * scale), Math.round(raw.height * scale))
     .grayscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { gray: data, gw: info.width, gh: info.height };
 }
 
-const MATCH_SIDE = 800;
+const MATCH_PIXELS = 640_000;
 
 /**
  * Each photo is analysed on its own (its products on its own shelves, rack = its index); a scene of

@@ -52,9 +52,14 @@ export interface BayHints {
   stackWidth?: number | null;
 }
 
-const ORB_FEATURES = 1000;
+const ORB_FEATURES = 2400;
+const TILES_X = 4;
+const TILES_Y = 4;
+const EDGE = 31; // ORB's border and patch size
+const FAST_THRESHOLD = 12; // lower than ORB's 20: plain strips of a shelf still give features
 const MIN_KEYPOINTS = 40;
 const MIN_INLIERS = 15;
+const RATIO = 0.8; // Lowe's ratio test: shelves repeat packs, so a little looser than the panorama's 0.75
 const MIN_OVERLAP = 0.04;
 const MAX_SCALE = 3; // between two photos of one bay
 const MAX_ROTATION_DEG = 20;
@@ -76,23 +81,51 @@ interface Pair {
   reason: NotJoinedReason | null;
 }
 
+/**
+ * ORB features spread over the photo: detected tile by tile (each tile its share), so the overlap with
+ * a neighbour, a strip along one edge that may be plain (a pillar, a price rail), has features of its
+ * own instead of losing them all to the busiest part of the photo.
+ */
 function features(cv: OpenCv, p: BayPhoto): Features {
-  const orb = new cv.ORB(ORB_FEATURES);
   const img = cv.matFromArray(p.gh, p.gw, cv.CV_8UC1, p.gray as unknown as number[]);
-  const kps = new cv.KeyPointVector();
-  const none = new cv.Mat();
-  const descriptors = new cv.Mat();
+  const orb = new cv.ORB(Math.ceil(ORB_FEATURES / (TILES_X * TILES_Y)), 1.2, 8, EDGE, 0, 2, 0, 31, FAST_THRESHOLD);
+  const keypoints: number[] = [];
+  const rows: Uint8Array[] = [];
   try {
-    orb.detectAndCompute(img, none, kps, descriptors);
-    const keypoints: number[] = [];
-    for (let i = 0; i < kps.size(); i++) {
-      const k = kps.get(i).pt;
-      keypoints.push(k.x, k.y);
+    for (let ty = 0; ty < TILES_Y; ty++) {
+      for (let tx = 0; tx < TILES_X; tx++) {
+        // The tile with a margin the detector needs around a feature; features are kept in the core only.
+        const cx0 = Math.floor((tx * p.gw) / TILES_X), cx1 = Math.floor(((tx + 1) * p.gw) / TILES_X);
+        const cy0 = Math.floor((ty * p.gh) / TILES_Y), cy1 = Math.floor(((ty + 1) * p.gh) / TILES_Y);
+        const x0 = Math.max(0, cx0 - EDGE), x1 = Math.min(p.gw, cx1 + EDGE);
+        const y0 = Math.max(0, cy0 - EDGE), y1 = Math.min(p.gh, cy1 + EDGE);
+        if (x1 - x0 < 2 * EDGE + 8 || y1 - y0 < 2 * EDGE + 8) continue;
+        const roi = img.roi(new cv.Rect(x0, y0, x1 - x0, y1 - y0));
+        const kps = new cv.KeyPointVector();
+        const none = new cv.Mat();
+        const desc = new cv.Mat();
+        try {
+          orb.detectAndCompute(roi, none, kps, desc);
+          for (let i = 0; i < kps.size(); i++) {
+            const k = kps.get(i).pt;
+            const x = k.x + x0, y = k.y + y0;
+            if (x < cx0 || x >= cx1 || y < cy0 || y >= cy1) continue;
+            keypoints.push(x, y);
+            rows.push(desc.data.slice(i * desc.cols, (i + 1) * desc.cols));
+          }
+        } finally {
+          roi.delete(); kps.delete(); none.delete(); desc.delete();
+        }
+      }
     }
-    return { keypoints, descriptors };
   } finally {
-    orb.delete(); img.delete(); kps.delete(); none.delete();
+    orb.delete(); img.delete();
   }
+  const cols = rows[0]?.length ?? 32;
+  const all = new Uint8Array(rows.length * cols);
+  rows.forEach((r, i) => all.set(r, i * cols));
+  const descriptors = rows.length > 0 ? cv.matFromArray(rows.length, cols, cv.CV_8UC1, all as unknown as number[]) : new cv.Mat();
+  return { keypoints, descriptors };
 }
 
 /** RANSAC homography of b's match pixels into a's, with its inlier count. */
@@ -109,7 +142,7 @@ function matchPair(cv: OpenCv, fa: Features, fb: Features): { g: H; inliers: num
       const pair = knn.get(i);
       if (pair.size() < 2) continue;
       const m = pair.get(0);
-      if (m.distance < 0.75 * pair.get(1).distance) {
+      if (m.distance < RATIO * pair.get(1).distance) {
         src.push(fb.keypoints[m.queryIdx * 2], fb.keypoints[m.queryIdx * 2 + 1]);
         dst.push(fa.keypoints[m.trainIdx * 2], fa.keypoints[m.trainIdx * 2 + 1]);
       }
@@ -165,14 +198,18 @@ function overlapShare(h: H, a: { width: number; height: number }, b: { width: nu
 
 /**
  * Of b's boxes that `h` puts well inside a, the share that lands on a box of a (IoU >= 0.3) of the
- * same SKU where both are identified; null when too few boxes lie in the overlap to judge.
+ * same SKU where both are identified; null when too few boxes (5) lie in the overlap to judge.
  */
 export function boxAgreement(h: H, a: BayPhoto, b: BayPhoto): number | null {
   const mx = a.width * 0.02;
   const my = a.height * 0.02;
   let inside = 0;
   let agree = 0;
+  const ex = b.width * 0.01;
+  const ey = b.height * 0.01;
   for (const bb of b.boxes) {
+    // A box cut by b's own edge is part of a product: it need not match a's whole one.
+    if (bb.x1 <= ex || bb.y1 <= ey || bb.x2 >= b.width - ex || bb.y2 >= b.height - ey) continue;
     const m = mapBox(h, bb);
     if (!m || m.x1 < mx || m.y1 < my || m.x2 > a.width - mx || m.y2 > a.height - my) continue;
     inside++;
@@ -184,7 +221,7 @@ export function boxAgreement(h: H, a: BayPhoto, b: BayPhoto): number | null {
     }
     if (best && (best.sku_id === null || bb.sku_id === null || best.sku_id === bb.sku_id)) agree++;
   }
-  return inside < 3 ? null : agree / inside;
+  return inside < 5 ? null : agree / inside;
 }
 
 /** Normalised cross-correlation of the grey pixels of a and b where `h` (b -> a, full pixels) overlaps them. */
