@@ -15,9 +15,12 @@
 //   the other shelf's photos joined (must be none).
 // - the time joining adds per photo (grey copy + features + matching + checks), and separately on
 //   12 MP photos (4000x3000 cut from an enlarged shelf photo).
+// - per SKU against the truth: a composed shelf of catalog products (real pack crops, known layout)
+//   through the real server with the catalog, as one photo and as bays of 2 and 3 photos.
 // Goals: bay error <= 1 per SKU beyond the whole photo's; >= 95 % joined, none of another shelf; joining
-// under 300 ms per 12 MP photo. Env: BAY_BENCH_PHOTOS (how many shelf photos, default 12).
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// under 300 ms per 12 MP photo. Env: BAY_BENCH_PHOTOS (how many shelf photos, default 12),
+// BAY_BENCH_CATALOG=0 (skip the composed shelf).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -129,4 +132,71 @@ for (let run = 0; run < 3; run++) {
 }
 console.log(`joining, per 12 MP photo: ${times.map((t) => t.toFixed(0)).join(', ')} ms (goal < 300 ms)`);
 await detector.close();
+
+// Per SKU, against the truth: a composed shelf of catalog products (crops of real packs, known
+// layout, 4000x3000) recognised through the real server with the catalog, as one photo and as bays of
+// 2 and 3 overlapping photos (scale and brightness changed between them, given out of order).
+if (process.env.BAY_BENCH_CATALOG !== '0') {
+  const { startServer } = await import('../dist/main/server/server.js');
+  const { addCatalog, apiClient, DATA } = await import('./recognition-scene.mjs');
+  const crops = path.join(DATA, 'sku-crops');
+  const KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bay-bench-server-'));
+  const server = await startServer({ dataDir, port: 0, apiKey: KEY });
+  const client = apiClient(server.url, KEY);
+  try {
+    await addCatalog(client);
+    // The recognition bench's composed shelf, with its truth per SKU.
+    const upright = ['fanta_pet', 'sprite_pet', 'cocacola_pet', 'cream_soda_pet', 'minute_maid'];
+    const layers = [];
+    const truth = {};
+    for (let row = 0; row < 5; row++) {
+      let x = 20;
+      for (let i = 0; ; i++) {
+        const sku = upright[(row + Math.floor(i / 4)) % upright.length];
+        const files = readdirSync(path.join(crops, sku)).sort().slice(3);
+        const input = await sharp(path.join(crops, sku, files[i % files.length])).resize({ height: 500 }).toBuffer();
+        const { width } = await sharp(input).metadata();
+        if (x + width > 3980) break;
+        layers.push({ input, left: x, top: 30 + row * 590 });
+        x += width + 4;
+        truth[sku] = (truth[sku] ?? 0) + 1;
+      }
+    }
+    const shelf = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 80, g: 70, b: 60 } } }).composite(layers).raw().toBuffer({ resolveWithObject: true });
+    const src = { data: shelf.data, width: shelf.info.width, height: shelf.info.height };
+    const counts = async (files) => {
+      const ids = [];
+      for (const f of files) ids.push((await client.upload(readFileSync(f))).id);
+      const rec = await client.api('POST', '/api/v1.5/recognize/', { images: ids, report_types: ['FACING_COUNT', 'REALOGRAM'] });
+      for (;;) {
+        const r = await client.api('GET', `/api/v1.5/reports/${rec.reports.FACING_COUNT}/`);
+        if (r.status === 'READY') return Object.fromEntries(r.json.map((x) => [x.sku_id, x.count]));
+        if (r.status === 'ERROR') throw new Error(r.error);
+        await new Promise((res) => setTimeout(res, 200));
+      }
+    };
+    const err = (c) => Object.fromEntries(Object.keys(truth).map((s) => [s, Math.abs((c[s] ?? 0) - truth[s])]));
+    const wholeFile = (await cut(src, [0, 0, 1, 1])).path;
+    const wholeErr = err(await counts([wholeFile]));
+    console.log(`\ncomposed shelf, truth per SKU: ${JSON.stringify(truth)}`);
+    console.log(`whole photo, error per SKU: ${JSON.stringify(wholeErr)}`);
+    const bays = [
+      ['2 in a row, 25 % overlap', [[[0.4, 0, 0.6, 1], { scale: 0.8, brightness: 1.1 }], [[0, 0, 0.6, 1], {}]]],
+      ['3 in a row, 30 % overlap', [[[0.58, 0, 0.42, 1], { scale: 1.2 }], [[0, 0, 0.42, 1], { brightness: 0.9 }], [[0.29, 0, 0.42, 1], { scale: 0.9, shear: 0.03 }]]],
+    ];
+    let worst = -Infinity;
+    for (const [label, pieces] of bays) {
+      const files = [];
+      for (const [rect, change] of pieces) files.push((await cut(src, rect, change)).path);
+      const e = err(await counts(files));
+      for (const s of Object.keys(truth)) worst = Math.max(worst, e[s] - wholeErr[s]);
+      console.log(`${label}, error per SKU: ${JSON.stringify(e)}`);
+    }
+    console.log(`bay error beyond the whole photo's, worst SKU: ${worst} (goal <= 1)`);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 rmSync(tmp, { recursive: true, force: true });

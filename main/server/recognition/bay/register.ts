@@ -1,7 +1,7 @@
 // Registers the photos of a scene to each other and to one bay frame (docs/recognition.md, "Bays").
-// Every pair of photos is matched (ORB features on reduced grey copies, ratio test, RANSAC homography),
-// so photos may come in any order and in rows; the stack hints only name the neighbour a photo that
-// cannot be joined is reported against. A pair's homography is then checked against what the photos
+// Photos are matched in pairs (ORB features on reduced grey copies, ratio test, RANSAC homography):
+// neighbours in the order given first, then every pair across parts not yet joined, so photos may come
+// in any order and in rows; the stack hint adds the photo above as a first neighbour. A pair's homography is then checked against what the photos
 // show: it must be a plausible second shot (scale, rotation, perspective within limits, enough
 // overlap), the product boxes of one photo must land on boxes of the other where they overlap, and on
 // shelves of identical packs, where features match the neighbouring pack, the shift by one pack that
@@ -52,7 +52,7 @@ export interface BayHints {
   stackWidth?: number | null;
 }
 
-const ORB_FEATURES = 2400;
+const ORB_FEATURES = 1600;
 const TILES_X = 4;
 const TILES_Y = 4;
 const EDGE = 31; // ORB's border and patch size
@@ -329,12 +329,28 @@ export function registerBay(cv: OpenCv, photos: readonly BayPhoto[], hints: BayH
   const n = photos.length;
   const fs = photos.map((p) => features(cv, p));
   try {
+    // Neighbours in the order given (and above, by the hint) first: photos mostly come in order, and
+    // then n - 1 pairs join them. Photos still apart are then tried against every part they are not
+    // joined to, nearest in the order first, so any order joins, at the cost of more pairs.
     const pairs: Pair[] = [];
-    for (let a = 0; a < n; a++) {
-      for (let b = a + 1; b < n; b++) {
-        if (fs[a].descriptors.rows < MIN_KEYPOINTS || fs[b].descriptors.rows < MIN_KEYPOINTS) continue;
-        pairs.push(judgePair(cv, photos, fs, a, b));
-      }
+    const up = photos.map((_, i) => i);
+    const find = (i: number): number => (up[i] === i ? i : (up[i] = find(up[i])));
+    const tried = new Set<string>();
+    const attempt = (a: number, b: number) => {
+      if (a === b || a < 0 || b >= n || tried.has(`${a}/${b}`)) return;
+      tried.add(`${a}/${b}`);
+      if (fs[a].descriptors.rows < MIN_KEYPOINTS || fs[b].descriptors.rows < MIN_KEYPOINTS) return;
+      const pair = judgePair(cv, photos, fs, a, b);
+      pairs.push(pair);
+      if (pair.h) up[find(b)] = find(a);
+    };
+    const cols = Math.max(1, Math.min(n, Math.round(hints.stackWidth ?? 0) || n));
+    for (let i = 1; i < n; i++) {
+      attempt(i - 1, i);
+      if (cols < n && i >= cols) attempt(i - cols, i);
+    }
+    for (let d = 2; d < n; d++) {
+      for (let a = 0; a + d < n; a++) if (find(a) !== find(a + d)) attempt(a, a + d);
     }
     const accepted = pairs.filter((p) => p.h !== null);
     // Largest connected part of the accepted pairs; ties go to the part holding the earliest photo.
