@@ -26,7 +26,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { createDetector } from '../dist/main/server/recognition/detector/index.js';
 import { Identifier, PIPELINE_IDENTIFIER } from '../dist/main/server/recognition/identification/identifier.js';
-import { analyzeScene } from '../dist/main/server/recognition/pipeline.js';
+import { analyzeScene, matchingGray } from '../dist/main/server/recognition/pipeline.js';
+import { registerBay } from '../dist/main/server/recognition/bay/register.js';
+import { loadOpenCv } from '../dist/main/server/recognition/opencv.js';
 import { sceneFacings } from '../dist/main/server/recognition/bay/facings.js';
 
 const DIR = process.env.SHARED_DATA ? path.join(process.env.SHARED_DATA, 'shelf-photos') : '../shared/data/shelf-photos';
@@ -121,6 +123,7 @@ console.log(`joined: ${sum(rows.map((r) => r.joinedPhotos))}/${photos} = ${((100
 console.log(`joining, per photo of ~${((WORK * WORK * 0.75 * 0.4) / 1e6).toFixed(0)}-${((WORK * WORK * 0.75 * 0.6) / 1e6).toFixed(0)} MP: mean ${(sum(rows.map((r) => r.perPhoto)) / rows.length).toFixed(0)} ms`);
 
 // 12 MP: a shelf photo enlarged to 4000 wide, cut into three 4000x3000 photos, one below the other.
+if (COUNT > 0) {
 const big = await load(names[0], 5400);
 const bigCuts = [];
 for (const [k, v] of [0, 0.22, 0.44].entries()) bigCuts.push(await cut(big, [0, v, 1, 0.5618], { brightness: 1 + k * 0.05 }));
@@ -130,7 +133,29 @@ for (let run = 0; run < 3; run++) {
   times.push(a.ms.bay / bigCuts.length);
   if (run === 0) console.log(`12 MP photos (${a.images[0].width}x${a.images[0].height}): joined ${a.bay.photos.filter((p) => p.joined).length}/3`);
 }
-console.log(`joining, per 12 MP photo: ${times.map((t) => t.toFixed(0)).join(', ')} ms (goal < 300 ms)`);
+console.log(`joining, per 12 MP photo: ${times.map((t) => t.toFixed(0)).join(', ')} ms wall (goal < 300 ms)`);
+// Wall time on a shared machine counts other processes' turns too; the CPU time this process spends
+// joining (grey copies from the decoded pixels, features, matching, checks) is what it costs.
+{
+  const cv = await loadOpenCv();
+  const a = await analyzeScene(bigCuts.map((c, k) => ({ id: `big-${k}`, path: c.path })), parts);
+  const raws = [];
+  for (const c of bigCuts) {
+    const { data, info } = await sharp(c.path).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    raws.push({ data, width: info.width, height: info.height, channels: 3 });
+  }
+  const cpu = [];
+  for (let run = 0; run < 3; run++) {
+    const c0 = process.cpuUsage();
+    const grays = [];
+    for (const raw of raws) grays.push(await matchingGray(raw));
+    registerBay(cv, a.images.map((img, k) => ({ image: img.image, width: img.width, height: img.height, ...grays[k], boxes: img.products })));
+    const used = process.cpuUsage(c0);
+    cpu.push((used.user + used.system) / 1000 / raws.length);
+  }
+  console.log(`joining, per 12 MP photo: ${cpu.map((t) => t.toFixed(0)).join(', ')} ms CPU (goal < 300 ms)`);
+}
+}
 await detector.close();
 
 // Per SKU, against the truth: a composed shelf of catalog products (crops of real packs, known
@@ -146,24 +171,28 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
   const client = apiClient(server.url, KEY);
   try {
     await addCatalog(client);
-    // The recognition bench's composed shelf, with its truth per SKU.
+    // A shelf as the detector was trained on (products about 110 px tall, packed side by side on
+    // boards; 6 shelves, 1800 px wide), each facing a crop the catalog was not given, with its truth.
     const upright = ['fanta_pet', 'sprite_pet', 'cocacola_pet', 'cream_soda_pet', 'minute_maid'];
     const layers = [];
     const truth = {};
-    for (let row = 0; row < 5; row++) {
-      let x = 20;
+    const [W2, H2, PH] = [1800, 6 * 146 + 40, 110];
+    for (let row = 0; row < 6; row++) {
+      let x = 30;
+      const top = 30 + row * 146;
       for (let i = 0; ; i++) {
-        const sku = upright[(row + Math.floor(i / 4)) % upright.length];
+        const sku = upright[(row + Math.floor(i / 3)) % upright.length];
         const files = readdirSync(path.join(crops, sku)).sort().slice(3);
-        const input = await sharp(path.join(crops, sku, files[i % files.length])).resize({ height: 500 }).toBuffer();
+        const input = await sharp(path.join(crops, sku, files[i % files.length])).resize({ height: PH }).toBuffer();
         const { width } = await sharp(input).metadata();
-        if (x + width > 3980) break;
-        layers.push({ input, left: x, top: 30 + row * 590 });
-        x += width + 4;
+        if (x + width > W2 - 30) break;
+        layers.push({ input, left: x, top });
+        x += width + 3 + (i % 2) * 2;
         truth[sku] = (truth[sku] ?? 0) + 1;
       }
+      layers.push({ input: { create: { width: W2, height: 12, channels: 3, background: { r: 200, g: 200, b: 205 } } }, left: 0, top: top + PH });
     }
-    const shelf = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 80, g: 70, b: 60 } } }).composite(layers).raw().toBuffer({ resolveWithObject: true });
+    const shelf = await sharp({ create: { width: W2, height: H2, channels: 3, background: { r: 88, g: 78, b: 70 } } }).composite(layers).raw().toBuffer({ resolveWithObject: true });
     const src = { data: shelf.data, width: shelf.info.width, height: shelf.info.height };
     const counts = async (files) => {
       const ids = [];
@@ -171,6 +200,10 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
       const rec = await client.api('POST', '/api/v1.5/recognize/', { images: ids, report_types: ['FACING_COUNT', 'REALOGRAM'] });
       for (;;) {
         const r = await client.api('GET', `/api/v1.5/reports/${rec.reports.FACING_COUNT}/`);
+        if (r.status === 'READY' && process.env.BAY_BENCH_DEBUG) {
+          const rg = await client.api('GET', `/api/v1.5/reports/${rec.reports.REALOGRAM}/`);
+          console.log(JSON.stringify(r.json), rg.status, JSON.stringify(rg.json?.map((i) => [i.width, i.height, i.joined, i.join_message, i.annotations.length, i.annotations.slice(0, 3).map((a) => [a.sku_score, a.w, a.h])])));
+        }
         if (r.status === 'READY') return Object.fromEntries(r.json.map((x) => [x.sku_id, x.count]));
         if (r.status === 'ERROR') throw new Error(r.error);
         await new Promise((res) => setTimeout(res, 200));
