@@ -192,7 +192,7 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
       }
       layers.push({ input: { create: { width: W2, height: 12, channels: 3, background: { r: 200, g: 200, b: 205 } } }, left: 0, top: top + PH });
     }
-    const shelf = await sharp({ create: { width: W2, height: H2, channels: 3, background: { r: 88, g: 78, b: 70 } } }).composite(layers).raw().toBuffer({ resolveWithObject: true });
+    const shelf = await sharp({ create: { width: W2, height: H2, channels: 3, background: { r: 88, g: 78, b: 70 } } }).composite(layers).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const src = { data: shelf.data, width: shelf.info.width, height: shelf.info.height };
     const counts = async (files) => {
       const ids = [];

@@ -1,7 +1,7 @@
 // Registers the photos of a scene to each other and to one bay frame (docs/recognition.md, "Bays").
 // Photos are matched in pairs (ORB features on reduced grey copies, ratio test, RANSAC homography):
-// neighbours in the order given first, then every pair across parts not yet joined, so photos may come
-// in any order and in rows; the stack hint adds the photo above as a first neighbour. A pair's homography is then checked against what the photos
+// neighbours in the order given first, then (every pair up to 6 photos) every pair across parts not
+// yet joined, so photos may come in any order and in rows; the stack hint adds the photo above. A pair's homography is then checked against what the photos
 // show: it must be a plausible second shot (scale, rotation, perspective within limits, enough
 // overlap), the product boxes of one photo must land on boxes of the other where they overlap, and on
 // shelves of identical packs, where features match the neighbouring pack, the shift by one pack that
@@ -59,6 +59,7 @@ const EDGE = 31; // ORB's border and patch size
 const FAST_THRESHOLD = 12; // lower than ORB's 20: plain strips of a shelf still give features
 const MIN_KEYPOINTS = 40;
 const MIN_INLIERS = 15;
+const ALL_PAIRS = 6;
 const RATIO = 0.8; // Lowe's ratio test: shelves repeat packs, so a little looser than the panorama's 0.75
 const MIN_OVERLAP = 0.04;
 const MAX_SCALE = 3; // between two photos of one bay
@@ -349,8 +350,10 @@ export function registerBay(cv: OpenCv, photos: readonly BayPhoto[], hints: BayH
       attempt(i - 1, i);
       if (cols < n && i >= cols) attempt(i - cols, i);
     }
+    // Up to ALL_PAIRS photos every pair is matched anyway: on a shelf that repeats itself a wrong pair
+    // can pass every check, and the spanning tree below then joins along the stronger true ones.
     for (let d = 2; d < n; d++) {
-      for (let a = 0; a + d < n; a++) if (find(a) !== find(a + d)) attempt(a, a + d);
+      for (let a = 0; a + d < n; a++) if (n <= ALL_PAIRS || find(a) !== find(a + d)) attempt(a, a + d);
     }
     const accepted = pairs.filter((p) => p.h !== null);
     // Largest connected part of the accepted pairs; ties go to the part holding the earliest photo.
