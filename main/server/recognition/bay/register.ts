@@ -66,6 +66,9 @@ const MAX_SCALE = 3; // between two photos of one bay
 const MAX_ROTATION_DEG = 20;
 const MAX_EDGE_RATIO = 1.6; // opposite edges of a photo mapped into its neighbour
 const MIN_BOX_AGREEMENT = 0.4;
+// True overlaps agree at 0.8 to 1 (bench: scale, slant and brightness changes between photos); a
+// repeating shelf matched at the wrong repeat at about 0.6.
+const MIN_PIXEL_AGREEMENT = 0.5;
 
 interface Features {
   keypoints: number[]; // x, y at match scale
@@ -78,6 +81,8 @@ interface Pair {
   /** b's pixels -> a's pixels (full size). */
   h: H | null;
   inliers: number;
+  /** How well the overlapping grey pixels agree (normalised cross-correlation). */
+  agreement: number;
   overlap: number;
   reason: NotJoinedReason | null;
 }
@@ -297,16 +302,18 @@ function judgePair(cv: OpenCv, photos: readonly BayPhoto[], fs: readonly Feature
   const pa = photos[a];
   const pb = photos[b];
   const m = matchPair(cv, fs[a], fs[b]);
-  if (!m || m.inliers < MIN_INLIERS) return { a, b, h: null, inliers: m?.inliers ?? 0, overlap: 0, reason: 'no_overlap' };
+  if (!m || m.inliers < MIN_INLIERS) return { a, b, h: null, inliers: m?.inliers ?? 0, agreement: 0, overlap: 0, reason: 'no_overlap' };
   // Match pixels -> full pixels on both sides.
   let h = mul(mul(scaling(pa.width / pa.gw, pa.height / pa.gh), m.g), scaling(pb.gw / pb.width, pb.gh / pb.height));
-  if (implausible(h, pb)) return { a, b, h: null, inliers: m.inliers, overlap: 0, reason: 'wild_transform' };
+  if (implausible(h, pb)) return { a, b, h: null, inliers: m.inliers, agreement: 0, overlap: 0, reason: 'wild_transform' };
   h = snapToPacks(h, pa, pb);
   const overlap = overlapShare(h, pa, pb);
-  if (overlap < MIN_OVERLAP) return { a, b, h: null, inliers: m.inliers, overlap, reason: 'no_overlap' };
-  const agreement = boxAgreement(h, pa, pb);
-  if (agreement !== null && agreement < MIN_BOX_AGREEMENT) return { a, b, h: null, inliers: m.inliers, overlap, reason: 'boxes_disagree' };
-  return { a, b, h, inliers: m.inliers, overlap, reason: null };
+  if (overlap < MIN_OVERLAP) return { a, b, h: null, inliers: m.inliers, agreement: 0, overlap, reason: 'no_overlap' };
+  const pixels = ncc(h, pa, pb);
+  const boxes = boxAgreement(h, pa, pb);
+  // Boxes that do not land on boxes, or pixels that do not agree: not the same products (another shelf).
+  if ((boxes !== null && boxes < MIN_BOX_AGREEMENT) || pixels < MIN_PIXEL_AGREEMENT) return { a, b, h: null, inliers: m.inliers, agreement: pixels, overlap, reason: 'boxes_disagree' };
+  return { a, b, h, inliers: m.inliers, agreement: pixels, overlap, reason: null };
 }
 
 /** The photo a photo is expected to overlap: its left neighbour in its row, the one above at a row's start. */
@@ -376,7 +383,10 @@ export function registerBay(cv: OpenCv, photos: readonly BayPhoto[], hints: BayH
     for (const p of part) sizes[p]++;
     const bayPart = sizes.indexOf(Math.max(...sizes));
     const root = part.indexOf(bayPart);
-    // Joined along the strongest matches (a maximum spanning tree, grown from the root).
+    // Joined along the strongest pairs (a maximum spanning tree, grown from the root), strength being
+    // inliers times the pixels' agreement squared: on a shelf that repeats itself a wrong pair can pass
+    // every check, with many inliers or with pixels that agree well, but rarely with both.
+    const strength = (p: Pair) => p.inliers * p.agreement * p.agreement;
     const toRoot = new Array<H | null>(n).fill(null);
     const via = new Array<{ to: number; overlap: number } | null>(n).fill(null);
     toRoot[root] = IDENTITY;
@@ -385,7 +395,7 @@ export function registerBay(cv: OpenCv, photos: readonly BayPhoto[], hints: BayH
         let best: Pair | null = null;
         for (const p of accepted) {
           if ((toRoot[p.a] === null) === (toRoot[p.b] === null)) continue;
-          if (!best || p.inliers > best.inliers) best = p;
+          if (!best || strength(p) > strength(best)) best = p;
         }
         if (!best) break;
         if (toRoot[best.a]) {
