@@ -1,6 +1,8 @@
 // What recognition finds in a scene's photos: every detected product with its SKU (or null when
 // unknown), shelf and position. Stored on the scene once computed, so reports (and a restarted job)
-// are built from it without detecting again.
+// are built from it without detecting again. A scene of several photos also keeps how they were
+// joined into one bay (recognition/bay/): the reports count the bay's facings once (bay/facings.ts).
+import type { BayRegistration } from './bay/register.js';
 
 export interface ProductFound {
   x1: number;
@@ -18,6 +20,8 @@ export interface ProductFound {
   shelf_index: number;
   /** Left to right within its shelf. */
   position: number;
+  /** Set by a reviewer (laid over the model's analysis, never stored in it): it decides a merged facing's SKU. */
+  reviewed?: boolean;
 }
 
 export interface ImageAnalysis {
@@ -32,11 +36,15 @@ export interface StageTimes {
   decode: number;
   detect: number;
   identify: number;
+  /** Joining the photos into a bay (scenes of several photos). */
+  bay?: number;
 }
 
 export interface SceneAnalysis {
   images: ImageAnalysis[];
   ms: StageTimes;
+  /** How the photos were joined into one bay; absent for one photo and for analyses stored before bays. */
+  bay?: BayRegistration;
 }
 
 export function allProducts(a: SceneAnalysis): ProductFound[] {

@@ -4,12 +4,24 @@
 // panorama_stack_width/height say how the photos were taken: a grid of `width` photos per row, row by
 // row; without hints the photos are one row, left to right. Photos that cannot be registered are
 // placed beside the panorama instead, and the result says `stitched: false`.
+// A scene already joined into a bay (bay/register.ts) is laid out by the bay's transforms instead, so
+// the picture and the counted facings agree, and the merged facings are drawn on it.
 import sharp from 'sharp';
 import { loadOpenCv, type OpenCv } from './opencv.js';
 
 export interface PanoramaHints {
   stackWidth?: number | null;
   stackHeight?: number | null;
+  /** The scene's bay: each photo's photo -> bay homography (null: not joined) and the merged facings. */
+  bay?: PanoramaBay;
+}
+
+export interface PanoramaBay {
+  transforms: (number[] | null)[];
+  /** Each photo's width as analysed (the transforms' pixels). */
+  widths: number[];
+  /** The merged facings, in bay pixels. */
+  boxes: { x1: number; y1: number; x2: number; y2: number }[];
 }
 
 export interface Panorama {
@@ -109,10 +121,11 @@ export async function stitchPanorama(paths: readonly string[], hints: PanoramaHi
   for (const p of paths) photos.push(await loadPhoto(p));
   const cols = Math.max(1, Math.min(photos.length, Math.round(hints.stackWidth ?? 0) || photos.length));
   // Each photo's homography into photo 0's frame: registered against its left neighbour in its row,
-  // or the photo above it when it starts a row.
-  const toFirst: (H | null)[] = [[1, 0, 0, 0, 1, 0, 0, 0, 1]];
-  let stitched = photos.length > 1;
-  for (let i = 1; i < photos.length; i++) {
+  // or the photo above it when it starts a row. With a bay: into the bay's frame, as it was joined.
+  const bay = hints.bay && hints.bay.transforms.length === photos.length && hints.bay.transforms.filter(Boolean).length >= 2 ? hints.bay : undefined;
+  const toFirst: (H | null)[] = bay ? bay.transforms.map((t, i) => (t ? mul(t, scaleH(bay.widths[i] / photos[i].width)) : null)) : [[1, 0, 0, 0, 1, 0, 0, 0, 1]];
+  let stitched = bay ? toFirst.every(Boolean) : photos.length > 1;
+  for (let i = bay ? photos.length : 1; i < photos.length; i++) {
     const neighbour = i % cols === 0 ? i - cols : i - 1;
     const base = toFirst[neighbour];
     const h = base ? register(cv, photos[neighbour], photos[i]) : null;
@@ -180,6 +193,26 @@ export async function stitchPanorama(paths: readonly string[], hints: PanoramaHi
     out[k * 3 + 1] = sum[k * 3 + 1] / n;
     out[k * 3 + 2] = sum[k * 3 + 2] / n;
   }
+  for (const b of bay?.boxes ?? []) {
+    const p = apply(toCanvas, b.x1, b.y1);
+    const q = apply(toCanvas, b.x2, b.y2);
+    outline(out, width, height, p.x, p.y, q.x, q.y);
+  }
   const jpeg = await sharp(out, { raw: { width, height, channels: 3 } }).jpeg({ quality: 88 }).toBuffer();
   return { jpeg, width, height, stitched };
+}
+
+/** A box's outline, 3 pixels wide, in the colour the review screen marks the model's boxes with. */
+function outline(rgb: Buffer, width: number, height: number, x1: number, y1: number, x2: number, y2: number): void {
+  const [r, g, b] = [0, 200, 120];
+  const put = (x: number, y: number) => {
+    if (x < 0 || y < 0 || x >= width || y >= height) return;
+    const k = (y * width + x) * 3;
+    rgb[k] = r; rgb[k + 1] = g; rgb[k + 2] = b;
+  };
+  const [l, t, rt, bt] = [Math.round(x1), Math.round(y1), Math.round(x2), Math.round(y2)];
+  for (let d = 0; d < 3; d++) {
+    for (let x = l; x <= rt; x++) { put(x, t + d); put(x, bt - d); }
+    for (let y = t; y <= bt; y++) { put(l + d, y); put(rt - d, y); }
+  }
 }

@@ -9,6 +9,8 @@ import type { Identifier } from './identification/identifier.js';
 import { cropRaw, type RawPixels } from './identification/image-input.js';
 import type { IdentifyPool } from './identification/pool.js';
 import { groupIntoShelves, type Box } from './shelves.js';
+import { registerBay, type BayHints, type BayRegistration } from './bay/register.js';
+import { loadOpenCv } from './opencv.js';
 
 export interface PipelineParts {
   detector: Detector;
@@ -24,7 +26,13 @@ export interface SceneImage {
   path: string;
 }
 
-export async function analyzeImage(image: SceneImage, rackIndex: number, parts: PipelineParts, ms: SceneAnalysis['ms']): Promise<ImageAnalysis> {
+export async function analyzeImage(
+  image: SceneImage,
+  rackIndex: number,
+  parts: PipelineParts,
+  ms: SceneAnalysis['ms'],
+  onDecoded?: (raw: RawPixels) => Promise<void>,
+): Promise<ImageAnalysis> {
   let t = performance.now();
   const { data, info } = await sharp(image.path, { failOn: 'error', limitInputPixels: false })
     .rotate()
@@ -34,6 +42,7 @@ export async function analyzeImage(image: SceneImage, rackIndex: number, parts: 
     .toBuffer({ resolveWithObject: true });
   const raw = { data, width: info.width, height: info.height, channels: info.channels as 3 };
   ms.decode += performance.now() - t;
+  if (onDecoded) await onDecoded(raw);
 
   t = performance.now();
   const detection = await parts.detector.detect(raw);
@@ -102,10 +111,40 @@ export async function identifyBoxes(
   }));
 }
 
-/** Each photo of a scene is taken as one rack, left to right in the order given. */
-export async function analyzeScene(images: readonly SceneImage[], parts: PipelineParts): Promise<SceneAnalysis> {
-  const ms = { decode: 0, detect: 0, identify: 0 };
+/** The photo reduced to grey at the size its features are matched at (bay/register.ts). */
+export async function matchingGray(raw: RawPixels): Promise<{ gray: Uint8Array; gw: number; gh: number }> {
+  // By area, not by side: a narrow photo keeps enough pixels across its overlap with the next one.
+  const scale = Math.min(1, Math.sqrt(MATCH_PIXELS / (raw.width * raw.height)));
+  const { data, info } = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels as 1 | 2 | 3 | 4 } })
+    .resize(Math.round(raw.width * scale), Math.round(raw.height * scale))
+    .grayscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { gray: data, gw: info.width, gh: info.height };
+}
+
+const MATCH_PIXELS = 640_000;
+
+/**
+ * Each photo is analysed on its own (its products on its own shelves, rack = its index); a scene of
+ * several photos is then joined into one bay (bay/register.ts), which the reports count once.
+ */
+export async function analyzeScene(images: readonly SceneImage[], parts: PipelineParts, hints: BayHints = {}): Promise<SceneAnalysis> {
+  const ms = { decode: 0, detect: 0, identify: 0, bay: 0 };
   const out: ImageAnalysis[] = [];
-  for (const [i, image] of images.entries()) out.push(await analyzeImage(image, i, parts, ms));
-  return { images: out, ms: { decode: Math.round(ms.decode), detect: Math.round(ms.detect), identify: Math.round(ms.identify) } };
+  const grays: { gray: Uint8Array; gw: number; gh: number }[] = [];
+  const keepGray = images.length > 1 ? async (raw: RawPixels) => {
+    const t = performance.now();
+    grays.push(await matchingGray(raw));
+    ms.bay += performance.now() - t;
+  } : undefined;
+  for (const [i, image] of images.entries()) out.push(await analyzeImage(image, i, parts, ms, keepGray));
+  let bay: BayRegistration | undefined;
+  if (images.length > 1) {
+    const cv = await loadOpenCv();
+    bay = registerBay(cv, out.map((img, i) => ({ image: img.image, width: img.width, height: img.height, ...grays[i], boxes: img.products })), hints);
+    ms.bay += bay.ms;
+  }
+  const times = { decode: Math.round(ms.decode), detect: Math.round(ms.detect), identify: Math.round(ms.identify) };
+  return bay ? { images: out, ms: { ...times, bay: Math.round(ms.bay) }, bay } : { images: out, ms: times };
 }

@@ -32,6 +32,12 @@ export interface SceneOptions {
   metadata: Record<string, unknown> | null;
 }
 
+/**
+ * The photos of one scene are joined into one bay, every pair matched (recognition/bay/register.ts):
+ * a bay takes 2 to 8 photos, and the pairs grow with the square of the photos.
+ */
+export const MAX_SCENE_PHOTOS = 16;
+
 function firstDisplay(display: RecognizeInput['display']): string | null {
   if (display === undefined || display === null) return null;
   if (Array.isArray(display)) return display[0] ?? null;
@@ -44,6 +50,7 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
   const display = firstDisplay(input.display);
   const errors: Record<string, string[]> = {};
   if (images.length === 0) errors.images = ['This list may not be empty.'];
+  else if (images.length > MAX_SCENE_PHOTOS) errors.images = [`A scene takes at most ${MAX_SCENE_PHOTOS} photos (one bay); this one has ${images.length}: send the rest as another scene.`];
   const missing = await missingUploads(db, images);
   if (missing.length > 0) errors.images = [messages.doesNotExist(missing[0])];
   const unknownTypes = types.filter((t) => !(REPORT_TYPES as readonly string[]).includes(t));

@@ -113,7 +113,7 @@ export function modelBoxes(img: ImageAnalysis): StoredBox[] {
 
 /** One photo's analysis rebuilt from reviewed boxes: shelves and positions found again. */
 function reviewedImage(img: ImageAnalysis, rackIndex: number, boxes: readonly StoredBox[]): ImageAnalysis {
-  const items = boxes.map((b) => ({ x1: b.x - b.w / 2, y1: b.y - b.h / 2, x2: b.x + b.w / 2, y2: b.y + b.h / 2, score: b.score, sku_id: b.sku_id, sku_score: b.sku_score }));
+  const items = boxes.map((b) => ({ x1: b.x - b.w / 2, y1: b.y - b.h / 2, x2: b.x + b.w / 2, y2: b.y + b.h / 2, score: b.score, sku_id: b.sku_id, sku_score: b.sku_score, reviewed: b.source === 'reviewer' }));
   const layout = groupIntoShelves(items);
   return {
     ...img,

@@ -63,7 +63,7 @@ const ReportType = Type.String({ description: `One of ${REPORT_TYPES.join(', ')}
 const Display = Type.Union([Id, Type.Array(Id, { maxItems: 1 })], { description: 'Display id (a list of one is accepted)' });
 
 export const RecognizeBody = Type.Object({
-  images: Type.Optional(Type.Array(Id, { maxItems: 50, description: 'Upload ids, in rack order (left to right)' })),
+  images: Type.Optional(Type.Array(Id, { maxItems: 50, description: 'Upload ids, in rack order (left to right): the overlapping photos of one bay, joined and counted once; at most 16 photos (a 400 beyond)' })),
   display: Type.Optional(Display),
   report_types: Type.Optional(Type.Array(ReportType, { maxItems: 10 })),
   visit: Type.Optional(Id),

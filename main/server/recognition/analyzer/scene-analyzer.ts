@@ -14,6 +14,7 @@ import type { RawPixels, Rect } from '../identification/image-input.js';
 import { IdentifyPool } from '../identification/pool.js';
 import { stitchPanorama, type Panorama, type PanoramaHints } from '../panorama.js';
 import { analyzeScene, type SceneImage } from '../pipeline.js';
+import type { BayHints } from '../bay/register.js';
 
 export interface AnalyzerSettings {
   /** onnxruntime threads of the detector. */
@@ -34,6 +35,8 @@ export interface AnalyzeOptions {
   detectorPath: string | null;
   /** Called between products: renews the job's lease, throws when the job must stop. */
   checkpoint?: () => Promise<void>;
+  /** How the photos were taken (panorama_stack_width): whom a photo not joined to the bay is reported against. */
+  hints?: BayHints;
 }
 
 /**
@@ -77,7 +80,7 @@ export class SceneAnalyzer implements Analyzer {
     const loaded = this.detector(options.detectorPath);
     loaded.users++;
     try {
-      return await analyzeScene(images, { detector: await loaded.detector, identifier, pool: this.pool, checkpoint: options.checkpoint });
+      return await analyzeScene(images, { detector: await loaded.detector, identifier, pool: this.pool, checkpoint: options.checkpoint }, options.hints);
     } finally {
       loaded.users--;
       this.retire();

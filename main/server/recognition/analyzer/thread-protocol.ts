@@ -7,6 +7,7 @@ import type { RawPixels, Rect } from '../identification/image-input.js';
 import type { Panorama, PanoramaHints } from '../panorama.js';
 import type { SceneImage } from '../pipeline.js';
 import type { AnalyzerSettings } from './scene-analyzer.js';
+import type { BayHints } from '../bay/register.js';
 
 export type ThreadData = AnalyzerSettings;
 
@@ -16,6 +17,7 @@ export type Work =
       type: 'analyze';
       images: SceneImage[];
       detectorPath: string | null;
+      hints?: BayHints;
       catalog: CatalogMessage;
       /** One Int32 the main thread sets to 1 when the job must stop; read at each checkpoint. */
       cancel: SharedArrayBuffer;

@@ -12,6 +12,7 @@ import type { SceneAnalysis } from '../../recognition/analysis.js';
 import type { Identifier } from '../../recognition/identification/identifier.js';
 import { loadIdentifier } from '../../recognition/identification/references.js';
 import type { SceneImage } from '../../recognition/pipeline.js';
+import type { BayHints } from '../../recognition/bay/register.js';
 import { buildFacingCount } from '../reports/facing-count.js';
 import { buildMhlCompliance } from '../reports/mhl-compliance.js';
 import { buildPlanogramCompliance } from '../reports/planogram-compliance.js';
@@ -26,12 +27,15 @@ import type { SceneOptions } from '../recognize.js';
 import { finishJob, releaseJob, type ClaimedJob } from './queue.js';
 import { findScene, mhlRecordsOf, planogramRecordsOf, setReportResult, setSceneAnalysis, skuNames as skuNamesOf, unbuiltReports, type SceneRow } from '../queries.js';
 import type { PanoramaBody } from '../reports/bodies.js';
+import { bayBody } from '../reports/bay.js';
+import { sceneFacings } from '../../recognition/bay/facings.js';
+import type { PanoramaBay } from '../../recognition/panorama.js';
 
 export interface JobContext {
   db: Kysely<Database>;
   dataDir: string;
   /** Detects and identifies the products of a scene's photos (recognition/analyzer/). */
-  analyze: (images: readonly SceneImage[], identifier: Identifier) => Promise<SceneAnalysis>;
+  analyze: (images: readonly SceneImage[], identifier: Identifier, hints?: BayHints) => Promise<SceneAnalysis>;
   /** Describes references stored without a descriptor, and stitches panoramas (off the main thread). */
   analyzer: Pick<Analyzer, 'describe' | 'panorama'>;
   /** Renews the lease; throws when the job must stop (shutdown, lease lost). */
@@ -62,7 +66,8 @@ async function analysisOf(ctx: JobContext, scene: Scene): Promise<SceneAnalysis>
 async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalysis> {
   if (scene.analysis) return JSON.parse(scene.analysis) as SceneAnalysis;
   const identifier = await loadIdentifier(ctx.db, ctx.dataDir, ctx.analyzer);
-  const analysis = await ctx.analyze(await sceneImages(ctx, scene), identifier);
+  const options = JSON.parse(scene.options) as SceneOptions;
+  const analysis = await ctx.analyze(await sceneImages(ctx, scene), identifier, { stackWidth: options.panorama_stack_width });
   // Through write(): the scene's analysis is part of the record that syncs (a supervisor reviews it).
   await write(ctx.db, async (w) => {
     await setSceneAnalysis(w.trx, scene.id, JSON.stringify(analysis), now());
@@ -120,15 +125,36 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
     case 'PANORAMA': {
       const images = await sceneImages(ctx, scene);
       const options = JSON.parse(scene.options) as SceneOptions;
-      const pano = await ctx.analyzer.panorama(images.map((i) => i.path), { stackWidth: options.panorama_stack_width, stackHeight: options.panorama_stack_height });
+      // Laid out as the bay was joined, with the merged facings drawn (a scene of several photos).
+      const a = images.length > 1 ? await analysis() : null;
+      const bay = a?.bay ? panoramaBay(a) : undefined;
+      const pano = await ctx.analyzer.panorama(images.map((i) => i.path), { stackWidth: options.panorama_stack_width, stackHeight: options.panorama_stack_height, bay });
       const { row } = await storeUpload(db, ctx.dataDir, pano.jpeg);
+      const body = bay && a ? bayBody(a) : null;
       return {
-        json: { upload: row.id, url: ctx.baseUrl() + uploadUrlPath(row), width: pano.width, height: pano.height, images: images.map((i) => i.id), stitched: pano.stitched } satisfies PanoramaBody,
+        json: {
+          upload: row.id,
+          url: ctx.baseUrl() + uploadUrlPath(row),
+          width: pano.width,
+          height: pano.height,
+          images: images.map((i) => i.id),
+          stitched: pano.stitched,
+          ...(body && bay ? { boxes: bay.boxes.length, bay: body } : {}),
+        } satisfies PanoramaBody,
       };
     }
     default:
       throw new ReportInputError(`Unknown report type "${type}".`);
   }
+}
+
+/** The bay's layout for the panorama: each photo's transform (in the scene's photo order) and the merged facings. */
+function panoramaBay(a: SceneAnalysis): PanoramaBay | undefined {
+  const byImage = new Map(a.bay!.photos.map((p) => [p.image, p]));
+  const transforms = a.images.map((img) => (byImage.get(img.image)?.joined ? (byImage.get(img.image)!.transform ?? null) : null));
+  if (transforms.filter(Boolean).length < 2) return undefined;
+  const boxes = sceneFacings(a).filter((f) => f.in_bay).map(({ x1, y1, x2, y2 }) => ({ x1, y1, x2, y2 }));
+  return { transforms, widths: a.images.map((i) => i.width), boxes };
 }
 
 /** A finished report goes to the scene's webhook, if it names one, in the transaction that finishes it. */

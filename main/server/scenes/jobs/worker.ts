@@ -10,6 +10,7 @@ import type { Identifier } from '../../recognition/identification/identifier.js'
 import { useEmbedderModel } from '../../recognition/identification/embedding.js';
 import { currentModelPath, rollbackModel } from '../../recognition/model-store.js';
 import type { SceneImage } from '../../recognition/pipeline.js';
+import type { BayHints } from '../../recognition/bay/register.js';
 import { deliverDue } from '../webhooks/deliveries.js';
 import type { Reach } from '../../http/outgoing.js';
 import { failJob, processSceneJob } from './process-scene.js';
@@ -99,10 +100,10 @@ export class RecognitionWorker {
    * shipped one. One that does not load is rolled back (and refused from then on) and the previous
    * model serves the job.
    */
-  private async analyze(images: readonly SceneImage[], identifier: Identifier, detectorPath: string | null, checkpoint: () => Promise<void>) {
+  private async analyze(images: readonly SceneImage[], identifier: Identifier, detectorPath: string | null, checkpoint: () => Promise<void>, hints?: BayHints) {
     for (;;) {
       try {
-        return await this.analyzer.analyze(images, identifier, { detectorPath, checkpoint });
+        return await this.analyzer.analyze(images, identifier, { detectorPath, checkpoint, hints });
       } catch (error) {
         if (!(error instanceof DetectorLoadError) || !detectorPath) throw error;
         this.o.log?.(`the installed detector ${detectorPath} failed to load; rolling back to the previous model`, error);
@@ -168,7 +169,7 @@ export class RecognitionWorker {
           {
             db: this.o.db,
             dataDir: this.o.dataDir,
-            analyze: (images, identifier) => this.analyze(images, identifier, detectorPath, checkpoint),
+            analyze: (images, identifier, hints) => this.analyze(images, identifier, detectorPath, checkpoint, hints),
             analyzer: this.analyzer,
             checkpoint,
             baseUrl: this.o.baseUrl,

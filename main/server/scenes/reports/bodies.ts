@@ -2,6 +2,20 @@
 // the renderer reads them (it imports these types), so the two cannot drift apart. Plain types only:
 // this module must stay importable from the browser build. docs/ARCHITECTURE.md describes them.
 
+/** Why a photo of a scene was not joined to the bay (recognition/bay/register.ts). */
+export type NotJoinedReason = 'no_features' | 'no_overlap' | 'wild_transform' | 'boxes_disagree' | 'other_part';
+
+/** How a scene of several photos was joined into one bay; absent for one photo. */
+export interface BayBody {
+  /** The bay frame's size in pixels. */
+  width: number;
+  height: number;
+  /** Photos joined into the bay, their facings counted once. */
+  joined: string[];
+  /** Photos counted as racks of their own, with the reason and the words for the auditor. */
+  not_joined: { image: string; reason: NotJoinedReason; message: string }[];
+}
+
 /** FACING_COUNT: facings per SKU, most first; unidentified products are one `sku_id: null` item at the end. */
 export type FacingCount = { sku_id: string | null; count: number }[];
 
@@ -38,6 +52,7 @@ export interface PlanogramCompliance {
   expected_faces: number;
   correct_faces: number;
   positions: PlanogramPosition[];
+  bay?: BayBody;
   extra: { sku_id: string | null; count: number }[];
   actions: PlanogramAction[];
 }
@@ -45,6 +60,7 @@ export interface PlanogramCompliance {
 /** MHL_COMPLIANCE: a record is compliant when its SKU or one of sku1..sku6 was found. */
 export interface MhlCompliance {
   musthavelist: string | null;
+  bay?: BayBody;
   compliance: number;
   records: { mhl_record_id: string; compliant: boolean; found_sku_id: string | null }[];
 }
@@ -60,6 +76,16 @@ export interface RealogramAnnotation {
   score: number;
   sku_score: number;
   shelf_index: number;
+  /** Photos joined into a bay: the merged facing this box is a view of (index into the bay's facings, left to right by shelf)... */
+  facing?: number;
+  /** ...whether this view stands for it (the one counted), and the facing's box in bay pixels (x, y the centre). */
+  counted?: boolean;
+  bay_x?: number;
+  bay_y?: number;
+  bay_w?: number;
+  bay_h?: number;
+  /** SKUs the facing's other views were identified as. */
+  alternatives?: { sku_id: string; score: number }[];
 }
 
 /** REALOGRAM: one item per photo. */
@@ -67,8 +93,15 @@ export interface RealogramImage {
   image: string;
   width: number;
   height: number;
+  /** Scenes of several photos: joined into the bay (rack 0) with its photo -> bay homography, or not (its rack, and why). */
+  joined?: boolean;
+  rack_index?: number;
+  transform?: number[] | null;
+  join_message?: string | null;
   annotations: RealogramAnnotation[];
   shelf_annotations: { x1: number; y1: number; x2: number; y2: number }[];
+  /** Photos joined into a bay: the bay's shelves, in bay pixels. */
+  bay_shelf_annotations?: { x1: number; y1: number; x2: number; y2: number }[];
 }
 
 /** SHARE_OF_SPACE: each SKU's share of the facings and of the shelf width. */
@@ -82,4 +115,7 @@ export interface PanoramaBody {
   height: number;
   images: string[];
   stitched: boolean;
+  /** The merged facings drawn on the image (scenes joined into a bay). */
+  boxes?: number;
+  bay?: BayBody;
 }

@@ -1,6 +1,7 @@
 // FACING_COUNT: facings per SKU, most first; products that were not identified are one item
-// {"sku_id": null} at the end.
-import { allProducts, type SceneAnalysis } from '../../recognition/analysis.js';
+// {"sku_id": null} at the end. A bay's facings count once however many photos show them.
+import type { SceneAnalysis } from '../../recognition/analysis.js';
+import { sceneFacings } from '../../recognition/bay/facings.js';
 
 import type { FacingCount } from './bodies.js';
 
@@ -13,7 +14,7 @@ export function facingCounts(skuIds: readonly (string | null)[]): Map<string | n
 }
 
 export function buildFacingCount(analysis: SceneAnalysis): FacingCount {
-  const counts = facingCounts(allProducts(analysis).map((p) => p.sku_id));
+  const counts = facingCounts(sceneFacings(analysis).map((p) => p.sku_id));
   const known = [...counts.entries()]
     .filter((e): e is [string, number] => e[0] !== null)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))

@@ -1,7 +1,9 @@
 // MHL_COMPLIANCE: a must-have-list record is compliant when its SKU or any of its alternatives
 // (sku1..sku6) was found in the scene. Compliance is the compliant fraction (1 for an empty list:
 // nothing required is missing).
-import { allProducts, type SceneAnalysis } from '../../recognition/analysis.js';
+import type { SceneAnalysis } from '../../recognition/analysis.js';
+import { sceneFacings } from '../../recognition/bay/facings.js';
+import { bayBody } from './bay.js';
 import type { MhlCompliance } from './bodies.js';
 
 export interface MhlRecordInput {
@@ -12,11 +14,12 @@ export interface MhlRecordInput {
 export type { MhlCompliance } from './bodies.js';
 
 export function buildMhlCompliance(analysis: SceneAnalysis, musthavelist: string | null, records: readonly MhlRecordInput[]): MhlCompliance {
-  const found = new Set(allProducts(analysis).map((p) => p.sku_id).filter((s): s is string => s !== null));
+  const found = new Set(sceneFacings(analysis).map((p) => p.sku_id).filter((s): s is string => s !== null));
   const out = records.map((r) => {
     const hit = r.skus.find((s) => s !== null && found.has(s)) ?? null;
     return { mhl_record_id: r.id, compliant: hit !== null, found_sku_id: hit };
   });
   const compliant = out.filter((r) => r.compliant).length;
-  return { musthavelist, compliance: out.length === 0 ? 1 : Math.round((compliant / out.length) * 10_000) / 10_000, records: out };
+  const bay = bayBody(analysis);
+  return { musthavelist, ...(bay ? { bay } : {}), compliance: out.length === 0 ? 1 : Math.round((compliant / out.length) * 10_000) / 10_000, records: out };
 }

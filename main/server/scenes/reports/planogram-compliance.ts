@@ -3,7 +3,11 @@
 // `ok` when its SKU has at least the planned facings on the shelf, `fewer_facings` when it has some,
 // `wrong_sku` when its slots hold other products, `missing` when they are empty. SKUs on a shelf that
 // the planogram does not put there are `extra`. Compliance = correctly placed faces / expected faces.
-import type { ProductFound, SceneAnalysis } from '../../recognition/analysis.js';
+// A bay of several photos is one rack (0), its shelves running through the photos and its positions
+// left to right across the bay; photos that could not be joined are racks of their own (1, 2...).
+import type { SceneAnalysis } from '../../recognition/analysis.js';
+import { sceneFacings, type Facing } from '../../recognition/bay/facings.js';
+import { bayBody } from './bay.js';
 import type { PlanogramRecordTable } from '../../storage/schema.js';
 import type { PlanogramAction, PlanogramCompliance, PlanogramPosition, PositionStatus } from './bodies.js';
 
@@ -22,8 +26,8 @@ export function buildPlanogramCompliance(
   skuName: (id: string | null) => string = (id) => id ?? 'unknown product',
 ): PlanogramCompliance {
   // What stands on each shelf, left to right.
-  const found = new Map<string, ProductFound[]>();
-  for (const p of analysis.images.flatMap((i) => i.products)) {
+  const found = new Map<string, Facing[]>();
+  for (const p of sceneFacings(analysis)) {
     const k = shelfKey(p.rack_index, p.shelf_index);
     const list = found.get(k) ?? [];
     list.push(p);
@@ -122,9 +126,11 @@ export function buildPlanogramCompliance(
       }
     }
   }
+  const bay = bayBody(analysis);
   return {
     planogram,
     display,
+    ...(bay ? { bay } : {}),
     compliance: expectedFaces === 0 ? 1 : Math.round((correctFaces / expectedFaces) * 10_000) / 10_000,
     expected_faces: expectedFaces,
     correct_faces: correctFaces,

@@ -1,13 +1,15 @@
 // SHARE_OF_SPACE: each SKU's share of the scene's facings and of the shelf width its facings occupy
-// (widths in each photo's pixels). Unknown products count in the totals and appear as sku_id null.
-import { allProducts, type SceneAnalysis } from '../../recognition/analysis.js';
+// (widths in each photo's pixels, in the bay's for a bay's facings, each counted once). Unknown
+// products count in the totals and appear as sku_id null.
+import type { SceneAnalysis } from '../../recognition/analysis.js';
+import { sceneFacings } from '../../recognition/bay/facings.js';
 
 import type { ShareOfSpace } from './bodies.js';
 
 export type { ShareOfSpace };
 
 export function buildShareOfSpace(analysis: SceneAnalysis): ShareOfSpace {
-  const products = allProducts(analysis);
+  const products = sceneFacings(analysis);
   const totalWidth = products.reduce((s, p) => s + (p.x2 - p.x1), 0);
   const by = new Map<string | null, { count: number; width: number }>();
   for (const p of products) {

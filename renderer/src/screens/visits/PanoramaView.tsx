@@ -8,7 +8,7 @@ export function PanoramaView({ panorama }: { panorama: Panorama }) {
       <ApiImage src={panorama.url} alt="Panorama of the shelf" />
       <figcaption>
         {panorama.stitched ? `${panorama.images.length} photos stitched` : 'Photos could not be stitched; shown side by side'} ({panorama.width}×
-        {panorama.height})
+        {panorama.height}){panorama.boxes !== undefined && `, ${panorama.boxes} products of the bay marked, each once`}
       </figcaption>
     </figure>
   );

@@ -35,12 +35,15 @@ export function PhotoBoxes({
   const annotation = shown !== null ? photo.annotations[shown] : null;
   const nameOf = (a: Annotation) => (a.sku_id ? (skuById.get(a.sku_id)?.name ?? a.name ?? a.sku_id) : 'Unknown product');
   const stroke = Math.max(2, Math.round(Math.max(photo.width, photo.height) / 300));
+  // A bay's product seen in several photos is counted in one: its other views are drawn dotted.
+  const repeats = photo.annotations.filter((a) => a.counted === false).length;
 
   return (
     <figure className="photo-boxes">
       <figcaption>
         Photo {index + 1}: {photo.annotations.length} products found,{' '}
         {photo.annotations.filter((a) => a.sku_id === null).length} unknown
+        {repeats > 0 && `, ${repeats} counted in another photo of the bay`}
       </figcaption>
       {error && <ErrorMessage message={error} />}
       {/* Fills the column, but no taller than most of the window; the boxes scale with the photo. */}
@@ -64,9 +67,9 @@ export function PhotoBoxes({
                 key={i}
                 role="button"
                 tabIndex={0}
-                aria-label={`${nameOf(a)}, score ${a.score.toFixed(2)}`}
+                aria-label={`${nameOf(a)}, score ${a.score.toFixed(2)}${a.counted === false ? ', counted in another photo' : ''}`}
                 aria-pressed={pinned === i}
-                className={`box${a.sku_id === null ? ' box-unknown' : ''}${shown === i ? ' box-active' : ''}`}
+                className={`box${a.sku_id === null ? ' box-unknown' : ''}${a.counted === false ? ' box-repeat' : ''}${shown === i ? ' box-active' : ''}`}
                 onMouseEnter={() => setActive(i)}
                 onMouseLeave={() => setActive(null)}
                 onFocus={() => setActive(i)}
@@ -85,7 +88,7 @@ export function PhotoBoxes({
                   fillOpacity={shown === i ? 0.3 : 0.08}
                   stroke={colour}
                   strokeWidth={stroke}
-                  strokeDasharray={a.sku_id === null ? `${stroke * 3} ${stroke * 2}` : undefined}
+                  strokeDasharray={a.counted === false ? `${stroke} ${stroke * 2}` : a.sku_id === null ? `${stroke * 3} ${stroke * 2}` : undefined}
                 />
                 {a.sku_id === null && (
                   <text x={a.x} y={a.y} fontSize={Math.min(a.w, a.h) * 0.5} textAnchor="middle" dominantBaseline="central" fill={UNKNOWN_COLOUR}>

@@ -4,7 +4,7 @@ import { ApiImage } from '../../components/ApiImage';
 import { PhotoBoxes } from './PhotoBoxes';
 import { ReportStatus } from './ReportStatus';
 import type { SkuColours } from './skuColours';
-import type { ScenePhoto } from './visitPhotos';
+import { bayNotices, type ScenePhoto } from './visitPhotos';
 
 export function VisitPhotos({
   photos,
@@ -36,6 +36,21 @@ export function VisitPhotos({
         )}
       </header>
       <ReportStatus type="REALOGRAM" report={report} />
+      {/* A scene of several photos is one bay: say which photos were joined and, in words, which not. */}
+      {bayNotices(photos).map((n) => (
+        <div key={n.scene ?? ''} className="bay-notice">
+          {n.joined.length > 1 && (
+            <p className="muted">
+              Photos {n.joined.join(', ')} were joined into one bay: a product seen in two photos is counted once (its other views are dotted).
+            </p>
+          )}
+          {n.notJoined.map((m) => (
+            <p key={m} role="alert" className="bay-not-joined">
+              {m} It is counted on its own.
+            </p>
+          ))}
+        </div>
+      ))}
       {/* Until products are found, the photos as taken (the Data API lists them per scene). */}
       {photos.length === 0 &&
         (dataVisit?.scenes ?? [])

@@ -1,0 +1,235 @@
+// Bays (run by `npm run bench -- bay`, after the build): real shelf photos of ../shared/data/shelf-photos
+// (evaluation only: read here, never committed), each cut into a bay of overlapping photos (2, 3 or 4
+// in a row, or 2x2; neighbours overlapping by 20 to 35 % of a photo; changes of scale, slant and
+// brightness between photos; given out of order), with one photo of another shelf added to each bay.
+// Every bay is analysed as one scene with the shipped detector and an empty catalog (every product is
+// the one unknown SKU, so "per SKU" is the bay's total here), and its whole photo as a scene of one.
+//
+// Printed per bay and in total:
+// - whole: the facings of the whole photo; bay: the bay's merged facings; placed: the merge the true
+//   placement of the photos gives (what the join aims at); summed: what counting every photo gave.
+//   The shelf photos carry no labels, so the whole photo's count stands for the truth: "bay error" is
+//   |bay - whole| and "join error" |bay - placed| (the join's own share; the rest is the detector
+//   seeing a cut photo differently from the whole one).
+// - joined: the share of the bay's photos joined (all overlap their neighbour by 20 % or more) and of
+//   the other shelf's photos joined (must be none).
+// - the time joining adds per photo (grey copy + features + matching + checks), and separately on
+//   12 MP photos (4000x3000 cut from an enlarged shelf photo).
+// - per SKU against the truth: a composed shelf of catalog products (real pack crops, known layout)
+//   through the real server with the catalog, as one photo and as bays of 2 and 3 photos.
+// Goals: bay error <= 1 per SKU beyond the whole photo's; >= 95 % joined, none of another shelf; joining
+// under 300 ms per 12 MP photo. Env: BAY_BENCH_PHOTOS (how many shelf photos, default 12),
+// BAY_BENCH_CATALOG=0 (skip the composed shelf).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { createDetector } from '../dist/main/server/recognition/detector/index.js';
+import { Identifier, PIPELINE_IDENTIFIER } from '../dist/main/server/recognition/identification/identifier.js';
+import { analyzeScene, matchingGray } from '../dist/main/server/recognition/pipeline.js';
+import { registerBay } from '../dist/main/server/recognition/bay/register.js';
+import { loadOpenCv } from '../dist/main/server/recognition/opencv.js';
+import { sceneFacings } from '../dist/main/server/recognition/bay/facings.js';
+
+const DIR = process.env.SHARED_DATA ? path.join(process.env.SHARED_DATA, 'shelf-photos') : '../shared/data/shelf-photos';
+if (!existsSync(DIR)) {
+  console.log(`no ${DIR}: the bay bench needs the shared shelf photos`);
+  process.exit(1);
+}
+const COUNT = Number(process.env.BAY_BENCH_PHOTOS ?? 12);
+const WORK = 2000; // the whole photo's long side
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'bay-bench-'));
+const names = readdirSync(DIR).filter((f) => f.endsWith('.jpg')).sort();
+const detector = await createDetector();
+const parts = { detector, identifier: new Identifier(PIPELINE_IDENTIFIER) };
+
+const mul = (a, b) => {
+  const o = new Array(9).fill(0);
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) o[r * 3 + c] += a[r * 3 + k] * b[k * 3 + c];
+  return o;
+};
+let n = 0;
+
+async function load(name, side = WORK) {
+  const { data, info } = await sharp(path.join(DIR, name)).rotate().resize(side, side, { fit: 'inside' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** A part [x, y, w, h] of src (shares of its size), scaled, slanted and brightened; with its true photo -> source homography. */
+async function cut(src, [u, v, pw, ph], { scale = 1, shear = 0, brightness = 1 } = {}) {
+  const [x, y, w, h] = [Math.round(u * src.width), Math.round(v * src.height), Math.round(pw * src.width), Math.round(ph * src.height)];
+  let img = sharp(src.data, { raw: { width: src.width, height: src.height, channels: 3 } }).extract({ left: x, top: y, width: Math.min(w, src.width - x), height: Math.min(h, src.height - y) });
+  let truth = [1, 0, x, 0, 1, y, 0, 0, 1];
+  let width = Math.min(w, src.width - x);
+  const height = Math.min(h, src.height - y);
+  if (shear) {
+    img = sharp(await img.affine([[1, shear], [0, 1]], { background: '#000' }).raw().toBuffer(), { raw: { width: Math.round(width + shear * height), height, channels: 3 } });
+    truth = mul(truth, [1, -shear, 0, 0, 1, 0, 0, 0, 1]);
+    width = Math.round(width + shear * height);
+  }
+  if (scale !== 1) {
+    img = img.resize(Math.round(width * scale));
+    truth = mul(truth, [1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1]);
+  }
+  const file = path.join(tmp, `p${n++}.jpg`);
+  writeFileSync(file, await img.modulate({ brightness }).jpeg({ quality: 90 }).toBuffer());
+  return { path: file, truth };
+}
+
+/** The bay layouts, taken in turn: parts of the photo with the changes between them. */
+const LAYOUTS = [
+  ['2 in a row, 21 % overlap', [[[0, 0, 0.56, 1], {}], [[0.44, 0, 0.56, 1], { scale: 0.85, brightness: 1.15 }]]],
+  ['3 in a row', [[[0, 0, 0.42, 1], { scale: 0.9 }], [[0.29, 0, 0.42, 1], { shear: 0.04, brightness: 0.9 }], [[0.58, 0, 0.42, 1], { scale: 1.1 }]]],
+  ['4 in a row', [[[0, 0, 0.34, 1], {}], [[0.22, 0, 0.34, 1], { scale: 0.9 }], [[0.44, 0, 0.34, 1], { brightness: 1.1 }], [[0.66, 0, 0.34, 1], { scale: 1.1, shear: 0.03 }]]],
+  ['2x2', [[[0, 0, 0.6, 0.6], {}], [[0.4, 0, 0.6, 0.6], { scale: 0.9 }], [[0, 0.4, 0.6, 0.6], { brightness: 1.1 }], [[0.4, 0.4, 0.6, 0.6], { scale: 1.1, brightness: 0.9 }]]],
+];
+
+const sum = (xs) => xs.reduce((s, x) => s + x, 0);
+const rows = [];
+console.log(`${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log('photo      layout                    whole  bay placed summed | bay err join err | joined  other | join ms/photo');
+for (let i = 0; i < Math.min(COUNT, names.length); i++) {
+  const [label, pieces] = LAYOUTS[i % LAYOUTS.length];
+  const src = await load(names[i]);
+  const whole = await cut(src, [0, 0, 1, 1]);
+  const wholeCount = sceneFacings(await analyzeScene([{ id: 'whole', path: whole.path }], parts)).length;
+  const cuts = [];
+  for (const [rect, change] of pieces) cuts.push(await cut(src, rect, change));
+  const order = cuts.map((_, k) => k).reverse(); // out of order
+  const other = await cut(await load(names[(i + 7) % names.length]), [0, 0, 0.6, 1]);
+  const sceneCuts = [...order.map((k) => cuts[k]), other];
+  const ids = sceneCuts.map((_, k) => `photo-${k + 1}`);
+  const a = await analyzeScene(sceneCuts.map((c, k) => ({ id: ids[k], path: c.path })), parts);
+  const joinedPhotos = a.bay.photos.slice(0, cuts.length).filter((p) => p.joined).length;
+  const otherJoined = a.bay.photos[cuts.length].joined ? 1 : 0;
+  const bay = sceneFacings(a).filter((f) => f.in_bay || f.image !== ids[cuts.length]).length;
+  const placed = sceneFacings({
+    ...a,
+    bay: { width: 0, height: 0, ms: 0, photos: sceneCuts.map((c, k) => ({ image: ids[k], joined: k < cuts.length, transform: k < cuts.length ? c.truth : null, joined_to: null, overlap: null, reason: null, message: null })) },
+  }).filter((f) => f.in_bay).length;
+  const summed = sum(a.images.slice(0, cuts.length).map((img) => img.products.length));
+  const perPhoto = a.ms.bay / sceneCuts.length;
+  rows.push({ wholeCount, bay, placed, joinedPhotos, photos: cuts.length, otherJoined, perPhoto });
+  console.log(
+    `${names[i].padEnd(10)} ${label.padEnd(25)} ${String(wholeCount).padStart(5)} ${String(bay).padStart(4)} ${String(placed).padStart(6)} ${String(summed).padStart(6)} | ${String(Math.abs(bay - wholeCount)).padStart(7)} ${String(Math.abs(bay - placed)).padStart(8)} | ${joinedPhotos}/${cuts.length}     ${otherJoined}/1  | ${perPhoto.toFixed(0).padStart(6)}`,
+  );
+}
+const photos = sum(rows.map((r) => r.photos));
+console.log(`\nbays: ${rows.length}; photos: ${photos} of the bays + ${rows.length} of other shelves`);
+console.log(`bay error |bay - whole|: mean ${(sum(rows.map((r) => Math.abs(r.bay - r.wholeCount))) / rows.length).toFixed(1)}, max ${Math.max(...rows.map((r) => Math.abs(r.bay - r.wholeCount)))} facings (goal: <= 1 beyond the whole photo's own error)`);
+console.log(`join error |bay - placed|: mean ${(sum(rows.map((r) => Math.abs(r.bay - r.placed))) / rows.length).toFixed(1)}, max ${Math.max(...rows.map((r) => Math.abs(r.bay - r.placed)))}; bays within 1: ${rows.filter((r) => Math.abs(r.bay - r.placed) <= 1).length}/${rows.length}`);
+console.log(`detector spread |placed - whole|: mean ${(sum(rows.map((r) => Math.abs(r.placed - r.wholeCount))) / rows.length).toFixed(1)}`);
+console.log(`joined: ${sum(rows.map((r) => r.joinedPhotos))}/${photos} = ${((100 * sum(rows.map((r) => r.joinedPhotos))) / photos).toFixed(1)} % (goal >= 95 %); other shelves joined: ${sum(rows.map((r) => r.otherJoined))}/${rows.length} (goal 0)`);
+console.log(`joining, per photo of ~${((WORK * WORK * 0.75 * 0.4) / 1e6).toFixed(0)}-${((WORK * WORK * 0.75 * 0.6) / 1e6).toFixed(0)} MP: mean ${(sum(rows.map((r) => r.perPhoto)) / rows.length).toFixed(0)} ms`);
+
+// 12 MP: a shelf photo enlarged to 4000 wide, cut into three 4000x3000 photos, one below the other.
+if (COUNT > 0) {
+const big = await load(names[0], 5400);
+const bigCuts = [];
+for (const [k, v] of [0, 0.22, 0.44].entries()) bigCuts.push(await cut(big, [0, v, 1, 0.5618], { brightness: 1 + k * 0.05 }));
+const times = [];
+for (let run = 0; run < 3; run++) {
+  const a = await analyzeScene(bigCuts.map((c, k) => ({ id: `big-${k}`, path: c.path })), parts);
+  times.push(a.ms.bay / bigCuts.length);
+  if (run === 0) console.log(`12 MP photos (${a.images[0].width}x${a.images[0].height}): joined ${a.bay.photos.filter((p) => p.joined).length}/3`);
+}
+console.log(`joining, per 12 MP photo: ${times.map((t) => t.toFixed(0)).join(', ')} ms wall (goal < 300 ms)`);
+// Wall time on a shared machine counts other processes' turns too; the CPU time this process spends
+// joining (grey copies from the decoded pixels, features, matching, checks) is what it costs.
+{
+  const cv = await loadOpenCv();
+  const a = await analyzeScene(bigCuts.map((c, k) => ({ id: `big-${k}`, path: c.path })), parts);
+  const raws = [];
+  for (const c of bigCuts) {
+    const { data, info } = await sharp(c.path).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    raws.push({ data, width: info.width, height: info.height, channels: 3 });
+  }
+  const cpu = [];
+  for (let run = 0; run < 3; run++) {
+    const c0 = process.cpuUsage();
+    const grays = [];
+    for (const raw of raws) grays.push(await matchingGray(raw));
+    registerBay(cv, a.images.map((img, k) => ({ image: img.image, width: img.width, height: img.height, ...grays[k], boxes: img.products })));
+    const used = process.cpuUsage(c0);
+    cpu.push((used.user + used.system) / 1000 / raws.length);
+  }
+  console.log(`joining, per 12 MP photo: ${cpu.map((t) => t.toFixed(0)).join(', ')} ms CPU (goal < 300 ms)`);
+}
+}
+await detector.close();
+
+// Per SKU, against the truth: a composed shelf of catalog products (crops of real packs, known
+// layout, 4000x3000) recognised through the real server with the catalog, as one photo and as bays of
+// 2 and 3 overlapping photos (scale and brightness changed between them, given out of order).
+if (process.env.BAY_BENCH_CATALOG !== '0') {
+  const { startServer } = await import('../dist/main/server/server.js');
+  const { addCatalog, apiClient, DATA } = await import('./recognition-scene.mjs');
+  const crops = path.join(DATA, 'sku-crops');
+  const KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bay-bench-server-'));
+  const server = await startServer({ dataDir, port: 0, apiKey: KEY });
+  const client = apiClient(server.url, KEY);
+  try {
+    await addCatalog(client);
+    // A shelf as the detector was trained on (products about 110 px tall, packed side by side on
+    // boards; 6 shelves, 1800 px wide), each facing a crop the catalog was not given, with its truth.
+    const upright = ['fanta_pet', 'sprite_pet', 'cocacola_pet', 'cream_soda_pet', 'minute_maid'];
+    const layers = [];
+    const truth = {};
+    const [W2, H2, PH] = [1800, 6 * 146 + 40, 110];
+    for (let row = 0; row < 6; row++) {
+      let x = 30;
+      const top = 30 + row * 146;
+      for (let i = 0; ; i++) {
+        const sku = upright[(row + Math.floor(i / 3)) % upright.length];
+        const files = readdirSync(path.join(crops, sku)).sort().slice(3);
+        const input = await sharp(path.join(crops, sku, files[i % files.length])).resize({ height: PH }).toBuffer();
+        const { width } = await sharp(input).metadata();
+        if (x + width > W2 - 30) break;
+        layers.push({ input, left: x, top });
+        x += width + 3 + (i % 2) * 2;
+        truth[sku] = (truth[sku] ?? 0) + 1;
+      }
+      layers.push({ input: { create: { width: W2, height: 12, channels: 3, background: { r: 200, g: 200, b: 205 } } }, left: 0, top: top + PH });
+    }
+    const shelf = await sharp({ create: { width: W2, height: H2, channels: 3, background: { r: 88, g: 78, b: 70 } } }).composite(layers).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const src = { data: shelf.data, width: shelf.info.width, height: shelf.info.height };
+    const counts = async (files) => {
+      const ids = [];
+      for (const f of files) ids.push((await client.upload(readFileSync(f))).id);
+      const rec = await client.api('POST', '/api/v1.5/recognize/', { images: ids, report_types: ['FACING_COUNT', 'REALOGRAM'] });
+      for (;;) {
+        const r = await client.api('GET', `/api/v1.5/reports/${rec.reports.FACING_COUNT}/`);
+        if (r.status === 'READY' && process.env.BAY_BENCH_DEBUG) {
+          const rg = await client.api('GET', `/api/v1.5/reports/${rec.reports.REALOGRAM}/`);
+          console.log(JSON.stringify(r.json), rg.status, JSON.stringify(rg.json?.map((i) => [i.width, i.height, i.joined, i.join_message, i.annotations.length, i.annotations.slice(0, 3).map((a) => [a.sku_score, a.w, a.h])])));
+        }
+        if (r.status === 'READY') return Object.fromEntries(r.json.map((x) => [x.sku_id, x.count]));
+        if (r.status === 'ERROR') throw new Error(r.error);
+        await new Promise((res) => setTimeout(res, 200));
+      }
+    };
+    const err = (c) => Object.fromEntries(Object.keys(truth).map((s) => [s, Math.abs((c[s] ?? 0) - truth[s])]));
+    const wholeFile = (await cut(src, [0, 0, 1, 1])).path;
+    const wholeErr = err(await counts([wholeFile]));
+    console.log(`\ncomposed shelf, truth per SKU: ${JSON.stringify(truth)}`);
+    console.log(`whole photo, error per SKU: ${JSON.stringify(wholeErr)}`);
+    const bays = [
+      ['2 in a row, 25 % overlap', [[[0.4, 0, 0.6, 1], { scale: 0.8, brightness: 1.1 }], [[0, 0, 0.6, 1], {}]]],
+      ['3 in a row, 30 % overlap', [[[0.58, 0, 0.42, 1], { scale: 1.2 }], [[0, 0, 0.42, 1], { brightness: 0.9 }], [[0.29, 0, 0.42, 1], { scale: 0.9, shear: 0.03 }]]],
+    ];
+    let worst = -Infinity;
+    for (const [label, pieces] of bays) {
+      const files = [];
+      for (const [rect, change] of pieces) files.push((await cut(src, rect, change)).path);
+      const e = err(await counts(files));
+      for (const s of Object.keys(truth)) worst = Math.max(worst, e[s] - wholeErr[s]);
+      console.log(`${label}, error per SKU: ${JSON.stringify(e)}`);
+    }
+    console.log(`bay error beyond the whole photo's, worst SKU: ${worst} (goal <= 1)`);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+rmSync(tmp, { recursive: true, force: true });

@@ -1,0 +1,151 @@
+// The facings of a scene, each counted once (docs/recognition.md, "Bays"). The boxes of the photos
+// joined into the bay are carried into the bay frame; boxes of different photos that land on the same
+// place are one facing. A product cut by one photo's edge and whole in the next is one facing too: its
+// cut box lies mostly inside the whole one. Each facing keeps every view it was seen in; the best view
+// (not cut by the frame, highest scores) stands for it, and its SKU is the one a reviewer gave any of
+// its views, else the one its views' identification scores back most, the others kept as alternatives.
+// Shelves and positions are found again across the bay. Photos not joined are racks of their own.
+// Plain data in, plain data out: reports, the review and the bench call it on stored analyses.
+import type { ProductFound, SceneAnalysis } from '../analysis.js';
+import { groupIntoShelves } from '../shelves.js';
+import { area, intersection, iou, mapBox, type Box } from './homography.js';
+
+/** One photo's box a facing was seen as. */
+export interface FacingView {
+  image: string;
+  /** Index of the product in that photo's analysis. */
+  index: number;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  sku_id: string | null;
+  score: number;
+  sku_score: number;
+  /** Cut by the photo's edge. */
+  cut: boolean;
+}
+
+export interface Facing extends ProductFound {
+  /** The photo of the view that stands for the facing; x1..y2 are in bay pixels when `in_bay`, else in this photo's. */
+  image: string;
+  in_bay: boolean;
+  views: FacingView[];
+  /** SKUs other views were identified as, with their summed scores, best first. */
+  alternatives: { sku_id: string; score: number }[];
+}
+
+const MERGE_IOU = 0.3;
+const CUT_INSIDE = 0.6; // a cut box lying this much inside another one is the same product
+const EDGE = 0.01; // a box this close (share of the side) to the photo's edge is cut by it
+
+type Item = FacingView & { bay: Box; reviewed: boolean };
+
+function quality(v: Item): number {
+  return (v.cut ? 0 : 2) + v.score + 0.5 * v.sku_score;
+}
+
+function decideSku(views: readonly Item[]): { sku_id: string | null; sku_score: number; alternatives: Facing['alternatives'] } {
+  const reviewed = views.filter((v) => v.reviewed);
+  const votes = new Map<string, number>();
+  for (const v of views) if (v.sku_id !== null) votes.set(v.sku_id, (votes.get(v.sku_id) ?? 0) + Math.max(v.sku_score, 1e-3));
+  const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  let sku: string | null;
+  if (reviewed.length > 0) sku = [...reviewed].sort((a, b) => quality(b) - quality(a))[0].sku_id;
+  else sku = ranked[0]?.[0] ?? null;
+  const own = views.filter((v) => v.sku_id === sku);
+  return {
+    sku_id: sku,
+    sku_score: own.length ? Math.max(...own.map((v) => v.sku_score)) : 0,
+    alternatives: ranked.filter(([s]) => s !== sku).map(([sku_id, score]) => ({ sku_id, score: Math.round(score * 1000) / 1000 })),
+  };
+}
+
+/** The merged facings of a scene: the bay's (rack 0) then each photo not joined (racks 1, 2...). */
+export function sceneFacings(analysis: SceneAnalysis): Facing[] {
+  const bay = analysis.bay;
+  const joined = new Map((bay?.photos ?? []).filter((p) => p.joined && p.transform).map((p) => [p.image, p.transform!]));
+  if (joined.size < 2) return analysis.images.flatMap((img) => img.products.map((p, index) => single(img.image, img.width, img.height, p, index, p.rack_index)));
+
+  const items: Item[] = [];
+  const loose: Facing[] = [];
+  let rack = 1;
+  for (const img of analysis.images) {
+    const h = joined.get(img.image);
+    if (!h) {
+      const r = rack++;
+      loose.push(...img.products.map((p, index) => single(img.image, img.width, img.height, { ...p }, index, r)));
+      continue;
+    }
+    for (const [index, p] of img.products.entries()) {
+      const b = mapBox(h, p);
+      if (!b) continue;
+      items.push({ ...view(img.image, img.width, img.height, p, index), bay: b, reviewed: p.reviewed === true });
+    }
+  }
+  // Cross-photo pairs, strongest first, joined while their groups share no photo.
+  const pairs: { i: number; j: number; s: number }[] = [];
+  for (let i = 0; i < items.length; i++) {
+    for (let j = i + 1; j < items.length; j++) {
+      const a = items[i], b = items[j];
+      if (a.image === b.image) continue;
+      const inter = intersection(a.bay, b.bay);
+      if (inter === 0) continue;
+      const v = iou(a.bay, b.bay);
+      const small = area(a.bay) < area(b.bay) ? a : b;
+      const inside = inter / Math.max(1e-9, area(small.bay));
+      if (v >= MERGE_IOU) pairs.push({ i, j, s: v });
+      else if (small.cut && inside >= CUT_INSIDE) pairs.push({ i, j, s: inside * MERGE_IOU });
+    }
+  }
+  pairs.sort((x, y) => y.s - x.s);
+  const group = items.map((_, i) => i);
+  const find = (i: number): number => (group[i] === i ? i : (group[i] = find(group[i])));
+  const photosOf = new Map<number, Set<string>>(items.map((it, i) => [i, new Set([it.image])]));
+  for (const { i, j } of pairs) {
+    const gi = find(i), gj = find(j);
+    if (gi === gj) continue;
+    const pi = photosOf.get(gi)!, pj = photosOf.get(gj)!;
+    if ([...pj].some((p) => pi.has(p))) continue;
+    group[gj] = gi;
+    for (const p of pj) pi.add(p);
+    photosOf.delete(gj);
+  }
+  const groups = new Map<number, Item[]>();
+  for (const [i, it] of items.entries()) {
+    const g = find(i);
+    groups.set(g, [...(groups.get(g) ?? []), it]);
+  }
+  const merged = [...groups.values()].map((views) => {
+    views.sort((a, b) => quality(b) - quality(a));
+    const best = views[0];
+    const sku = decideSku(views);
+    return {
+      ...best.bay,
+      score: best.score,
+      sku_id: sku.sku_id,
+      sku_score: sku.sku_score,
+      suggestions: undefined as ProductFound['suggestions'],
+      image: best.image,
+      views: views.map(({ bay: _bay, reviewed: _r, ...v }) => v),
+      alternatives: sku.alternatives,
+    };
+  });
+  const layout = groupIntoShelves(merged);
+  const bayFacings: Facing[] = layout.placed.map((p) => ({ ...p.item, rack_index: 0, shelf_index: p.shelf, position: p.position, in_bay: true }));
+  return [...bayFacings, ...loose];
+}
+
+function view(image: string, width: number, height: number, p: ProductFound, index: number): FacingView {
+  const cut = p.x1 <= width * EDGE || p.y1 <= height * EDGE || p.x2 >= width * (1 - EDGE) || p.y2 >= height * (1 - EDGE);
+  return { image, index, x1: p.x1, y1: p.y1, x2: p.x2, y2: p.y2, sku_id: p.sku_id, score: p.score, sku_score: p.sku_score, cut };
+}
+
+function single(image: string, width: number, height: number, p: ProductFound, index: number, rack: number): Facing {
+  return { ...p, rack_index: rack, image, in_bay: false, views: [view(image, width, height, p, index)], alternatives: [] };
+}
+
+/** The bay frame's shelves: one box per shelf of the bay's facings. */
+export function bayShelves(facings: readonly Facing[]): Box[] {
+  return groupIntoShelves(facings.filter((f) => f.in_bay)).shelves;
+}

@@ -1,0 +1,130 @@
+// A bay through the real API: a composed shelf of known layout (catalog SKUs) cut into two overlapping
+// photos, the second farther away, sent to /recognize in reverse order as one scene. FACING_COUNT
+// counts each facing once, PLANOGRAM_COMPLIANCE compares the whole bay with the planogram (positions
+// running across both photos), REALOGRAM gives each box's merged facing in bay pixels, PANORAMA is laid
+// out by the bay with the merged boxes; a photo that cannot be joined is said in words in the bodies.
+// A scene of more photos than the limit is a 400 that names the limit.
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../api/harness.js';
+import { composeShelf, UPRIGHT } from './fixtures.js';
+import { createCatalog, upload, waitForReports } from './helpers.js';
+
+const LAYOUT: Array<Array<[string, number]>> = [
+  [['fanta_pet', 4], ['sprite_pet', 3], ['cocacola_pet', 3]],
+  [['cream_soda_pet', 4], ['minute_maid', 5]],
+];
+const EXPECTED: Record<string, number> = { fanta_pet: 4, sprite_pet: 3, cocacola_pet: 3, cream_soda_pet: 4, minute_maid: 5 };
+const TYPES = ['FACING_COUNT', 'PLANOGRAM_COMPLIANCE', 'MHL_COMPLIANCE', 'REALOGRAM', 'SHARE_OF_SPACE', 'PANORAMA'];
+
+let t: TestServer;
+let left: any;
+let right: any;
+let blank: any;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  await createCatalog(t, UPRIGHT);
+  const shelf = await composeShelf(LAYOUT);
+  const cw = Math.round(shelf.width * 0.62);
+  left = await upload(t, await sharp(shelf.jpeg).extract({ left: 0, top: 0, width: cw, height: shelf.height }).jpeg({ quality: 92 }).toBuffer(), 'left.jpg');
+  right = await upload(
+    t,
+    await sharp(shelf.jpeg).extract({ left: shelf.width - cw, top: 0, width: cw, height: shelf.height }).resize(Math.round(cw * 0.9)).modulate({ brightness: 1.1 }).jpeg({ quality: 92 }).toBuffer(),
+    'right.jpg',
+  );
+  blank = await upload(t, await sharp({ create: { width: 600, height: 400, channels: 3, background: '#808080' } }).jpeg().toBuffer(), 'blank.jpg');
+  expect((await t.post('/api/v1.5/displays/', { id: 'bay', name: 'bay display' })).status).toBe(201);
+  expect((await t.post('/api/v1.5/planograms/', { id: 'pg-bay', name: 'bay', display: 'bay' })).status).toBe(201);
+  let productIndex = 0;
+  for (const [shelfIndex, row] of LAYOUT.entries()) {
+    for (const [sku, facings] of row) {
+      const r = await t.post('/api/v1.5/planogram_records/', { planogram: 'pg-bay', sku, rack_index: 0, shelf_index: shelfIndex, product_index: productIndex++, facing_x: facings, facing_y: 1 });
+      expect(r.status, r.text).toBe(201);
+    }
+  }
+  expect((await t.post('/api/v1.5/mhl/', { id: 'mhl-bay', name: 'must have', display: 'bay' })).status).toBe(201);
+  expect((await t.post('/api/v1.5/mhl_record/', { id: 'm-sprite', musthavelist: 'mhl-bay', sku: 'sprite_pet' })).status).toBe(201);
+}, 300_000);
+afterAll(async () => t?.close());
+
+describe('a bay of two photos through /recognize', () => {
+  let created: any;
+  let reports: Record<string, any>;
+  const body = (type: string) => {
+    const r = reports[created.reports[type]];
+    expect(r.status, r.error).toBe('READY');
+    return r.json;
+  };
+
+  beforeAll(async () => {
+    const res = await t.post('/api/v1.5/recognize/', { images: [right.id, left.id], display: 'bay', report_types: TYPES });
+    expect(res.status, res.text).toBe(201);
+    created = res.body;
+    reports = await waitForReports(t, Object.values(created.reports), 240_000);
+  }, 300_000);
+
+  it('counts every facing once', () => {
+    const counts = Object.fromEntries(body('FACING_COUNT').map((r: any) => [r.sku_id, r.count]));
+    for (const [sku, n] of Object.entries(EXPECTED)) expect(Math.abs((counts[sku] ?? 0) - n), `${sku}: ${counts[sku]}`).toBeLessThanOrEqual(1);
+    const total = body('FACING_COUNT').reduce((s: number, r: any) => s + r.count, 0);
+    expect(Math.abs(total - 19)).toBeLessThanOrEqual(1);
+  });
+
+  it('compares the whole bay with the planogram and says both photos were joined', () => {
+    const pc = body('PLANOGRAM_COMPLIANCE');
+    expect(pc.bay.joined.sort()).toEqual([left.id, right.id].sort());
+    expect(pc.bay.not_joined).toEqual([]);
+    expect(pc.compliance).toBeGreaterThanOrEqual(0.9);
+    expect(new Set(pc.positions.map((p: any) => p.rack_index))).toEqual(new Set([0]));
+    expect(body('MHL_COMPLIANCE').bay.joined).toHaveLength(2);
+  });
+
+  it('gives each box its merged facing in bay pixels, one view counted', () => {
+    const rg = body('REALOGRAM');
+    expect(rg.map((i: any) => i.image)).toEqual([right.id, left.id]);
+    expect(rg.every((i: any) => i.joined === true && i.rack_index === 0 && i.transform.length === 9)).toBe(true);
+    const all = rg.flatMap((i: any) => i.annotations.map((a: any) => ({ ...a, image: i.image })));
+    const facings = new Set(all.map((a: any) => a.facing));
+    expect(all.filter((a: any) => a.counted)).toHaveLength(facings.size);
+    // Some facings were seen in both photos.
+    const seenTwice = [...facings].filter((f) => new Set(all.filter((a: any) => a.facing === f).map((a: any) => a.image)).size === 2);
+    expect(seenTwice.length).toBeGreaterThanOrEqual(3);
+    expect(all.every((a: any) => a.bay_w > 0 && a.bay_h > 0)).toBe(true);
+    const sos = body('SHARE_OF_SPACE');
+    expect(sos.reduce((s: number, r: any) => s + r.share_of_count, 0)).toBeCloseTo(1, 3);
+  });
+
+  it('lays the panorama out by the bay and draws the merged facings', async () => {
+    const pano = body('PANORAMA');
+    expect(pano.stitched).toBe(true);
+    expect(pano.boxes).toBe(body('FACING_COUNT').reduce((s: number, r: any) => s + r.count, 0));
+    expect(pano.bay.joined).toHaveLength(2);
+    const img = await fetch(pano.url);
+    expect(img.status).toBe(200);
+  });
+});
+
+describe('photos that cannot be joined', () => {
+  it('are named in the report bodies, in words, and counted as their own rack', async () => {
+    const res = await t.post('/api/v1.5/recognize/', { images: [left.id, blank.id], display: 'bay', report_types: ['PLANOGRAM_COMPLIANCE', 'REALOGRAM'] });
+    expect(res.status, res.text).toBe(201);
+    const reports = await waitForReports(t, Object.values(res.body.reports), 240_000);
+    const pc = reports[res.body.reports.PLANOGRAM_COMPLIANCE].json;
+    // Neither photo joins the other: no bay, both are racks of their own as before.
+    expect(pc.bay.joined).toEqual([]);
+    const blankEntry = pc.bay.not_joined.find((n: any) => n.image === blank.id);
+    expect(blankEntry.reason).toBe('no_features');
+    expect(blankEntry.message).toMatch(/^Photo 2 shows too little detail/);
+    const rg = reports[res.body.reports.REALOGRAM].json;
+    expect(rg.map((i: any) => [i.joined, i.rack_index])).toEqual([[false, 0], [false, 1]]);
+  }, 300_000);
+
+  it('a scene of more photos than the limit is a 400 naming the limit', async () => {
+    const ids = [];
+    for (let i = 0; i < 17; i++) ids.push((await upload(t, await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: i * 10, g: 0, b: 0 } } }).jpeg().toBuffer(), `p${i}.jpg`)).id);
+    const res = await t.post('/api/v1.5/recognize/', { images: ids, report_types: ['FACING_COUNT'] });
+    expect(res.status).toBe(400);
+    expect(res.body.images[0]).toMatch(/at most 16 photos/);
+  });
+});

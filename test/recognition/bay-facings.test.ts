@@ -1,0 +1,69 @@
+// The merge of a bay's boxes into facings (bay/facings.ts) on analyses written by hand: boxes of two
+// photos that land on one place are one facing, a box cut by a photo's edge inside a whole one is the
+// same product, views that disagree on the SKU are decided by their scores with the others kept, a
+// reviewer's SKU decides, a photo not joined is its own rack, and a scene without a bay is counted as
+// before.
+import { describe, expect, it } from 'vitest';
+import type { ProductFound, SceneAnalysis } from '../../main/server/recognition/analysis.js';
+import { sceneFacings } from '../../main/server/recognition/bay/facings.js';
+
+const product = (x1: number, sku: string | null, extra: Partial<ProductFound> = {}): ProductFound => ({
+  x1, y1: 100, x2: x1 + 80, y2: 300, score: 0.9, sku_id: sku, sku_score: 0.8, rack_index: 0, shelf_index: 0, position: 0, ...extra,
+});
+const joined = (image: string, dx: number) => ({ image, joined: true, transform: [1, 0, dx, 0, 1, 0, 0, 0, 1], joined_to: null, overlap: null, reason: null, message: null });
+
+// Photo b starts 300 px to the right of photo a (both 400 wide): their last/first 100 px overlap.
+function scene(a: ProductFound[], b: ProductFound[], c?: ProductFound[]): SceneAnalysis {
+  const images = [
+    { image: 'a', width: 400, height: 400, products: a, shelves: [] },
+    { image: 'b', width: 400, height: 400, products: b, shelves: [] },
+    ...(c ? [{ image: 'c', width: 400, height: 400, products: c, shelves: [] }] : []),
+  ];
+  const photos = [joined('a', 0), joined('b', 300), ...(c ? [{ image: 'c', joined: false, transform: null, joined_to: null, overlap: null, reason: 'no_overlap' as const, message: 'Photo 3 could not be joined to photo 2: take it again with more overlap.' }] : [])];
+  return { images, ms: { decode: 0, detect: 0, identify: 0 }, bay: { width: 700, height: 400, ms: 0, photos } };
+}
+
+describe('facings of a bay', () => {
+  it('counts a product seen in two photos once, and one cut by a photo edge once', () => {
+    // a: products at 0, 100, 310 (bay 310..390, seen whole in b at 10); b: 10 (= a's 310), 200;
+    // a's box cut by its right edge at 380..400 (IoU 0.25 with the whole one) is b's product at 70..150 (bay 370..450).
+    const a = [product(0, 'x'), product(100, 'x'), product(310, 'y'), product(380, 'z', { x2: 400 })];
+    const b = [product(10, 'y'), product(70, 'z'), product(200, 'x')];
+    const facings = sceneFacings(scene(a, b));
+    expect(facings).toHaveLength(5);
+    expect(facings.every((f) => f.rack_index === 0 && f.in_bay)).toBe(true);
+    const z = facings.find((f) => f.sku_id === 'z')!;
+    // The whole view stands for it, not the cut one.
+    expect(z.image).toBe('b');
+    expect(z.views.map((v) => [v.image, v.cut])).toEqual([['b', false], ['a', true]]);
+    // Positions left to right across the bay.
+    expect(facings.sort((p, q) => p.position - q.position).map((f) => f.sku_id)).toEqual(['x', 'x', 'y', 'z', 'x']);
+  });
+
+  it('decides a disagreement by the scores, keeps the alternative, and lets a reviewer decide', () => {
+    const a = [product(320, 'cola', { sku_score: 0.9 })];
+    const b = [product(20, 'fanta', { sku_score: 0.6 })];
+    const [f] = sceneFacings(scene(a, b));
+    expect(f.sku_id).toBe('cola');
+    expect(f.alternatives).toEqual([{ sku_id: 'fanta', score: 0.6 }]);
+    const [r] = sceneFacings(scene(a, [product(20, 'fanta', { sku_score: 0.6, reviewed: true })]));
+    expect(r.sku_id).toBe('fanta');
+    // An unknown view does not outvote an identified one.
+    const [u] = sceneFacings(scene([product(320, null, { sku_score: 0 })], [product(20, 'fanta', { sku_score: 0.3 })]));
+    expect(u.sku_id).toBe('fanta');
+  });
+
+  it('never merges two boxes of one photo, and counts a photo not joined as its own rack', () => {
+    const a = [product(0, 'x'), product(30, 'x')]; // overlapping boxes of one photo: two facings
+    const facings = sceneFacings(scene(a, [], [product(0, 'q'), product(100, 'q')]));
+    expect(facings.filter((f) => f.in_bay)).toHaveLength(2);
+    const loose = facings.filter((f) => !f.in_bay);
+    expect(loose.map((f) => [f.image, f.rack_index])).toEqual([['c', 1], ['c', 1]]);
+  });
+
+  it('counts a scene without a bay as before: every product of every photo, racks as analysed', () => {
+    const s = scene([product(320, 'y')], [product(20, 'y', { rack_index: 1 })]);
+    const facings = sceneFacings({ ...s, bay: undefined });
+    expect(facings.map((f) => [f.image, f.rack_index])).toEqual([['a', 0], ['b', 1]]);
+  });
+});
