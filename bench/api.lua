@@ -4,6 +4,8 @@
 --   brand-get    GET /api/v1.5/brands/brand-<random 0..BENCH_BRANDS-1>/
 --   brand-post   POST /api/v1.5/brands/ {"name": "Bench brand"}
 --   health       GET /health
+--   mixed        19 page-random GETs for each POST of a brand (a central serving screens while
+--                laptops push): each thread's every 20th request is the POST
 -- BENCH_TOKEN is the API key. done() prints one JSON line the bench reads, with the 2xx answers
 -- and the others counted apart (wrk's own count of requests includes both).
 local mode = os.getenv("BENCH_MODE") or "page-random"
@@ -34,8 +36,15 @@ function response(status, headers, body)
   end
 end
 
+local sent = 0
 function request()
-  if mode == "page-fixed" then
+  if mode == "mixed" then
+    sent = sent + 1
+    if sent % 20 == 0 then
+      return wrk.format("POST", "/api/v1.5/brands/", nil, '{"name": "Bench brand"}')
+    end
+    return wrk.format("GET", "/api/v1.5/sku/?limit=100&offset=" .. math.random(0, skus - 100))
+  elseif mode == "page-fixed" then
     return wrk.format("GET", "/api/v1.5/sku/?limit=100&offset=5000")
   elseif mode == "page-random" then
     return wrk.format("GET", "/api/v1.5/sku/?limit=100&offset=" .. math.random(0, skus - 100))

@@ -9,27 +9,86 @@ import pg from 'pg';
 
 /** The current stamp; null where it cannot be told (then nothing may be cached). */
 export type ChangeStamp = () => string | null | Promise<string | null>;
+/** The current stamp of one table's rows (ChangeStamps.table). */
+export type TableStamp = (table: string) => string | null | Promise<string | null>;
 
 /**
  * A database's stamps: `data` moves with any change; `keys` only with a change to the API keys (the
- * version that migration 0020's triggers move), so the key cache survives record writes.
+ * version that migration 0020's triggers move), so the key cache survives record writes; `table`
+ * moves with any change to one table's rows (and, where that cannot be told, with any change), so a
+ * write to the brands leaves what is kept of the SKUs current.
  */
 export interface ChangeStamps {
   data: ChangeStamp;
   keys: ChangeStamp;
+  table: TableStamp;
+  /** Sets up what `table` needs; called once the schema is migrated (storage/database.ts). */
+  install?(): void;
+}
+
+/** A table's version as of now, by name (SQLite: tableVersions); undefined for a table not followed. */
+export type TableVersions = {
+  get(name: string): bigint | undefined;
+  all(): Map<string, bigint>;
+};
+
+/**
+ * SQLite: each table's version, moved by TEMP triggers on this connection: every row this connection
+ * inserts, updates or deletes in a table (through any code path, foreign-key actions and other
+ * triggers included) sets that table's version to a new random value, in the same transaction (a
+ * rolled-back write rolls it back; the value is random so that a version read inside an undone write
+ * never comes back for other rows, as for the key version of migration 0020). TEMP: per connection,
+ * in memory, nothing written to the database file, no lock shared with other processes; their
+ * commits are seen by data_version instead (`table` stamps include it). The tables are those that exist
+ * when `install` runs (after the migrations); any other table's stamp is the whole database's.
+ */
+export function sqliteTableVersions(sqlite: SQLite.Database): TableVersions & { install(): void } {
+  let one: SQLite.Statement | undefined;
+  let every: SQLite.Statement | undefined;
+  return {
+    install() {
+      sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS table_version (name TEXT PRIMARY KEY, version INTEGER NOT NULL)');
+      const tables = sqlite.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+      const add = sqlite.prepare('INSERT OR IGNORE INTO temp.table_version (name, version) VALUES (?, random())');
+      sqlite.transaction(() => {
+        for (const name of tables) {
+          add.run(name);
+          const quoted = `"${name.replaceAll('"', '""')}"`;
+          const literal = `'${name.replaceAll("'", "''")}'`;
+          for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+            sqlite.exec(
+              `CREATE TEMP TRIGGER IF NOT EXISTS "table_version_${name.replaceAll('"', '""')}_${event.toLowerCase()}" AFTER ${event} ON main.${quoted} ` +
+                `BEGIN UPDATE temp.table_version SET version = random() WHERE name = ${literal}; END`,
+            );
+          }
+        }
+      })();
+      one = sqlite.prepare('SELECT version FROM temp.table_version WHERE name = ?').pluck().safeIntegers();
+      every = sqlite.prepare('SELECT name, version FROM temp.table_version').raw().safeIntegers();
+    },
+    get: (name) => (one && sqlite.open ? (one.get(name) as bigint | undefined) : undefined),
+    all: () => new Map(every && sqlite.open ? (every.all() as Array<[string, bigint]>) : []),
+  };
 }
 
 /**
  * SQLite: data_version moves when another connection (a CLI import, another process) commits;
  * total_changes counts every row this connection has written, committed or not.
  */
-export function sqliteChangeStamps(sqlite: SQLite.Database): ChangeStamps {
+export function sqliteChangeStamps(sqlite: SQLite.Database, tables: TableVersions & { install(): void }): ChangeStamps {
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   const totalChanges = sqlite.prepare('SELECT total_changes()').pluck();
   // Prepared on first use: the table exists once the migrations have run.
   let keyVersion: SQLite.Statement | undefined;
+  const data = () => (sqlite.open ? `${dataVersion.get()}:${totalChanges.get()}` : null);
   return {
-    data: () => (sqlite.open ? `${dataVersion.get()}:${totalChanges.get()}` : null),
+    data,
+    install: () => tables.install(),
+    table(name) {
+      const version = tables.get(name);
+      // data_version: another connection's commit may have changed any table.
+      return version === undefined ? data() : `${dataVersion.get()}:${name}:${version}`;
+    },
     // The one connection also writes: this may read a version that a write in progress set and
     // later undoes. The triggers set random versions, so none comes back for other keys.
     keys: () => (sqlite.open ? String((keyVersion ??= sqlite.prepare('SELECT version FROM api_key_version').pluck().safeIntegers()).get()) : null),
@@ -89,8 +148,11 @@ export function postgresChangeStamp(connectionString: string): PostgresChangeSta
       waiting.push(resolve);
       if (!reading) void pump();
     });
+  const data = async () => (await next())[0];
   return {
-    data: async () => (await next())[0],
+    data,
+    // A snapshot says nothing of which table changed: every table's stamp is the whole database's.
+    table: data,
     keys: async () => (await next())[1],
     async close() {
       closed = true;

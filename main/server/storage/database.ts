@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, type MigrationProvider } from 'kysely';
-import type { ChangeStamp } from './change-stamp.js';
+import type { ChangeStamp, TableStamp } from './change-stamp.js';
 import { createDialect, type DatabaseTarget } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import { registerWalSync } from './wal-sync.js';
@@ -16,6 +16,8 @@ export interface OpenDatabase {
   changeStamp: ChangeStamp;
   /** The same for the key cache: moves only when an API key changes. */
   keyStamp: ChangeStamp;
+  /** The same for one table: moves when its rows change (storage/change-stamp.ts). */
+  tableStamp: TableStamp;
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -38,11 +40,14 @@ export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDa
     await handle.close();
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+  // The table stamps' triggers, on the tables the migrations left.
+  handle.stamps.install?.();
   let closed = false;
   return {
     db,
     changeStamp: handle.stamps.data,
     keyStamp: handle.stamps.keys,
+    tableStamp: (name) => handle.stamps.table(name),
     async close() {
       if (closed) return;
       closed = true;

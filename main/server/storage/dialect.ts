@@ -4,7 +4,7 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Dialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
-import { postgresChangeStamp, sqliteChangeStamps, type ChangeStamps } from './change-stamp.js';
+import { postgresChangeStamp, sqliteChangeStamps, sqliteTableVersions, type ChangeStamps } from './change-stamp.js';
 import type { Database } from './schema.js';
 import { statementName } from './prepared-query.js';
 import { startCheckpointer } from './wal-checkpoint.js';
@@ -50,14 +50,15 @@ export function createDialect(target: DatabaseTarget): DialectHandle {
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
   });
   if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${WORKER_AUTOCHECKPOINT_PAGES}`);
+  const tables = sqliteTableVersions(sqlite);
   return {
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     close: async () => {
       await checkpointer?.stop();
       if (sqlite.open) sqlite.close();
     },
-    stamps: sqliteChangeStamps(sqlite),
-    walSync: new WalSync(sqlite, `${target.file}-wal`),
+    stamps: sqliteChangeStamps(sqlite, tables),
+    walSync: new WalSync(sqlite, `${target.file}-wal`, tables),
   };
 }
 
