@@ -12,7 +12,7 @@ import { warmUpPlugin } from './http/warm-up.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import health from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
-import type { ChangeStamp, TableStamp } from './storage/change-stamp.js';
+import type { ChangeStamp, StampSet, TableStamp } from './storage/change-stamp.js';
 import type { Database } from './storage/schema.js';
 import { APP_VERSION } from './config/version.js';
 import scenesPlugin from './scenes/plugin.js';
@@ -30,11 +30,13 @@ export interface AppOptions {
   keyStamp?: ChangeStamp;
   /** One table's stamp (OpenDatabase.tableStamp); without it a table's stamp is the whole database's. */
   tableStamp?: TableStamp;
+  /** Both, read together (OpenDatabase.stampSet). */
+  stampSet?: () => StampSet | Promise<StampSet>;
   /** The laptop's sync engine timing and photo transfer (sync/engine.ts). */
   sync?: EngineOptions;
 }
 
-export async function buildApp({ db, config: given, changeStamp = () => null, keyStamp = () => null, tableStamp = () => changeStamp(), sync }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config: given, changeStamp = () => null, keyStamp = () => null, tableStamp = () => changeStamp(), stampSet = () => ({ data: changeStamp, table: tableStamp }), sync }: AppOptions): Promise<FastifyInstance> {
   const config = resolveConfig(given);
   const app = Fastify({
     logger: config.logger,
@@ -52,7 +54,7 @@ export async function buildApp({ db, config: given, changeStamp = () => null, ke
   app.decorate('dataDir', config.dataDir);
   app.decorate('serverConfig', config);
   // What runs on a request, in order, before any route (docs/api.md, "What a request passes through").
-  await registerRequestPlugins(app, { db, changeStamp, keyStamp, tableStamp, webRoot: config.webRoot });
+  await registerRequestPlugins(app, { db, changeStamp, keyStamp, tableStamp, stampSet, webRoot: config.webRoot });
   await registerOpenApi(app, APP_VERSION);
   // Before the routes, which add what a fresh server should prepare as it starts listening.
   await app.register(warmUpPlugin);

@@ -13,9 +13,10 @@ import { buildApp } from '../../main/server/app.js';
 import { createApiKey } from '../../main/server/domain/api-keys.js';
 import { brands } from '../../main/server/domain/catalogs.js';
 import { createRecord } from '../../main/server/domain/resource.js';
-import { DATABASE_FILE, openDatabase, type OpenDatabase } from '../../main/server/storage/database.js';
+import { DATABASE_FILE, openDatabase, openDatabaseTarget, type OpenDatabase } from '../../main/server/storage/database.js';
 import { write } from '../../main/server/storage/transaction.js';
 import { durable, durableTables } from '../../main/server/storage/wal-sync.js';
+import { PgCluster } from '../../scripts/pg-cluster.mjs';
 
 const dirs: string[] = [];
 const opened: OpenDatabase[] = [];
@@ -79,6 +80,46 @@ it('SQLite: a table stamp moves with every change to its rows (foreign-key casca
   // A table the stamps do not follow has the whole database's stamp.
   expect(await a.tableStamp('no_such_table')).toBe(await a.changeStamp());
 });
+
+it('PostgreSQL: a followed table\'s stamp moves with every commit to its rows (cascades, either connection), not with other tables; others have the snapshot', async () => {
+  const cluster = new PgCluster();
+  let a: OpenDatabase | undefined;
+  let b: OpenDatabase | undefined;
+  try {
+    await cluster.start();
+    a = await openDatabaseTarget({ kind: 'postgres', connectionString: cluster.url });
+    b = await openDatabaseTarget({ kind: 'postgres', connectionString: cluster.url });
+    const skus = () => b!.tableStamp('skus');
+    const s0 = await skus();
+    expect(s0).toMatch(/^skus:/);
+    await write(a.db, (ctx) => createRecord(ctx, brands, { id: 'b1', name: 'One' }));
+    expect(await skus()).toBe(s0);
+    await write(a.db, async (ctx) => void (await ctx.trx.insertInto('skus').values({ id: 's1', name: 'S', brand_id: 'b1', created_at: now, updated_at: now } as never).execute()));
+    const s1 = await skus();
+    expect(s1).not.toBe(s0);
+    // ON UPDATE CASCADE rewrites the SKU's brand_id: the SKUs' stamp moves.
+    await write(b.db, async (ctx) => void (await ctx.trx.updateTable('brands').set({ id: 'b2' }).where('id', '=', 'b1').execute()));
+    const s2 = await skus();
+    expect(s2).not.toBe(s1);
+    expect((await a.db.selectFrom('skus').select('brand_id').executeTakeFirstOrThrow()).brand_id).toBe('b2');
+    await expect(
+      write(a.db, async (ctx) => {
+        await ctx.trx.updateTable('skus').set({ name: 'undone' }).execute();
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await skus()).toBe(s2);
+    // The stamps read together agree with those read alone.
+    const set = await a.stampSet();
+    expect(await set.table('skus')).toBe(s2);
+    expect(await set.table('visits')).toBe(await set.data());
+    expect(await a.tableStamp('visits')).not.toMatch(/^visits:/);
+  } finally {
+    await a?.close();
+    await b?.close();
+    cluster.stop();
+  }
+}, 60_000);
 
 /** Holds every fdatasync until released (as test/storage/durability.test.ts does). */
 async function holdSyncs(dir: string) {

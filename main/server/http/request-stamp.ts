@@ -5,7 +5,7 @@
 // record cache keeps a self-contained resource's records under) is read once per request and table.
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ChangeStamp, TableStamp } from '../storage/change-stamp.js';
+import type { ChangeStamp, StampSet, TableStamp } from '../storage/change-stamp.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,8 +15,11 @@ declare module 'fastify' {
     keyStamp: ChangeStamp;
     /** A fresh read of one table's stamp. */
     tableStamp: TableStamp;
+    /** A fresh read of both, together. */
+    stampSet: () => StampSet | Promise<StampSet>;
   }
   interface FastifyRequest {
+    stampSetRead: Promise<StampSet> | null;
     stampRead: Promise<string | null> | null;
     keyStampRead: Promise<string | null> | null;
     tableStampReads: Map<string, Promise<string | null>> | null;
@@ -30,11 +33,15 @@ export interface RequestStampOptions {
   keyStamp: ChangeStamp;
   /** One table's stamp (OpenDatabase.tableStamp). */
   tableStamp: TableStamp;
+  /** Both, read together (OpenDatabase.stampSet). */
+  stampSet: () => StampSet | Promise<StampSet>;
 }
 
 /** Decorates the stamps and their per-request reads; every cache and the key check depend on it. */
 export const requestStampPlugin = fp(
-  async (app: FastifyInstance, { changeStamp, keyStamp, tableStamp }: RequestStampOptions) => {
+  async (app: FastifyInstance, { changeStamp, keyStamp, tableStamp, stampSet }: RequestStampOptions) => {
+    app.decorate('stampSet', stampSet);
+    app.decorateRequest('stampSetRead', null);
     app.decorate('changeStamp', changeStamp);
     app.decorate('keyStamp', keyStamp);
     app.decorate('tableStamp', tableStamp);
@@ -47,14 +54,19 @@ export const requestStampPlugin = fp(
 
 /** The stamp as of this request: read on first use, the same for the rest of the request. */
 export function requestStamp(request: FastifyRequest): Promise<string | null> {
-  return (request.stampRead ??= Promise.resolve(request.server.changeStamp()));
+  return (request.stampRead ??= stampSetOf(request).then((set) => set.data()));
+}
+
+/** The stamps as of this request, read together (on PostgreSQL, one query with the key stamp's). */
+export function stampSetOf(request: FastifyRequest): Promise<StampSet> {
+  return (request.stampSetRead ??= Promise.resolve(request.server.stampSet()));
 }
 
 /** One table's stamp as of this request, likewise. */
 export function requestTableStamp(request: FastifyRequest, table: string): Promise<string | null> {
   const reads = (request.tableStampReads ??= new Map());
   let read = reads.get(table);
-  if (!read) reads.set(table, (read = Promise.resolve(request.server.tableStamp(table))));
+  if (!read) reads.set(table, (read = stampSetOf(request).then((set) => set.table(table))));
   return read;
 }
 

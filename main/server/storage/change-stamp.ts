@@ -12,6 +12,12 @@ export type ChangeStamp = () => string | null | Promise<string | null>;
 /** The current stamp of one table's rows (ChangeStamps.table). */
 export type TableStamp = (table: string) => string | null | Promise<string | null>;
 
+/** The whole database's stamp and each table's, as of one read: what a request reads once. */
+export interface StampSet {
+  data(): string | null | Promise<string | null>;
+  table: TableStamp;
+}
+
 /**
  * A database's stamps: `data` moves with any change; `keys` only with a change to the API keys (the
  * version that migration 0020's triggers move), so the key cache survives record writes; `table`
@@ -22,6 +28,11 @@ export interface ChangeStamps {
   data: ChangeStamp;
   keys: ChangeStamp;
   table: TableStamp;
+  /**
+   * The stamps as of now, read together where that saves round trips (PostgreSQL: one query for the
+   * snapshot and every table's version); SQLite reads each when asked.
+   */
+  set(): StampSet | Promise<StampSet>;
   /** Sets up what `table` needs; called once the schema is migrated (storage/database.ts). */
   install?(): void;
 }
@@ -81,14 +92,18 @@ export function sqliteChangeStamps(sqlite: SQLite.Database, tables: TableVersion
   // Prepared on first use: the table exists once the migrations have run.
   let keyVersion: SQLite.Statement | undefined;
   const data = () => (sqlite.open ? `${dataVersion.get()}:${totalChanges.get()}` : null);
+  const table = (name: string) => {
+    const version = tables.get(name);
+    // data_version: another connection's commit may have changed any table.
+    return version === undefined ? data() : `${dataVersion.get()}:${name}:${version}`;
+  };
+  // Read when asked, which is after the request arrived: as fresh as a read made now.
+  const set: StampSet = { data, table };
   return {
     data,
     install: () => tables.install(),
-    table(name) {
-      const version = tables.get(name);
-      // data_version: another connection's commit may have changed any table.
-      return version === undefined ? data() : `${dataVersion.get()}:${name}:${version}`;
-    },
+    table,
+    set: () => set,
     // The one connection also writes: this may read a version that a write in progress set and
     // later undoes. The triggers set random versions, so none comes back for other keys.
     keys: () => (sqlite.open ? String((keyVersion ??= sqlite.prepare('SELECT version FROM api_key_version').pluck().safeIntegers()).get()) : null),
@@ -105,7 +120,8 @@ export interface PostgresChangeStamp extends ChangeStamps {
  * old snapshot's in-progress list, so every commit changes the text. Commits elsewhere in the cluster
  * (other databases) change it too, which only costs a cache miss.
  *
- * The key stamp is the API-key table's version (migration 0020), read by the same query.
+ * The key stamp is the API-key table's version (migration 0020), read by the same query; so are the
+ * followed tables' versions (migration 0027), each a table's stamp (the others': the snapshot).
  *
  * It takes a round trip, on its own connection so it never queues behind the pool. Callers share it:
  * those who call while a read is in flight are answered by the next read, sent after they called, so
@@ -116,19 +132,19 @@ export function postgresChangeStamp(connectionString: string): PostgresChangeSta
   const pool = new pg.Pool({ connectionString, max: 1 });
   // An idle connection dropped by the server is replaced on the next query; the error is not fatal.
   pool.on('error', () => undefined);
-  type Stamps = [data: string | null, keys: string | null];
+  type Stamps = [data: string | null, keys: string | null, tables: Record<string, string> | null];
   let waiting: Array<(stamps: Stamps) => void> = [];
   let reading = false;
   let closed = false;
   const read = async (): Promise<Stamps> => {
     try {
-      const { rows } = await pool.query<[string, string]>({
-        text: 'SELECT pg_current_snapshot()::text, (SELECT version::text FROM api_key_version)',
+      const { rows } = await pool.query<Stamps>({
+        text: 'SELECT pg_current_snapshot()::text, (SELECT version::text FROM api_key_version), (SELECT json_object_agg(name, version::text) FROM table_versions)',
         rowMode: 'array',
       });
       return rows[0];
     } catch {
-      return [null, null];
+      return [null, null, null];
     }
   };
   const pump = async () => {
@@ -138,7 +154,7 @@ export function postgresChangeStamp(connectionString: string): PostgresChangeSta
     while (waiting.length > 0) {
       const batch = waiting;
       waiting = [];
-      const stamps = closed ? ([null, null] as Stamps) : await read();
+      const stamps = closed ? ([null, null, null] as Stamps) : await read();
       for (const answer of batch) answer(stamps);
     }
     reading = false;
@@ -149,10 +165,20 @@ export function postgresChangeStamp(connectionString: string): PostgresChangeSta
       if (!reading) void pump();
     });
   const data = async () => (await next())[0];
+  /** A table not followed: the snapshot, which says nothing of which table changed. */
+  const tableOf = ([snapshot, , tables]: Stamps, name: string) => {
+    const version = snapshot === null ? undefined : tables?.[name];
+    return version === undefined ? snapshot : `${name}:${version}`;
+  };
   return {
     data,
-    // A snapshot says nothing of which table changed: every table's stamp is the whole database's.
-    table: data,
+    async table(name) {
+      return tableOf(await next(), name);
+    },
+    async set() {
+      const stamps = await next();
+      return { data: () => stamps[0], table: (name) => tableOf(stamps, name) };
+    },
     keys: async () => (await next())[1],
     async close() {
       closed = true;

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, type MigrationProvider } from 'kysely';
-import type { ChangeStamp, TableStamp } from './change-stamp.js';
+import type { ChangeStamp, StampSet, TableStamp } from './change-stamp.js';
 import { createDialect, type DatabaseTarget } from './dialect.js';
 import { migrations } from './migrations/index.js';
 import { registerWalSync } from './wal-sync.js';
@@ -18,6 +18,8 @@ export interface OpenDatabase {
   keyStamp: ChangeStamp;
   /** The same for one table: moves when its rows change (storage/change-stamp.ts). */
   tableStamp: TableStamp;
+  /** Both, read together (ChangeStamps.set). */
+  stampSet: () => StampSet | Promise<StampSet>;
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -48,6 +50,7 @@ export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDa
     changeStamp: handle.stamps.data,
     keyStamp: handle.stamps.keys,
     tableStamp: (name) => handle.stamps.table(name),
+    stampSet: () => handle.stamps.set(),
     async close() {
       if (closed) return;
       closed = true;
