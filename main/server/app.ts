@@ -23,6 +23,8 @@ import type { EngineOptions } from './sync/engine.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
+  /** For reads only (OpenDatabase.readDb); default `db`. */
+  readDb?: Kysely<Database>;
   config: ServerConfig;
   /** The database's change stamp (OpenDatabase.changeStamp); without it list pages are not cached. */
   changeStamp?: ChangeStamp;
@@ -36,7 +38,7 @@ export interface AppOptions {
   sync?: EngineOptions;
 }
 
-export async function buildApp({ db, config: given, changeStamp = () => null, keyStamp = () => null, tableStamp = () => changeStamp(), stampSet = () => ({ data: changeStamp, table: tableStamp }), sync }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, readDb = db, config: given, changeStamp = () => null, keyStamp = () => null, tableStamp = () => changeStamp(), stampSet = () => ({ data: changeStamp, table: tableStamp }), sync }: AppOptions): Promise<FastifyInstance> {
   const config = resolveConfig(given);
   const app = Fastify({
     logger: config.logger,
@@ -51,6 +53,7 @@ export async function buildApp({ db, config: given, changeStamp = () => null, ke
     http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('db', db);
+  app.decorate('readDb', readDb);
   app.decorate('dataDir', config.dataDir);
   app.decorate('serverConfig', config);
   // What runs on a request, in order, before any route (docs/api.md, "What a request passes through").

@@ -36,6 +36,11 @@ export interface RecordCacheView {
   order(key: string, compute: () => Promise<number[] | null>): Promise<number[] | null>;
   /** The order of `key` if it was computed (undefined if not, null when too long), without computing it. */
   keptOrder(key: string): number[] | null | undefined;
+  /**
+   * Whether a page of the list `key` was asked for before under this stamp (and notes that it now
+   * was): the whole order pays only for a list read more than once before the next write retires it.
+   */
+  askedBefore(key: string): boolean;
   /** How many records the list named `key` has; `compute` counts them. */
   count(key: string, compute: () => Promise<number>): Promise<number>;
   /**
@@ -79,6 +84,7 @@ export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CA
     const orders = new Map<string, number[] | null>();
     const computing = new Map<string, Promise<number[] | null>>();
     const counts = new Map<string, number>();
+    const asked = new Set<string>();
     const bodies = new Map<string, Buffer>();
     /** What was computed is kept only if the scope is still as it was at `stamp`. */
     const still = async () => (await (scope === WHOLE ? changeStamp() : tableStamp(scope))) === stamp && current.get(scope) === self;
@@ -106,6 +112,12 @@ export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CA
         return running;
       },
       keptOrder: (key) => orders.get(key),
+      askedBefore(key) {
+        if (asked.has(key)) return true;
+        if (asked.size >= ORDERS_KEPT) asked.clear();
+        asked.add(key);
+        return false;
+      },
       async count(key, compute) {
         const known = orders.get(key)?.length ?? counts.get(key);
         if (known !== undefined) return known;

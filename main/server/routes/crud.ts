@@ -102,6 +102,8 @@ type ListQueryValue = Record<string, string | number | boolean | undefined>;
 export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
   return async (app) => {
     const db = app.db;
+    // Lists and by-id reads: on PostgreSQL a pool of their own (context.ts).
+    const readDb = app.readDb;
     const has = (m: Method) => o.methods.includes(m);
     const byId = `${o.path}:id/`;
     const tags = [o.tag];
@@ -125,7 +127,7 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
         app.warmUp(`${o.def.table} by ${firstOrdering}`, async () => {
           const cached = app.recordCache.view(await (ownTable ? app.tableStamp(ownTable) : app.changeStamp()), ownTable);
           const key = orderKey(o.def.table, list);
-          await listPageIds(db, o.def, { offset: 0, limit: FIRST_PAGES_IDS }, list, cached ? () => cached.count(key, () => listCount(db, o.def, list)) : undefined);
+          await listPageIds(readDb, o.def, { offset: 0, limit: FIRST_PAGES_IDS }, list, cached ? () => cached.count(key, () => listCount(readDb, o.def, list)) : undefined);
         });
       }
       const itemSchema = o.listItem ?? o.item;
@@ -148,19 +150,24 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
         if (shown) readsOnly(request, shown);
         const cached = app.recordCache.view(await stampOf(request), ownTable);
         if (!cached) {
-          const { count, results } = await listRecords(db, o.def, page, list);
+          const { count, results } = await listRecords(readDb, o.def, page, list);
           return envelope(request, page, count, results);
         }
         // The first pages (what a screen opens on) are read through the list's index, and its count
         // kept; the whole order (50,000 SKUs take a few hundred milliseconds on a slow laptop) only
-        // once a client pages further.
+        // once a client pages further, and only for a list asked for before under this stamp: where
+        // writes move the stamp between any two reads (visits while devices push), each page is
+        // one OFFSET query rather than the whole order read for one page.
         const key = orderKey(o.def.table, list);
-        const order = page.offset + page.limit <= FIRST_PAGES_IDS ? cached.keptOrder(key) : await cached.order(key, () => listAllIds(db, o.def, list, ORDER_MAX_IDS));
+        const order =
+          page.offset + page.limit <= FIRST_PAGES_IDS || !cached.askedBefore(key)
+            ? cached.keptOrder(key)
+            : await cached.order(key, () => listAllIds(readDb, o.def, list, ORDER_MAX_IDS));
         const { count, ids } = order
           ? { count: order.length, ids: order.slice(page.offset, page.offset + page.limit) }
-          : await listPageIds(db, o.def, page, list, () => cached.count(key, () => listCount(db, o.def, list)));
+          : await listPageIds(readDb, o.def, page, list, () => cached.count(key, () => listCount(readDb, o.def, list)));
         const items = await cached.records(o.def.table, ids, async (missing) => {
-          const rows = await recordsByDataId(db, o.def, missing);
+          const rows = await recordsByDataId(readDb, o.def, missing);
           return new Map([...rows].map(([id, row]) => [id, reply.serializeInput(row, itemSchema as unknown as Record<string, unknown>)]));
         });
         // The envelope serialised as the route's schema does it, its empty results filled with the records.
@@ -169,7 +176,7 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
           // Already serialised: sent as it is (a buffer body skips the response serialiser).
           return (reply as FastifyReply).type('application/json; charset=utf-8').send(jsonArrayInto(empty.slice(0, -RESULTS_TAIL.length), items, '}'));
         }
-        const { count: total, results } = await listRecords(db, o.def, page, list);
+        const { count: total, results } = await listRecords(readDb, o.def, page, list);
         return envelope(request, page, total, results);
       });
     }
@@ -193,7 +200,7 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
         schema: { tags, summary: `Read a ${o.def.label}`, params: IdParams, response: { 200: o.detailItem ?? o.item, ...errorResponses } },
       }, async (request, reply) => {
         const read = async () => {
-          const record = await getRecord(db, o.def, request.params.id);
+          const record = await getRecord(readDb, o.def, request.params.id);
           return o.detail ? o.detail(record) : record;
         };
         if (shown) readsOnly(request, shown);

@@ -11,6 +11,8 @@ export const DATABASE_FILE = 'shelf-audit.sqlite';
 
 export interface OpenDatabase {
   db: Kysely<Database>;
+  /** For reads only (context.ts, readDb): PostgreSQL's read pool; on SQLite `db`. */
+  readDb: Kysely<Database>;
   close(): Promise<void>;
   /** Read caches compare it to know they are still current (storage/change-stamp.ts). */
   changeStamp: ChangeStamp;
@@ -44,9 +46,11 @@ export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDa
   }
   // The table stamps' triggers, on the tables the migrations left.
   handle.stamps.install?.();
+  const readDb = handle.readDialect ? new Kysely<Database>({ dialect: handle.readDialect }) : db;
   let closed = false;
   return {
     db,
+    readDb,
     changeStamp: handle.stamps.data,
     keyStamp: handle.stamps.keys,
     tableStamp: (name) => handle.stamps.table(name),
@@ -57,6 +61,7 @@ export async function openDatabaseTarget(target: DatabaseTarget): Promise<OpenDa
       // Commits still being synced are answered before the connection (and the WAL) goes.
       await handle.walSync?.close();
       unregister();
+      if (readDb !== db) await readDb.destroy();
       await db.destroy();
       await handle.close();
     },

@@ -27,13 +27,27 @@ export interface DialectHandle {
   stamps: ChangeStamps;
   /** SQLite: syncs the WAL after commits (storage/wal-sync.ts). */
   walSync?: WalSync;
+  /** PostgreSQL: the read pool's dialect (context.ts, readDb); SQLite has its one connection. */
+  readDialect?: Dialect;
 }
+
+/**
+ * Connections of the read pool. A few: they serve screens' pages, each a query or two; the write pool
+ * keeps node-postgres' default of 10.
+ */
+export const READ_POOL_SIZE = 4;
 
 export function createDialect(target: DatabaseTarget): DialectHandle {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.connectionString });
     const stamp = postgresChangeStamp(target.connectionString);
-    return { dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), close: () => stamp.close(), stamps: stamp };
+    const readPool = new pg.Pool({ connectionString: target.connectionString, max: READ_POOL_SIZE });
+    return {
+      dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
+      readDialect: new PostgresDialect({ pool: withNamedStatements(readPool) }),
+      close: () => stamp.close(),
+      stamps: stamp,
+    };
   }
   const sqlite = new SQLite(target.file);
   // WAL lets readers (the UI, the sync engine) run while a write is in progress; foreign keys are off
