@@ -21,7 +21,7 @@ const PUSH_BODY_LIMIT = 32 * 1024 * 1024;
 export const PUSHES_AT_ONCE = 4;
 
 /** A turn among PUSHES_AT_ONCE: resolves with its release once one is free. */
-function pushTurns(slots: number): () => Promise<() => void> {
+export function pushTurns(slots: number): () => Promise<() => void> {
   let free = slots;
   const waiting: Array<() => void> = [];
   const release = () => {
