@@ -12,7 +12,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { buildApp } from '../../main/server/app.js';
 import { createApiKey } from '../../main/server/domain/api-keys.js';
 import { brands } from '../../main/server/domain/catalogs.js';
-import { createRecord } from '../../main/server/domain/resource.js';
+import { createRecord, insertRecord } from '../../main/server/domain/resource.js';
 import { DATABASE_FILE, openDatabase, openDatabaseTarget, type OpenDatabase } from '../../main/server/storage/database.js';
 import { write } from '../../main/server/storage/transaction.js';
 import { durable, durableTables } from '../../main/server/storage/wal-sync.js';
@@ -92,7 +92,14 @@ it('PostgreSQL: a followed table\'s stamp moves with every commit to its rows (c
     const skus = () => b!.tableStamp('skus');
     const s0 = await skus();
     expect(s0).toMatch(/^skus:/);
+    const brands0 = await b.tableStamp('brands');
     await write(a.db, (ctx) => createRecord(ctx, brands, { id: 'b1', name: 'One' }));
+    expect(await skus()).toBe(s0);
+    // The one-statement insert of a POST (the row and its outbox row in one CTE) moves it too.
+    const brands1 = await b.tableStamp('brands');
+    expect(brands1).not.toBe(brands0);
+    await insertRecord(a.db, brands, { name: 'By the CTE' });
+    expect(await b.tableStamp('brands')).not.toBe(brands1);
     expect(await skus()).toBe(s0);
     await write(a.db, async (ctx) => void (await ctx.trx.insertInto('skus').values({ id: 's1', name: 'S', brand_id: 'b1', created_at: now, updated_at: now } as never).execute()));
     const s1 = await skus();
