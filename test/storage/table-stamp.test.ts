@@ -65,10 +65,16 @@ it('SQLite: a table stamp moves with every change to its rows (foreign-key casca
     }),
   ).rejects.toThrow('undo');
   expect(await skus()).toBe(s2);
-  // Another connection (another process, the CLI): its commit to any table moves every table's stamp.
+  // Another connection (another process, the CLI): the tables migration 0027 follows in the database
+  // file (the SKUs, the categories) move with its commits to them only; a table followed by TEMP
+  // triggers (the KPIs) moves with its commit to any table, which it cannot tell apart.
+  const kpis0 = await a.tableStamp('kpis');
   const other = new Database(path.join(dir, DATABASE_FILE));
   try {
     other.prepare("INSERT INTO categories (id, name, created_at, updated_at) VALUES ('c2', 'C2', 'now', 'now')").run();
+    expect(await skus()).toBe(s2);
+    expect(await a.tableStamp('kpis')).not.toBe(kpis0);
+    other.prepare("UPDATE skus SET name = 'by the CLI' WHERE id = 's1'").run();
   } finally {
     other.close();
   }
@@ -170,6 +176,18 @@ it('an answer showing only the SKUs does not wait for the sync of a brand commit
     const headers = { authorization: `Token ${token}` };
     await write(db, async (ctx) => void (await ctx.trx.insertInto('skus').values({ id: 's1', name: 'S', created_at: now, updated_at: now } as never).execute()));
     // Everything so far on disk, and the stamps' versions recorded by a finished sync.
+    await durable(db);
+    // Another process's commit: to another table, the SKUs' answers need no sync; to the SKUs, they do.
+    const other = new Database(path.join(dir, DATABASE_FILE));
+    try {
+      other.prepare("INSERT INTO categories (id, name, created_at, updated_at) VALUES ('c-other', 'C', 'now', 'now')").run();
+      expect(durable(db)).not.toBeNull();
+      expect(durableTables(db, ['skus', 'api_keys'])).toBeNull();
+      other.prepare("UPDATE skus SET name = 'S' WHERE id = 's1'").run();
+      expect(durableTables(db, ['skus', 'api_keys'])).not.toBeNull();
+    } finally {
+      other.close();
+    }
     await durable(db);
     expect((await app.inject({ method: 'GET', url: '/api/v1.5/sku/', headers })).json().count).toBe(1);
     syncs = await holdSyncs(dir);

@@ -41,6 +41,8 @@ export interface ChangeStamps {
 export type TableVersions = {
   get(name: string): bigint | undefined;
   all(): Map<string, bigint>;
+  /** Whether the table's version is in the database file, moved by every process's writes. */
+  shared(name: string): boolean;
 };
 
 /**
@@ -55,14 +57,19 @@ export type TableVersions = {
  */
 export function sqliteTableVersions(sqlite: SQLite.Database): TableVersions & { install(): void } {
   let one: SQLite.Statement | undefined;
+  let oneShared: SQLite.Statement | undefined;
   let every: SQLite.Statement | undefined;
+  // The tables migration 0027 follows in the database file: no TEMP trigger for them.
+  let shared = new Set<string>();
   return {
     install() {
       sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS table_version (name TEXT PRIMARY KEY, version INTEGER NOT NULL)');
+      shared = new Set(sqlite.prepare('SELECT name FROM main.table_versions').pluck().all() as string[]);
       const tables = sqlite.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
       const add = sqlite.prepare('INSERT OR IGNORE INTO temp.table_version (name, version) VALUES (?, random())');
       sqlite.transaction(() => {
         for (const name of tables) {
+          if (shared.has(name)) continue;
           add.run(name);
           const quoted = `"${name.replaceAll('"', '""')}"`;
           const literal = `'${name.replaceAll("'", "''")}'`;
@@ -75,10 +82,12 @@ export function sqliteTableVersions(sqlite: SQLite.Database): TableVersions & { 
         }
       })();
       one = sqlite.prepare('SELECT version FROM temp.table_version WHERE name = ?').pluck().safeIntegers();
-      every = sqlite.prepare('SELECT name, version FROM temp.table_version').raw().safeIntegers();
+      oneShared = sqlite.prepare('SELECT version FROM main.table_versions WHERE name = ?').pluck().safeIntegers();
+      every = sqlite.prepare('SELECT name, version FROM temp.table_version UNION ALL SELECT name, version FROM main.table_versions').raw().safeIntegers();
     },
-    get: (name) => (one && sqlite.open ? (one.get(name) as bigint | undefined) : undefined),
+    get: (name) => (one && oneShared && sqlite.open ? ((shared.has(name) ? oneShared : one).get(name) as bigint | undefined) : undefined),
     all: () => new Map(every && sqlite.open ? (every.all() as Array<[string, bigint]>) : []),
+    shared: (name) => shared.has(name),
   };
 }
 
@@ -94,8 +103,10 @@ export function sqliteChangeStamps(sqlite: SQLite.Database, tables: TableVersion
   const data = () => (sqlite.open ? `${dataVersion.get()}:${totalChanges.get()}` : null);
   const table = (name: string) => {
     const version = tables.get(name);
-    // data_version: another connection's commit may have changed any table.
-    return version === undefined ? data() : `${dataVersion.get()}:${name}:${version}`;
+    if (version === undefined) return data();
+    // A version in the database file moves with every process's writes; a TEMP one only with this
+    // connection's, so data_version (another connection's commit may have changed any table) joins it.
+    return tables.shared(name) ? `${name}:${version}` : `${dataVersion.get()}:${name}:${version}`;
   };
   // Read when asked, which is after the request arrived: as fresh as a read made now.
   const set: StampSet = { data, table };

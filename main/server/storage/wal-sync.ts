@@ -88,17 +88,20 @@ export class WalSync {
 
   /**
    * `pending()` for an answer that shows only these tables' rows: null, without waiting for the sync
-   * in flight, when none of them changed since the last round that ended (and no other process's
-   * commit is visible since), as when a brand POST is syncing and a SKU page is read; else `pending()`.
+   * in flight, when none of them changed since the last round that ended (for a table whose version
+   * only this connection moves, also no other process's commit visible since), as when a brand POST
+   * is syncing and a SKU page is read; else `pending()`.
    */
   pendingFor(tables: readonly string[]): Promise<void> | null {
     const synced = this.synced.tables;
     // Inside a transaction (a group commit in progress) a version may be one not yet committed.
-    if (synced && this.tableVersions && this.sqlite.open && !this.sqlite.inTransaction && this.dataVersion.get() === this.synced.version) {
+    if (synced && this.tableVersions && this.sqlite.open && !this.sqlite.inTransaction) {
+      // Another process's commit may have changed a table whose version only this connection moves.
+      const othersCommitted = this.dataVersion.get() !== this.synced.version;
       let unchanged = true;
       for (const t of tables) {
         const v = this.tableVersions.get(t);
-        if (v === undefined || synced.get(t) !== v) {
+        if (v === undefined || synced.get(t) !== v || (othersCommitted && !this.tableVersions.shared(t))) {
           unchanged = false;
           break;
         }
