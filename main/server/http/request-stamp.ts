@@ -1,8 +1,9 @@
 // The database's change stamps as of a request (storage/change-stamp.ts): each read once, after the
 // request arrived, and shared by everything that serves it from a cache (list pages and records use
 // the data stamp, the key check the key stamp). On PostgreSQL a stamp is a round trip; one per
-// request, not one per cache, and both stamps come from the same query. A table's stamp (what the
-// record cache keeps a self-contained resource's records under) is read once per request and table.
+// request, not one per cache: the key stamp, the data stamp and every table's stamp come from the
+// same query (`stampSetOf`, started by the key check for a read). A table's stamp (what the record
+// cache keeps a self-contained resource's records under) is taken once per request and table.
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChangeStamp, StampSet, TableStamp } from '../storage/change-stamp.js';
