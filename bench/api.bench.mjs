@@ -3,14 +3,19 @@
 // categories, 10,000 SKUs) under the same wrk load (2 threads, 50 connections, bench/api.lua):
 //   GET a SKU page of 100, the same page each time (the page cache's best case);
 //   GET a SKU page of 100 at a random offset (what real clients do: the cache misses);
-//   GET one brand (a random one of 100);  POST a brand;  GET /health (calibration).
+//   GET one brand (a random one of 100);  POST a brand;  GET /health (calibration);
+//   mixed: 19 random-offset pages for each POST of a brand (a central serving the office's screens
+//   while laptops push; a laptop's screens while recognition and sync write);
+//   cold rows: the random page and the brand in the first seconds of a freshly started server;
+//   after-writes: the random page right after the rows that wrote (caches that writes retired).
 // Our server runs the built `serve` CLI, with 1 and 2 processes (--workers) on SQLite, then as the
 // central on a throw-away PostgreSQL (scripts/pg-cluster.mjs) with 1 and 2 processes.
 // The load generator shares the machine's cores with the servers, and other work may run too: read
 // the figures as ratios within one run, not as absolutes.
 // Env: API_BENCH_SECONDS (default 10), API_BENCH_CONNECTIONS (50), API_BENCH_SKUS (10000),
 // API_BENCH_DRF=0 (skip the baseline), API_BENCH_PG=0 (skip PostgreSQL), API_BENCH_ROWS (comma-separated
-// row names: page-fixed,page-random,brand-get,brand-post,health), API_BENCH_SERVERS (comma-separated:
+// row names: cold-page-random,cold-brand-get,page-fixed,page-random,brand-get,brand-post,mixed,after-writes,health),
+// API_BENCH_COLD_SECONDS (8: the cold and after-writes rows), API_BENCH_SERVERS (comma-separated:
 // sqlite-1,sqlite-2,pg-1,pg-2; default all), API_BENCH_PROFILE=DIR (our servers' CPU profiles, node --cpu-prof).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,13 +34,24 @@ const CATEGORIES = 50;
 const KEY = 'bench-key-0123456789abcdefghijklmnopqrst';
 const GOAL_RATIO = 10;
 const GOAL_P99_MS = 20;
+// The cold rows' goal: a fresh process, or caches a write retired, answer within this at the 99th percentile.
+const GOAL_COLD_P99_MS = 50;
+const coldSeconds = Number(process.env.API_BENCH_COLD_SECONDS ?? 8);
+// [mode, label, seconds, wrk mode]: the cold rows come first, right after the start (no warm-up
+// request but the seeding's); `after-writes` is the read-only load right after the rows that write.
 const ROWS = [
+  ['cold-page-random', `cold: GET a random page, first ${coldSeconds} s`, coldSeconds, 'page-random'],
+  ['cold-brand-get', `cold: GET one brand, next ${coldSeconds / 2} s`, coldSeconds / 2, 'brand-get'],
   ['page-fixed', 'GET sku page of 100, same page'],
   ['page-random', 'GET sku page of 100, random offset'],
   ['brand-get', 'GET one brand (random of 100)'],
   ['brand-post', 'POST a brand'],
+  ['mixed', 'mixed: 19 random pages : 1 POST brand'],
+  ['after-writes', `GET a random page, ${coldSeconds} s after writes`, coldSeconds, 'page-random'],
   ['health', 'GET /health (calibration)'],
-].filter(([mode]) => !process.env.API_BENCH_ROWS || process.env.API_BENCH_ROWS.split(',').includes(mode));
+]
+  .map(([mode, label, secs = seconds, wrkMode = mode]) => [mode, label, secs, wrkMode])
+  .filter(([mode]) => !process.env.API_BENCH_ROWS || process.env.API_BENCH_ROWS.split(',').includes(mode));
 
 const SERVERS = (process.env.API_BENCH_SERVERS ?? 'sqlite-1,sqlite-2,pg-1,pg-2').split(',');
 
@@ -111,11 +127,11 @@ function wrk(url, mode, secs = seconds) {
   });
 }
 
-async function waitFor(url) {
+async function waitFor(url, { allow404 = false } = {}) {
   for (let i = 0; i < 200; i++) {
     try {
       const r = await fetch(url, { headers });
-      if (r.status < 500) return;
+      if (r.status < 500 || (allow404 && r.status === 404)) return;
     } catch {
       // not listening yet
     }
@@ -145,41 +161,42 @@ async function startDrf() {
   return { server, url };
 }
 
-/** Our server (1 or more processes), seeded through the import endpoint. */
+/**
+ * Our server (1 or more processes), seeded through the import endpoint, then stopped and started
+ * again on the same data: the cold rows meet a fresh process (JIT, SQLite's page cache, empty read
+ * caches), as a client does after a restart, with only the server's own warm-up (http/warm-up.ts).
+ */
 async function startOurs(name, args) {
   const dataDir = path.join(tmp, name);
   const t = performance.now();
   const prof = process.env.API_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.API_BENCH_PROFILE}`] : [];
-  const { server, url } = await spawnServe(dataDir, KEY, args, {}, prof);
-  const seeded = await fetch(`${url}/api/app/v1/import/`, { method: 'POST', headers, body: JSON.stringify(catalog) });
+  const seeding = await spawnServe(dataDir, KEY, args);
+  const seeded = await fetch(`${seeding.url}/api/app/v1/import/`, { method: 'POST', headers, body: JSON.stringify(catalog) });
   if (seeded.status !== 200) throw new Error(`seeding failed: ${seeded.status} ${await seeded.text()}`);
-  const page = await (await fetch(`${url}/api/v1.5/sku/?limit=100&offset=5000`, { headers })).json();
+  const page = await (await fetch(`${seeding.url}/api/v1.5/sku/?limit=100&offset=5000`, { headers })).json();
   if (page.count !== skuCount || page.results.length !== 100) throw new Error('unexpected list page');
-  console.log(`${name}: started and seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  await stop(seeding.server);
+  const { server, url } = await spawnServe(dataDir, KEY, args, {}, prof);
+  console.log(`${name}: seeded and started again in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   return { server, url };
 }
 
 /** Loads every row against one server; returns {mode: result}. */
 async function measure(name, { server, url }, skip = []) {
-  // The first seconds, printed as cold rows: what a client meets right after a start (JIT, SQLite's
-  // page cache, Python's imports); the rows after them are warm.
   const line = (label, r) =>
-    console.log(`  ${name.padEnd(22)} ${label.padEnd(36)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  max ${r.max.toFixed(0)} ms` +
-      `${r.cpuUs == null ? '' : `  server CPU ${r.cpuUs.toFixed(0)} µs/req`}${r.non2xx ? `  ${r.non2xx} non-2xx` : ''}${r.bad ? `  ${r.bad} FAILED` : ''}`);
-  line('cold: GET a random page, first 2 s', await wrk(url, 'page-random', 2));
-  line('cold: GET one brand, next 1 s', await wrk(url, 'brand-get', 1));
-  await waitFor(`${url}/api/v1.5/brands/brand-0/`);
+    console.log(`  ${name.padEnd(22)} ${label.padEnd(38)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  max ${r.max.toFixed(0)} ms` +
+      `${r.cpuUs == null ? '' : `  server CPU ${r.cpuUs.toFixed(0)} µs/req`}${r.non2xx ? `  ${r.non2xx} non-2xx` : ''}${r.bad ? `  ${r.bad} FAILED` : ''}  (load ${os.loadavg()[0].toFixed(1)})`);
   const out = {};
-  for (const [mode, label] of ROWS) {
+  for (const [mode, label, secs, wrkMode] of ROWS) {
     if (skip.includes(mode)) continue;
     const cpu0 = cpuSeconds(server.pid);
-    const r = await wrk(url, mode);
+    const r = await wrk(url, wrkMode, secs);
     const cpu1 = cpuSeconds(server.pid);
     // Requests wrk gave up on may still be queued in the server: let it drain before the next row.
-    await waitFor(`${url}/api/v1.5/brands/brand-0/`);
+    await waitFor(`${url}/health`, { allow404: true });
     r.cpuUs = cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / r.requests;
     out[mode] = r;
-    line(`warm: ${label}`, r);
+    line(label, r);
   }
   return out;
 }
@@ -187,16 +204,18 @@ async function measure(name, { server, url }, skip = []) {
 const cell = (r) => (r ? `${r.rps.toFixed(0).padStart(6)} ${r.p50.toFixed(1).padStart(5)} ${r.p99.toFixed(1).padStart(6)}` : '     -     -      -');
 
 function table(title, columns, drf) {
-  console.log(`\n${title}  (warm; 2xx req/s, p50 ms, p99 ms; ${connections} connections, ${seconds} s, wrk -t2)`);
+  console.log(`\n${title}  (2xx req/s, p50 ms, p99 ms; ${connections} connections, ${seconds} s, wrk -t2)`);
   if (!drf) console.log('no ratios: the DRF baseline was not measured in this run (API_BENCH_DRF=0), and figures from another run are not comparable');
-  console.log(`${'request'.padEnd(36)} ${columns.map(([n]) => n.padStart(20)).join(' ')} ${drf ? 'DRF 3.14 gunicorn -w2'.padStart(20) : ''} ${drf ? '  best/DRF' : ''}`);
+  console.log(`${'request'.padEnd(38)} ${columns.map(([n]) => n.padStart(20)).join(' ')} ${drf ? 'DRF 3.14 gunicorn -w2'.padStart(20) : ''} ${drf ? '  best/DRF' : ''}`);
   for (const [mode, label] of ROWS) {
     const ours = columns.map(([, results]) => results[mode]);
     const best = ours.reduce((a, b) => (b && (!a || b.rps > a.rps) ? b : a), undefined);
     // A ratio only against a baseline measured in this run, on this machine, with no failed answers.
     const ratio = drf?.[mode] && best && drf[mode].rps > 0 && !drf[mode].non2xx ? best.rps / drf[mode].rps : null;
-    const verdict = ratio === null ? '' : `${ratio.toFixed(1)}x${ratio >= GOAL_RATIO ? '' : ' (<10x)'}${best.p99 <= GOAL_P99_MS ? '' : ' (p99>20)'}`;
-    console.log(`${label.padEnd(36)} ${ours.map(cell).join(' ')} ${drf ? cell(drf[mode]) : ''}   ${verdict}`);
+    const p99Goal = mode.startsWith('cold') || mode === 'after-writes' ? GOAL_COLD_P99_MS : GOAL_P99_MS;
+    // DRF's requests that wrk gave up on (2 s) are left out of its req/s: its ratio is then flattered.
+    const verdict = ratio === null ? '' : `${ratio.toFixed(1)}x${ratio >= GOAL_RATIO ? '' : ' (<10x)'}${best.p99 <= p99Goal ? '' : ` (p99>${p99Goal})`}${drf[mode].bad ? ` (DRF: ${drf[mode].bad} timed out)` : ''}`;
+    console.log(`${label.padEnd(38)} ${ours.map(cell).join(' ')} ${drf ? cell(drf[mode]) : ''}   ${verdict}`);
   }
 }
 
@@ -242,7 +261,7 @@ try {
   }
   if (sqlite.length) table('Headless server on SQLite vs DRF', sqlite, drf);
   if (pg.length) table('Central on PostgreSQL vs DRF (on SQLite)', pg, drf);
-  console.log(`goals: every row >= ${GOAL_RATIO}x DRF's req/s, p99 <= ${GOAL_P99_MS} ms; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`goals: every row >= ${GOAL_RATIO}x DRF's req/s, p99 <= ${GOAL_P99_MS} ms (cold and after-writes rows: ${GOAL_COLD_P99_MS} ms); load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 } finally {
   for (const c of children) await stop(c);
   cluster?.stop();

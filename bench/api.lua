@@ -4,11 +4,16 @@
 --   brand-get    GET /api/v1.5/brands/brand-<random 0..BENCH_BRANDS-1>/
 --   brand-post   POST /api/v1.5/brands/ {"name": "Bench brand"}
 --   health       GET /health
+--   office       a SKU page of 50 and a visit page of 50 in turn, at random offsets (BENCH_VISITS
+--                visits): the office's screens on a central (bench/sync-push.bench.mjs)
+--   mixed        19 page-random GETs for each POST of a brand (a central serving screens while
+--                laptops push): each thread's every 20th request is the POST
 -- BENCH_TOKEN is the API key. done() prints one JSON line the bench reads, with the 2xx answers
 -- and the others counted apart (wrk's own count of requests includes both).
 local mode = os.getenv("BENCH_MODE") or "page-random"
 local skus = tonumber(os.getenv("BENCH_SKUS") or "10000")
 local brands = tonumber(os.getenv("BENCH_BRANDS") or "100")
+local visits = tonumber(os.getenv("BENCH_VISITS") or "1000")
 wrk.headers["Authorization"] = "Token " .. (os.getenv("BENCH_TOKEN") or "")
 wrk.headers["Content-Type"] = "application/json"
 
@@ -34,8 +39,21 @@ function response(status, headers, body)
   end
 end
 
+local sent = 0
 function request()
-  if mode == "page-fixed" then
+  if mode == "office" then
+    sent = sent + 1
+    if sent % 2 == 0 then
+      return wrk.format("GET", "/api/v1.5/visits/?limit=50&offset=" .. math.random(0, math.max(visits - 50, 0)))
+    end
+    return wrk.format("GET", "/api/v1.5/sku/?limit=50&offset=" .. math.random(0, math.max(skus - 50, 0)))
+  elseif mode == "mixed" then
+    sent = sent + 1
+    if sent % 20 == 0 then
+      return wrk.format("POST", "/api/v1.5/brands/", nil, '{"name": "Bench brand"}')
+    end
+    return wrk.format("GET", "/api/v1.5/sku/?limit=100&offset=" .. math.random(0, skus - 100))
+  elseif mode == "page-fixed" then
     return wrk.format("GET", "/api/v1.5/sku/?limit=100&offset=5000")
   elseif mode == "page-random" then
     return wrk.format("GET", "/api/v1.5/sku/?limit=100&offset=" .. math.random(0, skus - 100))

@@ -10,11 +10,17 @@
 //    fsyncs each body (as the central does) and deletes it.
 // 3. DEVICES simulated devices push batches of visit records at once (the central's push endpoint,
 //    device keys): records/s with 1 and with 2 central processes.
+// 4. The office's screens during those pushes: wrk (1 thread, OFFICE_READERS connections) reads a SKU
+//    page and a visit page of 50 in turn, at random offsets (bench/api.lua, mode office), from a
+//    central with 2,000 SKUs and DEVICES x 100 visits, for OFFICE_SECONDS without pushes and then as
+//    long again while the DEVICES push batch after batch: the readers' p99 with pushes next to
+//    without (goal: at most 2x).
 //
 //   node bench/sync-push.bench.mjs [--visits 1000] [--photos 5] [--devices 50] [--batches 10]
 // BENCH_SYNC_PROFILE=DIR writes the laptop's and the central's CPU profiles (node --cpu-prof) there;
 // BENCH_SYNC_NODE_ARGS adds node flags to both (e.g. "--trace-gc", with BENCH_SERVE_STDOUT_DIR=DIR to
 // keep what they print); BENCH_SYNC_FLUSH=0 skips the `sync` before each upload.
+// BENCH_SYNC_PARTS (comma-separated: laptop,devices,office; default all): `office` alone needs no photos.
 // Disk: about 2 x visits x photos x 3.5 MB while it runs (laptop and central copies), removed after.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -35,6 +41,10 @@ const PHOTOS = arg('photos', 5);
 const DEVICES = arg('devices', 50);
 const BATCHES = arg('batches', 10);
 const BATCH = 100;
+const OFFICE_SECONDS = arg('office_seconds', 10);
+const OFFICE_READERS = arg('office_readers', 4);
+const OFFICE_SKUS = 2000;
+const PARTS = (process.env.BENCH_SYNC_PARTS ?? 'laptop,devices,office').split(',');
 const KEY = 'bench-sync-push-admin-key';
 const PHOTO_DIR = '../shared/data/shelf-photos';
 
@@ -242,15 +252,100 @@ async function manyDevices(processes, round, visitRow) {
   return { seconds, records: DEVICES * BATCHES * BATCH, peaks };
 }
 
+/** wrk's office load (bench/api.lua) for `seconds`: req/s and latency percentiles (ms). */
+function officeWrk(url, seconds, visits) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', ['-t1', `-c${OFFICE_READERS}`, `-d${seconds}s`, '--latency', '-s', 'bench/api.lua', url], {
+      env: { ...process.env, BENCH_MODE: 'office', BENCH_TOKEN: KEY, BENCH_SKUS: String(OFFICE_SKUS), BENCH_VISITS: String(visits) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('error', reject);
+    child.on('exit', () => {
+      const m = /WRK_RESULT (\{.*\})/.exec(out);
+      if (!m) return reject(new Error(`wrk printed no result:\n${out}`));
+      const r = JSON.parse(m[1]);
+      resolve({ rps: r.ok2xx / r.seconds, non2xx: r.non2xx + r.bad, p50: r.p50_us / 1000, p99: r.p99_us / 1000, max: r.max_us / 1000 });
+    });
+  });
+}
+
+/** The office reading SKU and visit pages on a central, without pushes and then during DEVICES' pushes. */
+async function officeReads() {
+  const dbName = 'office';
+  cluster.run('psql', ['-h', cluster.dir, '-p', String(cluster.port), '-U', 'postgres', '-c', `CREATE DATABASE ${dbName}`]);
+  const dbUrl = cluster.url.replace('/postgres?', `/${dbName}?`);
+  const prof = process.env.BENCH_SYNC_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SYNC_PROFILE}`] : [];
+  const central = await spawnServe(path.join(tmp, 'central-office'), KEY, ['--role', 'central', '--database', dbUrl], {}, prof);
+  children.push(central.server);
+  const base = central.url;
+  await call(base, 'POST', '/api/app/v1/import/', {
+    brands: [{ id: 'b', name: 'Brand' }],
+    categories: [{ id: 'c', name: 'Category' }],
+    skus: Array.from({ length: OFFICE_SKUS }, (_, i) => ({ id: `sku-${i}`, name: `Product ${i}`, brand: 'b', category: 'c', ean13: String(4000000000000 + i) })),
+  });
+  // A visit as the database stores it: the row shape a device pushes.
+  await call(base, 'POST', '/api/v1.5/visits/', { id: 'shape', name: 'Visit', shop: 'shop-1', agent: 'agent-1', started_date: new Date().toISOString() });
+  const json = cluster.run('psql', ['-h', cluster.dir, '-p', String(cluster.port), '-U', 'postgres', '-d', dbName, '-At', '-c', "SELECT row_to_json(v) FROM visits v WHERE id = 'shape'"]).toString().trim();
+  const { data_id: _dataId, ...visitRow } = JSON.parse(json);
+  const devices = [];
+  for (let d = 0; d < DEVICES; d++) devices.push(await call(base, 'POST', '/api/app/v1/devices/', { name: `office device ${d}`, role: 'auditor' }));
+  const at = new Date().toISOString();
+  const batch = (d, b) => {
+    const changes = [];
+    for (let i = 0; i < BATCH; i++) {
+      const n = b * BATCH + i + 1;
+      const id = createHash('sha1').update(`office-${d}-${n}`).digest('hex');
+      changes.push({ n, entity: 'visit', id, op: 'upsert', row: { ...visitRow, id, created_at: at, updated_at: at } });
+    }
+    return { client_time: new Date().toISOString(), last: (b + 1) * BATCH, changes };
+  };
+  // A first batch from each: the visit pages have DEVICES x BATCH visits to show.
+  await Promise.all(devices.map((device, d) => call(base, 'POST', '/api/app/v1/sync/push/', batch(d, 0), device.key, { 'x-sync-protocol': '1' })));
+  const visits = DEVICES * BATCH + 1;
+  const load = () => os.loadavg()[0].toFixed(1);
+  const quiet = await officeWrk(base, OFFICE_SECONDS, visits);
+  const quietLoad = load();
+  let pushing = true;
+  let pushed = 0;
+  const pushes = Promise.all(devices.map(async (device, d) => {
+    for (let b = 1; pushing; b++) {
+      await call(base, 'POST', '/api/app/v1/sync/push/', batch(d, b), device.key, { 'x-sync-protocol': '1' });
+      pushed += BATCH;
+    }
+  }));
+  const t0 = performance.now();
+  const busy = await officeWrk(base, OFFICE_SECONDS, visits);
+  const pushSeconds = (performance.now() - t0) / 1000;
+  const busyLoad = load();
+  pushing = false;
+  await pushes;
+  central.server.kill();
+  // The profile is written as the process exits.
+  if (prof.length > 0) await new Promise((r) => central.server.once('exit', r));
+  const row = (label, r, extra, l) => `| ${label} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.max.toFixed(0)} ms | ${extra} | ${l} |`;
+  console.log(`\n| the office's screens on the central (PostgreSQL, 1 process): ${OFFICE_READERS} readers, SKU and visit pages of 50 in turn, ${OFFICE_SECONDS} s | req/s | p50 | p99 | max | pushes | load |`);
+  console.log('|---|---|---|---|---|---|---|');
+  console.log(row('without pushes', quiet, '-', quietLoad));
+  console.log(row(`while ${DEVICES} devices push`, busy, `${(pushed / pushSeconds).toFixed(0)} visits/s`, busyLoad));
+  const ratio = busy.p99 / quiet.p99;
+  console.log(`readers' p99 with pushes / without: ${ratio.toFixed(2)}x (goal: at most 2x)${quiet.non2xx + busy.non2xx ? `; ${quiet.non2xx + busy.non2xx} failed reads` : ''}`);
+}
+
 try {
   await cluster.start({ max_connections: 300 });
-  const visitRow = await laptopPush();
-  console.log(`\n| ${DEVICES} devices pushing at once, ${BATCHES} batches of ${BATCH} visits each | wall | records/s | central peak RSS |`);
-  console.log('|---|---|---|---|');
-  for (const processes of [1, 2]) {
-    const r = await manyDevices(processes, processes, visitRow);
-    console.log(`| ${processes} central process${processes > 1 ? 'es' : ''} | ${r.seconds.toFixed(1)} s | ${(r.records / r.seconds).toFixed(0)} | ${r.peaks.join(' + ')} MB |`);
+  let visitRow;
+  if (PARTS.includes('laptop') || PARTS.includes('devices')) visitRow = await laptopPush();
+  if (PARTS.includes('devices')) {
+    console.log(`\n| ${DEVICES} devices pushing at once, ${BATCHES} batches of ${BATCH} visits each | wall | records/s | central peak RSS |`);
+    console.log('|---|---|---|---|');
+    for (const processes of [1, 2]) {
+      const r = await manyDevices(processes, processes, visitRow);
+      console.log(`| ${processes} central process${processes > 1 ? 'es' : ''} | ${r.seconds.toFixed(1)} s | ${(r.records / r.seconds).toFixed(0)} | ${r.peaks.join(' + ')} MB |`);
+    }
   }
+  if (PARTS.includes('office')) await officeReads();
 } finally {
   for (const c of children) c.kill('SIGKILL');
   cluster.stop();

@@ -13,7 +13,7 @@ import { LazySchemas } from './http/lazy-schemas.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import health from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
-import type { ChangeStamp } from './storage/change-stamp.js';
+import type { ChangeStamp, StampSet, TableStamp } from './storage/change-stamp.js';
 import type { Database } from './storage/schema.js';
 import { APP_VERSION } from './config/version.js';
 import scenesPlugin from './scenes/plugin.js';
@@ -24,16 +24,22 @@ import type { EngineOptions } from './sync/engine.js';
 
 export interface AppOptions {
   db: Kysely<Database>;
+  /** For reads only (OpenDatabase.readDb); default `db`. */
+  readDb?: Kysely<Database>;
   config: ServerConfig;
   /** The database's change stamp (OpenDatabase.changeStamp); without it list pages are not cached. */
   changeStamp?: ChangeStamp;
   /** The API keys' stamp (OpenDatabase.keyStamp); without it every request's key is looked up. */
   keyStamp?: ChangeStamp;
+  /** One table's stamp (OpenDatabase.tableStamp); without it a table's stamp is the whole database's. */
+  tableStamp?: TableStamp;
+  /** Both, read together (OpenDatabase.stampSet). */
+  stampSet?: () => StampSet | Promise<StampSet>;
   /** The laptop's sync engine timing and photo transfer (sync/engine.ts). */
   sync?: EngineOptions;
 }
 
-export async function buildApp({ db, config: given, changeStamp = () => null, keyStamp = () => null, sync }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, readDb = db, config: given, changeStamp = () => null, keyStamp = () => null, tableStamp = () => changeStamp(), stampSet = () => ({ data: changeStamp, table: tableStamp }), sync }: AppOptions): Promise<FastifyInstance> {
   const config = resolveConfig(given);
   const schemas = new LazySchemas();
   const app = Fastify({
@@ -51,10 +57,11 @@ export async function buildApp({ db, config: given, changeStamp = () => null, ke
     http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('db', db);
+  app.decorate('readDb', readDb);
   app.decorate('dataDir', config.dataDir);
   app.decorate('serverConfig', config);
   // What runs on a request, in order, before any route (docs/api.md, "What a request passes through").
-  await registerRequestPlugins(app, { db, changeStamp, keyStamp, webRoot: config.webRoot });
+  await registerRequestPlugins(app, { db, changeStamp, keyStamp, tableStamp, stampSet, webRoot: config.webRoot });
   await registerOpenApi(app, APP_VERSION);
   // Before the routes, which add what a fresh server should prepare as it starts listening.
   await app.register(warmUpPlugin);

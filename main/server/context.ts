@@ -6,6 +6,11 @@ import type { AppConfig } from './config/config.js';
 declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
+    /**
+     * For reads that write nothing (the v1.5 lists and by-id reads): on PostgreSQL a pool of its own,
+     * so a screen's read does not queue behind the pushes' transactions for a connection; on SQLite `db`.
+     */
+    readDb: Kysely<Database>;
     dataDir: string;
     serverConfig: AppConfig;
   }

@@ -79,7 +79,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let app: FastifyInstance | undefined;
   try {
     await applyOptions(database.db, options);
-    app = await buildApp({ db: database.db, config, changeStamp: database.changeStamp, keyStamp: database.keyStamp, sync: options.sync });
+    app = await buildApp({ db: database.db, readDb: database.readDb, config, changeStamp: database.changeStamp, keyStamp: database.keyStamp, tableStamp: database.tableStamp, stampSet: database.stampSet, sync: options.sync });
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app?.close();

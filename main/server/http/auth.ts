@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { verifyApiKey, type VerifiedApiKey } from '../domain/api-keys.js';
 import type { Database } from '../storage/schema.js';
 import { HttpError, detail } from './errors.js';
-import { requestKeyStamp, requestStamp } from './request-stamp.js';
+import { requestKeyStamp, stampSetOf } from './request-stamp.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -100,7 +100,7 @@ export const authPlugin = fp(
       if (request.is404 || !routeNeedsAuth(request.routeOptions.config)) return;
       const token = tokenOf(request);
       // A read asks for its caches' stamp now too: on PostgreSQL both stamps then come in one query.
-      if (request.method === 'GET' || request.method === 'HEAD') void requestStamp(request);
+      if (request.method === 'GET' || request.method === 'HEAD') void stampSetOf(request);
       const key = await verify(token, await requestKeyStamp(request));
       if (!key) throw unauthorized('Invalid token.');
       request.apiKey = key;

@@ -2,16 +2,20 @@
 // for a WAL sync covering what the request may have read, i.e. every commit visible when it is sent.
 // A route whose answer is only what its write() returned says so (`answerOf`): that write was answered
 // after a sync that began after its commit, which covers everything the request read before or inside
-// it, so the answer goes without waiting for the commits of later groups.
+// it, so the answer goes without waiting for the commits of later groups. A route whose answer shows
+// only some tables' rows says which (`readsOnly`): it waits only if one of them changed since the last
+// sync that ended (storage/wal-sync.ts, pendingFor), so a SKU page does not wait for a brand's commit.
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { durable } from '../storage/wal-sync.js';
+import { durable, durableTables } from '../storage/wal-sync.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by `answerOf`: the answer is a write's result and reads nothing after it. */
     answeredByWrite: boolean;
+    /** Set by `readsOnly`: the only tables whose rows the answer shows. */
+    readTables: readonly string[] | null;
   }
 }
 
@@ -27,8 +31,9 @@ export interface DurableAnswersOptions {
 export const durableAnswersPlugin = fp(
   async (app: FastifyInstance, { db }: DurableAnswersOptions) => {
     app.decorateRequest('answeredByWrite', false);
+    app.decorateRequest('readTables', null);
     app.addHook('onSend', (request, reply, payload, done) => {
-      const synced = request.answeredByWrite ? null : durable(db);
+      const synced = request.answeredByWrite ? null : request.readTables ? durableTables(db, request.readTables) : durable(db);
       if (!synced) return done(null, payload);
       synced.then(
         () => done(null, payload),
@@ -52,4 +57,12 @@ export async function answerOf<T>(request: FastifyRequest, written: Promise<T>):
   const value = await written;
   request.answeredByWrite = true;
   return value;
+}
+
+/**
+ * Marks the request's answer as showing the rows of `tables` only (and what the key check read): it
+ * then waits only for the sync of a commit that changed one of them. The route must read nothing else.
+ */
+export function readsOnly(request: FastifyRequest, tables: readonly string[]): void {
+  request.readTables = tables;
 }

@@ -4,11 +4,14 @@
 // serialisation. So a list's order is kept here as its data_ids (a page is a slice of it, its count
 // the length), and its records serialised to bytes, once per database change stamp
 // (storage/change-stamp.ts); only the records missing are read, and a page is the records' bytes
-// copied once into the body. Any write, by this process or another, changes the stamp and retires
-// everything kept.
+// copied once into the body. What is kept is kept per scope: a table, for a resource whose records
+// show that table's rows alone (under the table's stamp, which only a write to that table, or
+// another process's commit, moves: storage/change-stamp.ts), or the whole database (under its
+// stamp, which any write moves). A write then retires only the scopes it could change: a brand POST
+// leaves the SKUs' records and orders kept.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import type { ChangeStamp } from '../storage/change-stamp.js';
+import type { ChangeStamp, TableStamp } from '../storage/change-stamp.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +36,11 @@ export interface RecordCacheView {
   order(key: string, compute: () => Promise<number[] | null>): Promise<number[] | null>;
   /** The order of `key` if it was computed (undefined if not, null when too long), without computing it. */
   keptOrder(key: string): number[] | null | undefined;
+  /**
+   * Whether a page of the list `key` was asked for before under this stamp (and notes that it now
+   * was): the whole order pays only for a list read more than once before the next write retires it.
+   */
+  askedBefore(key: string): boolean;
   /** How many records the list named `key` has; `compute` counts them. */
   count(key: string, compute: () => Promise<number>): Promise<number>;
   /**
@@ -49,27 +57,41 @@ export interface RecordCacheView {
 }
 
 export interface RecordCache {
-  /** What is kept under `stamp` (the request's: http/request-stamp.ts); null: nothing can be kept. */
-  view(stamp: string | null): RecordCacheView | null;
+  /**
+   * What is kept under `stamp` (the request's: http/request-stamp.ts) for `table` (its stamp:
+   * requestTableStamp), or for the whole database (its stamp: requestStamp) when no table is given;
+   * null: nothing can be kept.
+   */
+  view(stamp: string | null, table?: string): RecordCacheView | null;
 }
 
-/** Everything kept under one stamp. */
+/** Everything kept under one stamp, for one scope. */
 interface Generation {
   stamp: string;
   view: RecordCacheView;
+  /** The bytes it keeps, of the cache's bound. */
+  bytes: number;
 }
 
-export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CACHE_BYTES): RecordCache {
-  let current: Generation | null = null;
+/** The scope of what is kept for the whole database (no table name is this). */
+const WHOLE = '';
+
+export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CACHE_BYTES, tableStamp: TableStamp = () => changeStamp()): RecordCache {
+  const current = new Map<string, Generation>();
   let bytes = 0;
-  const generation = (stamp: string): Generation => {
+  const generation = (scope: string, stamp: string): Generation => {
     const tables = new Map<string, Map<number, Buffer>>();
     const orders = new Map<string, number[] | null>();
     const computing = new Map<string, Promise<number[] | null>>();
     const counts = new Map<string, number>();
+    const asked = new Set<string>();
     const bodies = new Map<string, Buffer>();
-    /** What was computed is kept only if the database is still as it was at `stamp`. */
-    const still = async () => (await changeStamp()) === stamp && current?.stamp === stamp;
+    /** What was computed is kept only if the scope is still as it was at `stamp`. */
+    const still = async () => (await (scope === WHOLE ? changeStamp() : tableStamp(scope))) === stamp && current.get(scope) === self;
+    const keep = (n: number) => {
+      self.bytes += n;
+      bytes += n;
+    };
     const view: RecordCacheView = {
       order(key, compute) {
         const known = orders.get(key);
@@ -90,6 +112,12 @@ export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CA
         return running;
       },
       keptOrder: (key) => orders.get(key),
+      askedBefore(key) {
+        if (asked.has(key)) return true;
+        if (asked.size >= ORDERS_KEPT) asked.clear();
+        asked.add(key);
+        return false;
+      },
       async count(key, compute) {
         const known = orders.get(key)?.length ?? counts.get(key);
         if (known !== undefined) return known;
@@ -121,7 +149,7 @@ export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CA
           out[i] = Buffer.from(json);
           if (bytes + out[i].length <= maxBytes) {
             kept.set(ids[i], out[i]);
-            bytes += out[i].length;
+            keep(out[i].length);
           }
         }
         return out;
@@ -132,22 +160,25 @@ export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CA
         const body = Buffer.from(await compute());
         if (bytes + body.length <= maxBytes && (await still())) {
           bodies.set(key, body);
-          bytes += body.length;
+          keep(body.length);
         }
         return body;
       },
     };
-    return { stamp, view };
+    const self: Generation = { stamp, view, bytes: 0 };
+    return self;
   };
   return {
-    view(stamp) {
+    view(stamp, table) {
       if (stamp === null) return null;
-      if (current?.stamp !== stamp) {
+      const scope = table ?? WHOLE;
+      let kept = current.get(scope);
+      if (kept?.stamp !== stamp) {
         // A request still holding the older generation's view reads what it kept, and keeps nothing more.
-        current = generation(stamp);
-        bytes = 0;
+        bytes -= kept?.bytes ?? 0;
+        current.set(scope, (kept = generation(scope, stamp)));
       }
-      return current.view;
+      return kept.view;
     },
   };
 }
@@ -162,7 +193,7 @@ export interface RecordCacheOptions {
  */
 export const recordCachePlugin = fp(
   async (app: FastifyInstance, options: RecordCacheOptions) => {
-    app.decorate('recordCache', createRecordCache(app.changeStamp, options.maxBytes));
+    app.decorate('recordCache', createRecordCache(app.changeStamp, options.maxBytes, app.tableStamp));
   },
   { name: 'shelf-audit-record-cache', dependencies: ['shelf-audit-request-stamp'] },
 );

@@ -5,7 +5,7 @@
 // order of the hooks; a plugin registered before one it depends on fails at start.
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { ChangeStamp } from '../storage/change-stamp.js';
+import type { ChangeStamp, StampSet, TableStamp } from '../storage/change-stamp.js';
 import type { Database } from '../storage/schema.js';
 import { authPlugin } from './auth.js';
 import { bodyAdmissionPlugin } from './body-admission.js';
@@ -26,17 +26,21 @@ export interface RequestPluginsOptions {
   changeStamp: ChangeStamp;
   /** The API keys' stamp: what the verified keys are kept under. */
   keyStamp: ChangeStamp;
+  /** One table's stamp: what the record cache compares for a table's records. */
+  tableStamp: TableStamp;
+  /** Both, read together: what a request reads once. */
+  stampSet: () => StampSet | Promise<StampSet>;
   /** The built web UI, for the not-found handler's fallback to index.html. */
   webRoot: string | null;
 }
 
-export async function registerRequestPlugins(app: FastifyInstance, { db, changeStamp, keyStamp, webRoot }: RequestPluginsOptions): Promise<void> {
+export async function registerRequestPlugins(app: FastifyInstance, { db, changeStamp, keyStamp, tableStamp, stampSet, webRoot }: RequestPluginsOptions): Promise<void> {
   // onRequest: a request without Host is refused before anything else runs.
   await app.register(hostCheckPlugin);
   // onSend: first, so every answer of every route (404 and errors included) waits for its WAL sync.
   await app.register(durableAnswersPlugin, { db });
   // The stamps each request reads once; the caches and the key check depend on them.
-  await app.register(requestStampPlugin, { changeStamp, keyStamp });
+  await app.register(requestStampPlugin, { changeStamp, keyStamp, tableStamp, stampSet });
   await app.register(pageCachePlugin);
   await app.register(recordCachePlugin);
   await app.register(errorHandlerPlugin);

@@ -5,11 +5,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { deleteRecord, getRecord, listAllIds, listCount, listFilters, listPageIds, listRecords, insertRecord, recordsByDataId, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
-import { answerOf } from '../http/durable-answers.js';
+import { answerOf, readsOnly } from '../http/durable-answers.js';
 import { envelope, pageOf, readFormPaging } from '../http/pagination.js';
 import { jsonArrayInto } from '../http/json-bytes.js';
 import { ORDER_MAX_IDS } from '../http/record-cache.js';
-import { requestStamp } from '../http/request-stamp.js';
+import { requestStamp, requestTableStamp } from '../http/request-stamp.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import { Created, Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../schemas/common.js';
 
@@ -102,11 +102,20 @@ type ListQueryValue = Record<string, string | number | boolean | undefined>;
 export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
   return async (app) => {
     const db = app.db;
+    // Lists and by-id reads: on PostgreSQL a pool of their own (context.ts).
+    const readDb = app.readDb;
     const has = (m: Method) => o.methods.includes(m);
     const byId = `${o.path}:id/`;
     const tags = [o.tag];
     const create = (body: Row) => (o.create ? write(db, (ctx) => o.create!(ctx, body)) : insertRecord(db, o.def, body));
     const update = o.update ?? ((ctx, id, body) => updateRecord(ctx, o.def, id, body));
+    // A resource whose records show its own table's rows alone (no field read from another table, no
+    // detail added) is cached under that table's stamp, so writes to other tables leave it kept, and
+    // its answers wait only for the WAL sync of a commit to that table (or to the API keys, which the
+    // key check read). Any other is cached under the whole database's stamp and waits for every commit.
+    const ownTable = !o.detail && !Object.values(o.def.fields).some((f) => f.read) ? o.def.table : undefined;
+    const shown = ownTable ? [ownTable, 'api_keys'] : null;
+    const stampOf = (request: Parameters<typeof requestStamp>[0]) => (ownTable ? requestTableStamp(request, ownTable) : requestStamp(request));
 
     if (has('list')) {
       const firstOrdering = o.firstOrdering ?? (o.def.list?.ordering?.includes('name') ? 'name' : false);
@@ -116,9 +125,9 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
         // Its count and first page, as a request would read them: the database's pages of the table's
         // index, and the code that reads them, are then warm.
         app.warmUp(`${o.def.table} by ${firstOrdering}`, async () => {
-          const cached = app.recordCache.view(await app.changeStamp());
+          const cached = app.recordCache.view(await (ownTable ? app.tableStamp(ownTable) : app.changeStamp()), ownTable);
           const key = orderKey(o.def.table, list);
-          await listPageIds(db, o.def, { offset: 0, limit: FIRST_PAGES_IDS }, list, cached ? () => cached.count(key, () => listCount(db, o.def, list)) : undefined);
+          await listPageIds(readDb, o.def, { offset: 0, limit: FIRST_PAGES_IDS }, list, cached ? () => cached.count(key, () => listCount(readDb, o.def, list)) : undefined);
         });
       }
       const itemSchema = o.listItem ?? o.item;
@@ -138,21 +147,27 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
         const list: ListQuery = { filters: request.query, search: search?.toString(), ordering: ordering?.toString() };
         // Records and list orders are kept while the database is unchanged (http/record-cache.ts), so
         // any page is a slice and a copy of serialised records, not a query and a serialisation.
-        const cached = app.recordCache.view(await requestStamp(request));
+        if (shown) readsOnly(request, shown);
+        const cached = app.recordCache.view(await stampOf(request), ownTable);
         if (!cached) {
-          const { count, results } = await listRecords(db, o.def, page, list);
+          const { count, results } = await listRecords(readDb, o.def, page, list);
           return envelope(request, page, count, results);
         }
         // The first pages (what a screen opens on) are read through the list's index, and its count
         // kept; the whole order (50,000 SKUs take a few hundred milliseconds on a slow laptop) only
-        // once a client pages further.
+        // once a client pages further, and only for a list asked for before under this stamp: where
+        // writes move the stamp between any two reads (visits while devices push), each page is
+        // one OFFSET query rather than the whole order read for one page.
         const key = orderKey(o.def.table, list);
-        const order = page.offset + page.limit <= FIRST_PAGES_IDS ? cached.keptOrder(key) : await cached.order(key, () => listAllIds(db, o.def, list, ORDER_MAX_IDS));
+        const order =
+          page.offset + page.limit <= FIRST_PAGES_IDS || !cached.askedBefore(key)
+            ? cached.keptOrder(key)
+            : await cached.order(key, () => listAllIds(readDb, o.def, list, ORDER_MAX_IDS));
         const { count, ids } = order
           ? { count: order.length, ids: order.slice(page.offset, page.offset + page.limit) }
-          : await listPageIds(db, o.def, page, list, () => cached.count(key, () => listCount(db, o.def, list)));
+          : await listPageIds(readDb, o.def, page, list, () => cached.count(key, () => listCount(readDb, o.def, list)));
         const items = await cached.records(o.def.table, ids, async (missing) => {
-          const rows = await recordsByDataId(db, o.def, missing);
+          const rows = await recordsByDataId(readDb, o.def, missing);
           return new Map([...rows].map(([id, row]) => [id, reply.serializeInput(row, itemSchema as unknown as Record<string, unknown>)]));
         });
         // The envelope serialised as the route's schema does it, its empty results filled with the records.
@@ -161,7 +176,7 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
           // Already serialised: sent as it is (a buffer body skips the response serialiser).
           return (reply as FastifyReply).type('application/json; charset=utf-8').send(jsonArrayInto(empty.slice(0, -RESULTS_TAIL.length), items, '}'));
         }
-        const { count: total, results } = await listRecords(db, o.def, page, list);
+        const { count: total, results } = await listRecords(readDb, o.def, page, list);
         return envelope(request, page, total, results);
       });
     }
@@ -185,10 +200,11 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
         schema: { tags, summary: `Read a ${o.def.label}`, params: IdParams, response: { 200: o.detailItem ?? o.item, ...errorResponses } },
       }, async (request, reply) => {
         const read = async () => {
-          const record = await getRecord(db, o.def, request.params.id);
+          const record = await getRecord(readDb, o.def, request.params.id);
           return o.detail ? o.detail(record) : record;
         };
-        const cached = app.recordCache.view(await requestStamp(request));
+        if (shown) readsOnly(request, shown);
+        const cached = app.recordCache.view(await stampOf(request), ownTable);
         if (!cached) return read();
         // Kept serialised as the route's schema does it (http/record-cache.ts), sent as it is.
         const body = await cached.body(`${o.path}${request.params.id}`, async () => reply.serializeInput(await read(), detailSchema) as string);

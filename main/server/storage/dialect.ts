@@ -4,7 +4,7 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Dialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
-import { postgresChangeStamp, sqliteChangeStamps, type ChangeStamps } from './change-stamp.js';
+import { postgresChangeStamp, sqliteChangeStamps, sqliteTableVersions, type ChangeStamps } from './change-stamp.js';
 import type { Database } from './schema.js';
 import { statementName } from './prepared-query.js';
 import { startCheckpointer } from './wal-checkpoint.js';
@@ -27,13 +27,27 @@ export interface DialectHandle {
   stamps: ChangeStamps;
   /** SQLite: syncs the WAL after commits (storage/wal-sync.ts). */
   walSync?: WalSync;
+  /** PostgreSQL: the read pool's dialect (context.ts, readDb); SQLite has its one connection. */
+  readDialect?: Dialect;
 }
+
+/**
+ * Connections of the read pool. A few: they serve screens' pages, each a query or two; the write pool
+ * keeps node-postgres' default of 10.
+ */
+export const READ_POOL_SIZE = 4;
 
 export function createDialect(target: DatabaseTarget): DialectHandle {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.connectionString });
     const stamp = postgresChangeStamp(target.connectionString);
-    return { dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), close: () => stamp.close(), stamps: stamp };
+    const readPool = new pg.Pool({ connectionString: target.connectionString, max: READ_POOL_SIZE });
+    return {
+      dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
+      readDialect: new PostgresDialect({ pool: withNamedStatements(readPool) }),
+      close: () => stamp.close(),
+      stamps: stamp,
+    };
   }
   const sqlite = new SQLite(target.file);
   // WAL lets readers (the UI, the sync engine) run while a write is in progress; foreign keys are off
@@ -50,14 +64,15 @@ export function createDialect(target: DatabaseTarget): DialectHandle {
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
   });
   if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${WORKER_AUTOCHECKPOINT_PAGES}`);
+  const tables = sqliteTableVersions(sqlite);
   return {
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     close: async () => {
       await checkpointer?.stop();
       if (sqlite.open) sqlite.close();
     },
-    stamps: sqliteChangeStamps(sqlite),
-    walSync: new WalSync(sqlite, `${target.file}-wal`),
+    stamps: sqliteChangeStamps(sqlite, tables),
+    walSync: new WalSync(sqlite, `${target.file}-wal`, tables),
   };
 }
 

@@ -153,6 +153,12 @@ export interface ApiKeyVersionTable {
   version: string | number;
 }
 
+/** A followed table's version, moved by triggers on PostgreSQL (migration 0027, storage/change-stamp.ts). */
+export interface TableVersionsTable {
+  name: string;
+  version: string | number;
+}
+
 export interface OutboxTable {
   seq: Generated<number>;
   entity: string;
@@ -364,6 +370,7 @@ export interface Database {
   imports: ImportTable;
   api_keys: ApiKeyTable;
   api_key_version: ApiKeyVersionTable;
+  table_versions: TableVersionsTable;
   outbox: OutboxTable;
   devices: DeviceTable;
   sync_owners: SyncOwnerTable;

@@ -27,11 +27,17 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import type { TableVersions } from './change-stamp.js';
 
 interface Round {
   /** The own commits and data_version as of the round's start: what it makes durable. */
   commits: number;
   version: unknown;
+  /**
+   * Every table's version as of the round's start (storage/change-stamp.ts), read outside any
+   * transaction: a table whose version is still this is on disk once the round is. Null: not known.
+   */
+  tables: Map<string, bigint> | null;
   done: Promise<void>;
 }
 
@@ -40,7 +46,7 @@ export class WalSync {
   /** This connection's commits so far. */
   private commits = 0;
   /** What the latest successful round made durable. */
-  private synced: { commits: number; version: unknown };
+  private synced: { commits: number; version: unknown; tables: Map<string, bigint> | null };
   private current: Round | null = null;
   /** The round that starts when the current one ends, with whoever waits for it. */
   private next: Promise<void> | null = null;
@@ -49,9 +55,10 @@ export class WalSync {
   constructor(
     private readonly sqlite: SQLite.Database,
     private readonly walFile: string,
+    private readonly tableVersions?: TableVersions,
   ) {
     this.dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-    this.synced = { commits: 0, version: this.dataVersion.get() };
+    this.synced = { commits: 0, version: this.dataVersion.get(), tables: null };
   }
 
   /** Called right after each COMMIT of this connection. */
@@ -79,16 +86,43 @@ export class WalSync {
     }));
   }
 
+  /**
+   * `pending()` for an answer that shows only these tables' rows: null, without waiting for the sync
+   * in flight, when none of them changed since the last round that ended (for a table whose version
+   * only this connection moves, also no other process's commit visible since), as when a brand POST
+   * is syncing and a SKU page is read; else `pending()`.
+   */
+  pendingFor(tables: readonly string[]): Promise<void> | null {
+    const synced = this.synced.tables;
+    // Inside a transaction (a group commit in progress) a version may be one not yet committed.
+    if (synced && this.tableVersions && this.sqlite.open && !this.sqlite.inTransaction) {
+      // Another process's commit may have changed a table whose version only this connection moves.
+      const othersCommitted = this.dataVersion.get() !== this.synced.version;
+      let unchanged = true;
+      for (const t of tables) {
+        const v = this.tableVersions.get(t);
+        if (v === undefined || synced.get(t) !== v || (othersCommitted && !this.tableVersions.shared(t))) {
+          unchanged = false;
+          break;
+        }
+      }
+      if (unchanged) return null;
+    }
+    return this.pending();
+  }
+
   private start(): Round {
+    const open = this.sqlite.open;
     const round: Round = {
       commits: this.commits,
-      version: this.sqlite.open ? this.dataVersion.get() : this.synced.version,
+      version: open ? this.dataVersion.get() : this.synced.version,
+      tables: this.tableVersions && open && !this.sqlite.inTransaction ? this.tableVersions.all() : null,
       done: this.syncWal(),
     };
     this.current = round;
     void round.done.then(
       // Rounds run one after another: each covers at least what the one before did.
-      () => (this.synced = { commits: round.commits, version: round.version }),
+      () => (this.synced = { commits: round.commits, version: round.version, tables: round.tables }),
       // Nothing is known durable: whoever waited is told (through `done`); the next call syncs again.
       () => undefined,
     ).finally(() => {
@@ -134,6 +168,11 @@ export function walSyncOf(db: Kysely<any>): WalSync | undefined {
  */
 export function durable(db: Kysely<any>): Promise<void> | null {
   return syncs.get(db)?.pending() ?? null;
+}
+
+/** `durable` for an answer that shows only these tables' rows (WalSync.pendingFor). */
+export function durableTables(db: Kysely<any>, tables: readonly string[]): Promise<void> | null {
+  return syncs.get(db)?.pendingFor(tables) ?? null;
 }
 
 /** `durable` for every open database: for requests the server makes (http/outgoing.ts), which do not say what they read. */
