@@ -2,11 +2,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './storage/schema.js';
 import type { AppConfig } from './config/config.js';
+import type { ObjectStore } from './storage/object-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
     dataDir: string;
     serverConfig: AppConfig;
+    /** The central's bucket (SHELF_AUDIT_S3_*), or null: photos and models are files under dataDir. */
+    objectStore: ObjectStore | null;
   }
 }
