@@ -258,6 +258,8 @@ export class PushWatch extends LoopbackProxy {
 export class PhotoProxy extends LoopbackProxy {
   holdPhotos = false;
   cutNextPatchAfter: number | null = null;
+  /** Hold every photo request from the cut on (the laptop must then resume elsewhere). */
+  holdAfterCut = false;
   readonly patches: Array<{ offset: number; bytes: number }> = [];
   get patchedBytes(): number {
     return this.patches.reduce((s, p) => s + p.bytes, 0);
@@ -292,6 +294,7 @@ export class PhotoProxy extends LoopbackProxy {
           }, 200);
         });
         patch.bytes = cut;
+        if (this.holdAfterCut) this.holdPhotos = true;
         req.pause();
         return;
       }
