@@ -128,7 +128,8 @@ export function digest(rows: Rows): string {
 abstract class LoopbackProxy {
   private readonly server: http.Server;
   port = 0;
-  constructor(protected readonly target: string) {
+  /** Where requests go; a test may re-point it (a load balancer that sends the next request elsewhere). */
+  constructor(public target: string) {
     this.server = http.createServer((req, res) => this.handle(req, res));
   }
   async listen(): Promise<string> {

@@ -64,7 +64,7 @@ export function s3ClientConfig(settings: ObjectStoreSettings): S3ClientConfig {
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     forcePathStyle: settings.pathStyle,
     // A slow or absent bucket must fail a request in bounded time, so the laptop is told to come back.
-    requestHandler: { connectionTimeout: Math.min(settings.timeoutMs, 5_000), requestTimeout: settings.timeoutMs },
+    requestHandler: { connectionTimeout: Math.min(settings.timeoutMs, 5_000), requestTimeout: settings.timeoutMs, throwOnRequestTimeout: true },
     maxAttempts: 2,
     // Checksums only where S3 requires them: not every S3-compatible server knows the newer
     // x-amz-checksum-* headers; integrity is checked by Content-MD5 and the SHA-256 of each photo.
