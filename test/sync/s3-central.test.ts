@@ -306,6 +306,20 @@ describe('a central of two processes over PostgreSQL and an S3 bucket (Ceph RADO
     centralDisksHoldNoPhotos();
   }, 180_000);
 
+  it("a photo uploaded through the central's own API (master data) goes to the bucket and any process serves it", async () => {
+    const bytes = await photo(3131, 320, 240);
+    const form = new FormData();
+    form.append('datafile', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'ref.jpg');
+    const res = await fetch(`${centrals[0].url}/api/v1.5/uploads/`, { method: 'POST', headers: { authorization: `Token ${ADMIN_KEY}` }, body: form });
+    expect(res.status).toBe(201);
+    const key = `${sha256(bytes).slice(0, 2)}/${sha256(bytes)}.jpg`;
+    expect((await objectBytes(key)).equals(bytes)).toBe(true);
+    // The other process has no copy on its disk: it serves the bucket's, even to an auditor (master data).
+    const served = await fetch(`${centrals[1].url}/api/app/v1/sync/photos/content/${path.basename(key)}`, { headers: device(laptops.a.key) });
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+  }, 60_000);
+
   it('the migration moves a folder into the bucket, refuses and reports a corrupted file, resumes, and removes only when told', async () => {
     const dir = tmp('shelf-audit-old-central-');
     const photos: Array<{ key: string; bytes: Buffer }> = [];
