@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir as desktopDataDir } from '../../host/data-directory.js';
-import type { ObjectStoreSettings } from '../storage/object-store.js';
 
 export interface ServerConfig {
   host: string;
@@ -96,6 +95,18 @@ export interface ServerSettings {
    * AWS_SECRET_ACCESS_KEY, or AWS_SHARED_CREDENTIALS_FILE). Null: files under the data directory.
    */
   objectStore: ObjectStoreSettings | null;
+}
+
+/** The central's bucket (storage/object-store.ts). */
+export interface ObjectStoreSettings {
+  bucket: string;
+  /** An S3-compatible server's URL; null: AWS's own endpoint for the region. */
+  endpoint: string | null;
+  region: string;
+  /** Bucket in the path (`http://host/bucket/key`), as most S3-compatible servers want. */
+  pathStyle: boolean;
+  /** How long one request to the bucket may take before it counts as unreachable (ms). */
+  timeoutMs: number;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {

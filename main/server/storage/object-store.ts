@@ -18,19 +18,10 @@ import {
   S3ServiceException,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
+import type { ObjectStoreSettings } from '../config/config.js';
 import type { BlobStore } from './blob-store.js';
 import { isBlobKey } from './blob-store.js';
 
-export interface ObjectStoreSettings {
-  bucket: string;
-  /** An S3-compatible server's URL; null: AWS's own endpoint for the region. */
-  endpoint: string | null;
-  region: string;
-  /** Bucket in the path (`http://host/bucket/key`), as most S3-compatible servers want. */
-  pathStyle: boolean;
-  /** How long one request to the bucket may take before it counts as unreachable (ms). */
-  timeoutMs: number;
-}
 
 /** The bucket could not be reached or answered with a server error: the caller answers 503, the client retries. */
 export class BucketUnavailableError extends Error {}
