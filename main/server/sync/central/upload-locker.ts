@@ -58,7 +58,12 @@ export class PgAdvisoryLocker implements Locker {
       // The connection broke (and with it every lock this process held): the next lock opens another.
       const c = this.connection;
       this.connection = null;
-      c?.then(({ release }) => release()).catch(() => undefined);
+      this.held.clear();
+      // Given back without this process's locks (if the connection still answers), so no other user of the pool inherits them.
+      c?.then(async ({ conn, release }) => {
+        await sql`select pg_advisory_unlock_all()`.execute(conn).catch(() => undefined);
+        release();
+      }).catch(() => undefined);
       throw error;
     }
   }
@@ -104,12 +109,20 @@ export class PgAdvisoryLocker implements Locker {
     };
   }
 
-  /** Gives the connection back (its locks go with it); before the database closes. */
+  /** Frees this process's locks and gives the connection back to the pool; before the database closes. */
   async close(): Promise<void> {
     this.closed = true;
     const c = this.connection;
     this.connection = null;
-    if (c) (await c.catch(() => null))?.release();
+    const held = c ? await c.catch(() => null) : null;
+    if (!held) return;
+    try {
+      // Session locks outlive a connection's return to the pool: freed here, or another request would inherit them.
+      await sql`select pg_advisory_unlock_all()`.execute(held.conn);
+    } finally {
+      this.held.clear();
+      held.release();
+    }
   }
 }
 
