@@ -15,12 +15,17 @@
 //    central with 2,000 SKUs and DEVICES x 100 visits, for OFFICE_SECONDS without pushes and then as
 //    long again while the DEVICES push batch after batch: the readers' p99 with pushes next to
 //    without (goal: at most 2x).
+// 5. DEVICES simulated devices send DEVICE_PHOTOS photos each at once (tus: create, then one PATCH),
+//    spread over 2 central processes, with the file store (one shared data folder) and with the
+//    S3 bucket (Ceph's RADOS gateway on a one-node in-memory cluster, scripts/s3-server.mjs): MB/s,
+//    the central processes' CPU per photo, and the gateway's (radosgw + the OSD) apart.
 //
-//   node bench/sync-push.bench.mjs [--visits 1000] [--photos 5] [--devices 50] [--batches 10]
+//   node bench/sync-push.bench.mjs [--visits 1000] [--photos 5] [--devices 50] [--batches 10] [--device-photos 4]
+// --visits 0 skips parts 1 to 3; --device-photos 0 skips part 5.
 // BENCH_SYNC_PROFILE=DIR writes the laptop's and the central's CPU profiles (node --cpu-prof) there;
 // BENCH_SYNC_NODE_ARGS adds node flags to both (e.g. "--trace-gc", with BENCH_SERVE_STDOUT_DIR=DIR to
 // keep what they print); BENCH_SYNC_FLUSH=0 skips the `sync` before each upload.
-// BENCH_SYNC_PARTS (comma-separated: laptop,devices,office; default all): `office` alone needs no photos.
+// BENCH_SYNC_PARTS (comma-separated: laptop,devices,office,photos; default all): `office` alone needs no photos.
 // Disk: about 2 x visits x photos x 3.5 MB while it runs (laptop and central copies), removed after.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -30,6 +35,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { PgCluster, PG_BIN } from '../scripts/pg-cluster.mjs';
+import { CephS3, cephInstalled } from '../scripts/s3-server.mjs';
 import { spawnServe } from './serve-process.mjs';
 
 const arg = (name, fallback) => {
@@ -44,7 +50,8 @@ const BATCH = 100;
 const OFFICE_SECONDS = arg('office_seconds', 10);
 const OFFICE_READERS = arg('office_readers', 4);
 const OFFICE_SKUS = 2000;
-const PARTS = (process.env.BENCH_SYNC_PARTS ?? 'laptop,devices,office').split(',');
+const PARTS = (process.env.BENCH_SYNC_PARTS ?? 'laptop,devices,office,photos').split(',');
+const DEVICE_PHOTOS = arg('device-photos', 4);
 const KEY = 'bench-sync-push-admin-key';
 const PHOTO_DIR = '../shared/data/shelf-photos';
 
@@ -333,11 +340,84 @@ async function officeReads() {
   console.log(`readers' p99 with pushes / without: ${ratio.toFixed(2)}x (goal: at most 2x)${quiet.non2xx + busy.non2xx ? `; ${quiet.non2xx + busy.non2xx} failed reads` : ''}`);
 }
 
+/** CPU seconds (user + system) of several processes. */
+const cpuOf = (pids) => pids.reduce((sum, pid) => sum + cpu(pid).reduce((a, b) => a + b, 0), 0);
+
+/**
+ * DEVICES devices send DEVICE_PHOTOS distinct photos each, all at once, through 2 central processes
+ * (device d to process d % 2), over tus as the laptop does it (create, then the bytes in one PATCH).
+ */
+async function manyDevicePhotos(store, bases, s3) {
+  const dataDir = path.join(tmp, `central-photos-${store}`);
+  const env = store === 'bucket' ? s3.env('bench-photos') : {};
+  const centrals = [];
+  for (let i = 0; i < 2; i++) {
+    // Each process its own folder with a bucket (nothing shared on disk); one shared folder without.
+    const c = await spawnServe(store === 'bucket' ? `${dataDir}-${i}` : dataDir, KEY, ['--role', 'central', '--database', cluster.url], env);
+    children.push(c.server);
+    centrals.push(c);
+  }
+  const devices = [];
+  for (let d = 0; d < DEVICES; d++) devices.push(await call(centrals[0].url, 'POST', '/api/app/v1/devices/', { name: `bench photo device ${store}-${d}`, role: 'auditor' }));
+  const photos = devices.map((_, d) => Array.from({ length: DEVICE_PHOTOS }, (_, p) => distinct(bases[(d * DEVICE_PHOTOS + p) % bases.length], 1_000_000 * (store === 'bucket' ? 2 : 1) + d * DEVICE_PHOTOS + p)));
+  const bytes = photos.flat().reduce((s, p) => s + p.length, 0);
+  const gateway = store === 'bucket' ? ['client.rgw', 'osd.0'].map((n) => Number(readFileSync(path.join(s3.dir, 'run', `${n}.pid`), 'utf8'))) : [];
+  const pids = centrals.map((c) => c.server.pid);
+  const cpu0 = cpuOf(pids);
+  const gw0 = cpuOf(gateway);
+  const t0 = performance.now();
+  await Promise.all(devices.map(async (device, d) => {
+    const base = centrals[d % 2].url;
+    const headers = { authorization: `Token ${device.key}`, 'x-sync-protocol': '1', 'tus-resumable': '1.0.0' };
+    for (const photo of photos[d]) {
+      const sha = createHash('sha256').update(photo).digest('hex');
+      const meta = `sha256 ${Buffer.from(sha).toString('base64')},ext ${Buffer.from('jpg').toString('base64')}`;
+      const created = await fetch(`${base}/api/app/v1/sync/photos/files`, { method: 'POST', headers: { ...headers, 'upload-length': String(photo.length), 'upload-metadata': meta } });
+      if (created.status !== 201) throw new Error(`tus create: ${created.status} ${await created.text()}`);
+      const location = new URL(created.headers.get('location'), base).href;
+      const patched = await fetch(location, { method: 'PATCH', headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: photo });
+      if (patched.status !== 204) throw new Error(`tus PATCH: ${patched.status} ${await patched.text()}`);
+    }
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  const count = DEVICES * DEVICE_PHOTOS;
+  const centralCpu = cpuOf(pids) - cpu0;
+  const gatewayCpu = cpuOf(gateway) - gw0;
+  for (const c of centrals) c.server.kill();
+  return { seconds, mb: bytes / 1024 / 1024, count, centralMs: (centralCpu * 1000) / count, gatewayMs: gateway.length ? (gatewayCpu * 1000) / count : null };
+}
+
+async function photoStores() {
+  if (DEVICE_PHOTOS <= 0) return;
+  if (!cephInstalled()) {
+    console.log('\nmany devices\' photos, file store against bucket: skipped (Ceph is not installed: scripts/setup.mjs --bench)');
+    return;
+  }
+  const bases = await basePhotos();
+  const s3 = new CephS3();
+  try {
+    await s3.start();
+    const { S3Client, CreateBucketCommand } = await import('@aws-sdk/client-s3');
+    const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    await client.send(new CreateBucketCommand({ Bucket: 'bench-photos' }));
+    client.destroy();
+    console.log(`\n| ${DEVICES} devices x ${DEVICE_PHOTOS} photos at once, 2 central processes | wall | MB/s | central CPU per photo | gateway CPU per photo |`);
+    console.log('|---|---|---|---|---|');
+    for (const store of ['files', 'bucket']) {
+      const r = await manyDevicePhotos(store, bases, s3);
+      const label = store === 'files' ? 'file store (one shared folder)' : 'S3 bucket (Ceph RADOS gateway, loopback)';
+      console.log(`| ${label} | ${r.seconds.toFixed(1)} s | ${(r.mb / r.seconds).toFixed(1)} | ${r.centralMs.toFixed(1)} ms | ${r.gatewayMs === null ? '-' : `${r.gatewayMs.toFixed(1)} ms`} |`);
+    }
+  } finally {
+    s3.stop();
+  }
+}
+
 try {
   await cluster.start({ max_connections: 300 });
   let visitRow;
-  if (PARTS.includes('laptop') || PARTS.includes('devices')) visitRow = await laptopPush();
-  if (PARTS.includes('devices')) {
+  if (VISITS > 0 && (PARTS.includes('laptop') || PARTS.includes('devices'))) visitRow = await laptopPush();
+  if (visitRow && PARTS.includes('devices')) {
     console.log(`\n| ${DEVICES} devices pushing at once, ${BATCHES} batches of ${BATCH} visits each | wall | records/s | central peak RSS |`);
     console.log('|---|---|---|---|');
     for (const processes of [1, 2]) {
@@ -346,6 +426,7 @@ try {
     }
   }
   if (PARTS.includes('office')) await officeReads();
+  if (PARTS.includes('photos')) await photoStores();
 } finally {
   for (const c of children) c.kill('SIGKILL');
   cluster.stop();

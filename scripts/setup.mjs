@@ -3,7 +3,8 @@
 // - npm packages: installed (`npm ci`) when any pinned dependency is missing or at another version;
 //   otherwise nothing is done (a second run costs milliseconds).
 // - with --test, the system packages the tests use, as CI installs them: Debian's Chromium (browser
-//   tests), PostgreSQL's server binaries (the central-instance test), Python with OpenCV, NumPy,
+//   tests), PostgreSQL's server binaries (the central-instance test), Ceph's RADOS gateway (the
+//   central's S3-compatible bucket, scripts/s3-server.mjs), Python with OpenCV, NumPy,
 //   PyTorch and ONNX (the training tools' tests); apt-get installs what is missing when this runs as
 //   root, otherwise it says what to install.
 // - with --bench, the system packages the benchmarks use besides those: wrk (the load generator) and
@@ -55,6 +56,9 @@ if (forTests && process.platform === 'linux') {
   // The tests' own finder (built-ins only), so setup and the tests agree on which versions count.
   const { installedPgBins } = await import('./pg-cluster.mjs');
   if (installedPgBins().length === 0) need.push('postgresql');
+  // The S3-compatible server of the central-with-a-bucket tests (scripts/s3-server.mjs): Ceph's RADOS gateway.
+  const { cephInstalled } = await import('./s3-server.mjs');
+  if (!cephInstalled()) need.push('radosgw', 'ceph-mon', 'ceph-osd');
   if (!python('import cv2, numpy')) need.push('python3-opencv', 'python3-numpy');
   if (!python('import torch')) need.push('python3-torch');
   if (!python('import onnx')) need.push('python3-onnx');

@@ -7,10 +7,13 @@
 //   npm run cli -- devices list | devices revoke ID
 //   npm run cli -- export-training --out DIR [--since DATE]   reviewed scenes as COCO + SKU crops (docs/recognition.md, "Review")
 //   npm run cli -- models install FILE [--kind detector|embedder] [--version V] | models list | models rollback [--kind K]   (docs/sync.md, "Models")
+//   npm run cli -- bucket migrate [--remove]   a central's photos and models into its S3 bucket (SHELF_AUDIT_S3_*; docs/sync.md, "Scaling out")
 // Each takes --data-dir DIR, or --database postgres://... for a central on PostgreSQL (default: $SHELF_AUDIT_DATA_DIR, else the per-user data directory).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../server/config/config.js';
+import { defaultDataDir, objectStoreSettings } from '../server/config/config.js';
+import { ObjectStore } from '../server/storage/object-store.js';
+import { migrateToBucket, publishModels } from '../server/sync/central/bucket.js';
 import { ROLES, createApiKey, isRole, listApiKeys, revokeApiKey } from '../server/domain/api-keys.js';
 import { NotFoundError, RejectedError } from '../server/domain/errors.js';
 import { parseCsvImport, parseJsonImport } from '../server/domain/import-files.js';
@@ -23,6 +26,41 @@ import { write } from '../server/storage/transaction.js';
 import { exportTraining } from '../server/scenes/training-export.js';
 import { MODEL_KINDS, ModelError, installModel, isModelKind, readModelChoice, rollbackModel, type ModelKind } from '../server/recognition/model-store.js';
 
+/** The central's bucket when SHELF_AUDIT_S3_BUCKET is set, for the commands that write to it. */
+function bucketFromEnv(): ObjectStore | null {
+  const settings = objectStoreSettings();
+  return settings ? new ObjectStore(settings) : null;
+}
+
+/** A central with a bucket offers what the bucket's offer names: published after each change. */
+async function publishIfBucket(dataDir: string): Promise<void> {
+  const objects = bucketFromEnv();
+  if (!objects) return;
+  try {
+    const offer = await publishModels(dataDir, objects);
+    console.log(`published to the bucket ${objects.bucket}: detector ${offer.detector?.version ?? 'none'}, embedder ${offer.embedder?.version ?? 'none'}`);
+  } finally {
+    objects.destroy();
+  }
+}
+
+async function bucketCommand(dataDir: string, sub: string | undefined, remove: boolean): Promise<number> {
+  if (sub !== 'migrate') throw new UsageError(`unknown command: bucket ${sub ?? ''}`);
+  const objects = bucketFromEnv();
+  if (!objects) throw new UsageError('bucket migrate needs the bucket\'s settings: SHELF_AUDIT_S3_BUCKET (and _ENDPOINT, _REGION; credentials in AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or a shared credentials file)');
+  try {
+    const report = await migrateToBucket(dataDir, objects, { remove });
+    console.log(JSON.stringify({ stored: report.stored.length, present: report.present.length, refused: report.refused, removed: report.removed.length }, null, 2));
+    if (report.refused.length > 0) {
+      console.error(`${report.refused.length} file(s) refused (see "refused" above): they stay on disk; nothing was removed for them.`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    objects.destroy();
+  }
+}
+
 async function modelsCommand(dataDir: string, sub: string | undefined, file: string | undefined, version: string | undefined, kind: string): Promise<number> {
   if (!isModelKind(kind)) {
     console.error(`--kind takes ${Object.keys(MODEL_KINDS).join(' or ')}, not "${kind}"`);
@@ -32,6 +70,7 @@ async function modelsCommand(dataDir: string, sub: string | undefined, file: str
     if (sub === 'install' && file) {
       const m = await installModel(dataDir, file, { kind, version });
       console.log(`installed ${m.version} (sha256 ${m.sha256}); recognition uses it from its next job`);
+      await publishIfBucket(dataDir);
       return 0;
     }
     if (sub === 'list') {
@@ -45,6 +84,7 @@ async function modelsCommand(dataDir: string, sub: string | undefined, file: str
     if (sub === 'rollback') {
       const { current } = await rollbackModel(dataDir, { kind });
       console.log(`rolled back; ${kind} in use now: ${current ? current.version : 'the shipped model'}`);
+      await publishIfBucket(dataDir);
       return 0;
     }
   } catch (error) {
@@ -69,7 +109,8 @@ const USAGE = `usage:
   cli export-training --out DIR [--since DATE] [--data-dir DIR] [--database URL]
   cli models install FILE [--kind detector|embedder] [--version V] [--data-dir DIR]   (checked, then used from the next recognition job on; kind default detector)
   cli models list [--data-dir DIR]
-  cli models rollback [--kind detector|embedder] [--data-dir DIR]`;
+  cli models rollback [--kind detector|embedder] [--data-dir DIR]
+  cli bucket migrate [--remove] [--data-dir DIR]   (a central's photos and models into its bucket, SHELF_AUDIT_S3_*: resumable, each verified; --remove deletes the local photos verified there)`;
 
 class UsageError extends Error {}
 
@@ -87,6 +128,7 @@ async function main(argv: string[]): Promise<number> {
       since: { type: 'string' },
       version: { type: 'string' },
       kind: { type: 'string' },
+      remove: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -96,6 +138,7 @@ async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   // Models are files in the data folder (a central on PostgreSQL keeps them there too): no database.
+  if (command === 'bucket') return bucketCommand(values['data-dir'] ?? defaultDataDir(), sub, values.remove ?? false);
   if (command === 'models') return modelsCommand(values['data-dir'] ?? defaultDataDir(), sub, arg, values.version, values.kind ?? 'detector');
   const database = values.database
     ? await openDatabaseTarget({ kind: 'postgres', connectionString: values.database })

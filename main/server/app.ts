@@ -15,6 +15,7 @@ import health from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
 import type { ChangeStamp, StampSet, TableStamp } from './storage/change-stamp.js';
 import type { Database } from './storage/schema.js';
+import { ObjectStore } from './storage/object-store.js';
 import { APP_VERSION } from './config/version.js';
 import scenesPlugin from './scenes/plugin.js';
 import { ID_MAX_ENCODED_LENGTH } from './schemas/common.js';
@@ -60,6 +61,10 @@ export async function buildApp({ db, readDb = db, config: given, changeStamp = (
   app.decorate('readDb', readDb);
   app.decorate('dataDir', config.dataDir);
   app.decorate('serverConfig', config);
+  // Only a central keeps its photos in a bucket: a laptop's are its own files, offline.
+  const bucket = config.role === 'central' && config.settings.objectStore ? new ObjectStore(config.settings.objectStore) : null;
+  app.decorate('objectStore', bucket);
+  if (bucket) app.addHook('onClose', async () => bucket.destroy());
   // What runs on a request, in order, before any route (docs/api.md, "What a request passes through").
   await registerRequestPlugins(app, { db, changeStamp, keyStamp, tableStamp, stampSet, webRoot: config.webRoot });
   await registerOpenApi(app, APP_VERSION);

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './storage/schema.js';
 import type { AppConfig } from './config/config.js';
+import type { ObjectStore } from './storage/object-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,5 +14,7 @@ declare module 'fastify' {
     readDb: Kysely<Database>;
     dataDir: string;
     serverConfig: AppConfig;
+    /** The central's bucket (SHELF_AUDIT_S3_*), or null: photos and models are files under dataDir. */
+    objectStore: ObjectStore | null;
   }
 }

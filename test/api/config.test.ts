@@ -29,7 +29,19 @@ describe('server settings', () => {
       syncPullPage: 2000,
       detectorModel: null,
       embedderModel: null,
+      objectStore: null,
     });
+    // The central's bucket: on with a bucket name; path-style by default with an endpoint of its own.
+    expect(serverSettings({ SHELF_AUDIT_S3_BUCKET: 'photos', SHELF_AUDIT_S3_ENDPOINT: 'http://127.0.0.1:7480' }).objectStore).toEqual({
+      bucket: 'photos',
+      endpoint: 'http://127.0.0.1:7480',
+      region: 'us-east-1',
+      pathStyle: true,
+      timeoutMs: 10000,
+    });
+    expect(serverSettings({ SHELF_AUDIT_S3_BUCKET: 'photos', SHELF_AUDIT_S3_REGION: 'eu-west-1' }).objectStore).toMatchObject({ endpoint: null, region: 'eu-west-1', pathStyle: false });
+    expect(() => serverSettings({ SHELF_AUDIT_S3_BUCKET: 'photos', SHELF_AUDIT_S3_ENDPOINT: 'minio:9000' })).toThrow(/SHELF_AUDIT_S3_ENDPOINT must be an http/);
+    expect(() => serverSettings({ SHELF_AUDIT_S3_BUCKET: 'photos', SHELF_AUDIT_S3_PATH_STYLE: 'maybe' })).toThrow(/SHELF_AUDIT_S3_PATH_STYLE must be 1 or 0/);
     expect(serverSettings({ SHELF_EMBEDDER_MODEL: '/models/e.onnx' }).embedderModel).toBe('/models/e.onnx');
     expect(serverSettings({ SHELF_AUDIT_SYNC_INTERVAL_MS: '400', SHELF_AUDIT_SYNC_PULL_PAGE: '7' })).toMatchObject({ sync: { intervalMs: 400 }, syncPullPage: 7 });
     expect(serverSettings({ SHELF_AUDIT_RECOGNITION_CONCURRENCY: '3', SHELF_AUDIT_JOB_LEASE_MS: '2000' })).toMatchObject({ recognitionConcurrency: 3, jobLeaseMs: 2000 });

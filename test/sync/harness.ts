@@ -128,7 +128,8 @@ export function digest(rows: Rows): string {
 abstract class LoopbackProxy {
   private readonly server: http.Server;
   port = 0;
-  constructor(protected readonly target: string) {
+  /** Where requests go; a test may re-point it (a load balancer that sends the next request elsewhere). */
+  constructor(public target: string) {
     this.server = http.createServer((req, res) => this.handle(req, res));
   }
   async listen(): Promise<string> {
@@ -258,6 +259,8 @@ export class PushWatch extends LoopbackProxy {
 export class PhotoProxy extends LoopbackProxy {
   holdPhotos = false;
   cutNextPatchAfter: number | null = null;
+  /** Hold every photo request from the cut on (the laptop must then resume elsewhere). */
+  holdAfterCut = false;
   readonly patches: Array<{ offset: number; bytes: number }> = [];
   get patchedBytes(): number {
     return this.patches.reduce((s, p) => s + p.bytes, 0);
@@ -292,6 +295,7 @@ export class PhotoProxy extends LoopbackProxy {
           }, 200);
         });
         patch.bytes = cut;
+        if (this.holdAfterCut) this.holdPhotos = true;
         req.pause();
         return;
       }

@@ -87,6 +87,48 @@ export interface ServerSettings {
   detectorModel: string | null;
   /** SHELF_EMBEDDER_MODEL: a product-embedder file to use instead of the shipped one (e.g. one finetune.py wrote). */
   embedderModel: string | null;
+  /**
+   * The central's S3-compatible bucket for photos, models and tus uploads (docs/sync.md, "Scaling out"):
+   * SHELF_AUDIT_S3_BUCKET turns it on; _S3_ENDPOINT (an S3-compatible server's URL; default AWS),
+   * _S3_REGION (default us-east-1), _S3_PATH_STYLE (default 1 with an endpoint, 0 without),
+   * _S3_TIMEOUT_MS (default 10000). Credentials: the AWS SDK's chain (AWS_ACCESS_KEY_ID and
+   * AWS_SECRET_ACCESS_KEY, or AWS_SHARED_CREDENTIALS_FILE). Null: files under the data directory.
+   */
+  objectStore: ObjectStoreSettings | null;
+}
+
+/** The central's bucket (storage/object-store.ts). */
+export interface ObjectStoreSettings {
+  bucket: string;
+  /** An S3-compatible server's URL; null: AWS's own endpoint for the region. */
+  endpoint: string | null;
+  region: string;
+  /** Bucket in the path (`http://host/bucket/key`), as most S3-compatible servers want. */
+  pathStyle: boolean;
+  /** How long one request to the bucket may take before it counts as unreachable (ms). */
+  timeoutMs: number;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '') return undefined;
+  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'no'].includes(raw)) return false;
+  throw new Error(`${name} must be 1 or 0, not "${env[name]}".`);
+}
+
+export function objectStoreSettings(env: NodeJS.ProcessEnv = process.env): ObjectStoreSettings | null {
+  const bucket = (env.SHELF_AUDIT_S3_BUCKET ?? '').trim();
+  if (!bucket) return null;
+  const endpoint = (env.SHELF_AUDIT_S3_ENDPOINT ?? '').trim() || null;
+  if (endpoint && !/^https?:\/\//.test(endpoint)) throw new Error(`SHELF_AUDIT_S3_ENDPOINT must be an http(s):// URL, not "${endpoint}".`);
+  return {
+    bucket,
+    endpoint,
+    region: (env.SHELF_AUDIT_S3_REGION ?? '').trim() || 'us-east-1',
+    pathStyle: flag(env, 'SHELF_AUDIT_S3_PATH_STYLE') ?? endpoint !== null,
+    timeoutMs: Math.max(100, numberSetting(env, 'SHELF_AUDIT_S3_TIMEOUT_MS') ?? 10_000),
+  };
 }
 
 function numberSetting(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -115,5 +157,6 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
     syncPullPage: Math.max(1, numberSetting(env, 'SHELF_AUDIT_SYNC_PULL_PAGE') ?? 2_000),
     detectorModel: env.SHELF_DETECTOR_MODEL || null,
     embedderModel: env.SHELF_EMBEDDER_MODEL || null,
+    objectStore: objectStoreSettings(env),
   };
 }

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConflictError, ForbiddenError, NotFoundError, RejectedError, ValidationError } from '../domain/errors.js';
 import { drfFieldErrors, type SchemaError } from '../domain/field-errors.js';
+import { BUCKET_RETRY_AFTER_S, BucketUnavailableError } from '../storage/object-store.js';
 
 /** An HTTP-level failure with a ready DRF body (auth, throttling, method not allowed). */
 export class HttpError extends Error {
@@ -38,6 +39,10 @@ export function drfErrorHandler(error: FastifyError | Error, request: FastifyReq
   if (error instanceof ForbiddenError) return reply.code(403).send(detail(error.message));
   if (error instanceof RejectedError) return reply.code(400).send(error.report);
   if (error instanceof ConflictError) return reply.code(409).send(error.report);
+  // The central's bucket away (storage/object-store.ts): nothing was stored or acknowledged; come back.
+  if (error instanceof BucketUnavailableError) {
+    return reply.code(503).header('retry-after', String(BUCKET_RETRY_AFTER_S)).send(detail('The photo and model store is unreachable for now: nothing was lost; try again later.'));
+  }
 
   const e = error as FastifyError & { validation?: SchemaError[]; validationContext?: string };
   if (e.validation) {

@@ -1,5 +1,5 @@
 // Photo files by key, behind one small interface so that the central can keep them in an
-// S3-compatible bucket later without touching sync: the key is an upload's `file` column
+// S3-compatible bucket (storage/object-store.ts) without touching sync: the key is an upload's `file` column
 // (`ab/abcdef….jpg`, named by the SHA-256 of the bytes), the same on every instance.
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
@@ -11,7 +11,8 @@ export interface BlobStore {
   size(key: string): Promise<number | null>;
   /** Takes the finished file at `from` (moved, not copied, where the store can) and keeps it under `key`, durably. */
   putFile(key: string, from: string): Promise<void>;
-  read(key: string): Readable;
+  /** The bytes, or null when the store does not hold the key. */
+  read(key: string): Promise<Readable | null>;
 }
 
 /** `ab/<64 hex>.jpg|png|webp`: nothing else can name a blob, so no key can climb out of the store. */
@@ -73,8 +74,9 @@ export class FileBlobStore implements BlobStore {
     }
   }
 
-  read(key: string): Readable {
-    return createReadStream(this.file(key));
+  async read(key: string): Promise<Readable | null> {
+    const file = this.file(key);
+    return (await this.size(key)) === null ? null : createReadStream(file);
   }
 
   /** Where the key lives on disk (the recognition pipeline reads files by path). */

@@ -127,18 +127,7 @@ export class TusPhotoTransfer implements PhotoTransfer {
     const elsewhere: Pending[] = [];
     for (const t of todo) ((await this.blobs.size(t.file)) === null ? elsewhere : here).push(t);
 
-    const lacking = new Set<string>();
-    for (let i = 0; i < here.length; i += ASK_BATCH) {
-      const files = here.slice(i, i + ASK_BATCH).map((t) => t.file);
-      const res = await fetch(`${central}/api/app/v1/sync/photos/missing/`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ files }),
-        signal: AbortSignal.timeout(60_000),
-      });
-      if (!res.ok) throw new Error(`photos: the central answered ${res.status} to "which photos do you lack"`);
-      for (const f of ((await res.json()) as { missing: string[] }).missing) lacking.add(f);
-    }
+    const lacking = await this.lacking(central, headers, here.map((t) => t.file));
     for (const t of here) if (!lacking.has(t.file)) await this.mark(t.file, 'sent');
 
     const sending = here.filter((t) => lacking.has(t.file));
@@ -149,25 +138,60 @@ export class TusPhotoTransfer implements PhotoTransfer {
     const inFlight = new Map<string, number>();
     const reportAll = () => report([...inFlight.values()].reduce((s, b) => s + b, 0));
     let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(PARALLEL_UPLOADS, sending.length) }, async () => {
-        while (next < sending.length) {
-          const t = sending[next++];
-          await this.send(central, headers, t, (sent) => {
-            inFlight.set(t.file, sent);
+    const uploaded: string[] = [];
+    try {
+      await Promise.all(
+        Array.from({ length: Math.min(PARALLEL_UPLOADS, sending.length) }, async () => {
+          while (next < sending.length) {
+            const t = sending[next++];
+            await this.send(central, headers, t, (sent) => {
+              inFlight.set(t.file, sent);
+              reportAll();
+            });
+            uploaded.push(t.file);
+            inFlight.delete(t.file);
+            done += t.bytes;
             reportAll();
-          });
-          inFlight.delete(t.file);
-          done += t.bytes;
-          reportAll();
-        }
-      }),
-    );
+          }
+        }),
+      );
+    } finally {
+      await this.confirm(central, headers, uploaded).catch(() => undefined);
+    }
     for (const t of elsewhere) {
       await this.fetch(central, headers, t);
       done += t.bytes;
       report(0);
     }
+  }
+
+  /** Which of these keys the central lacks. */
+  private async lacking(central: string, headers: Record<string, string>, keys: string[]): Promise<Set<string>> {
+    const lacking = new Set<string>();
+    for (let i = 0; i < keys.length; i += ASK_BATCH) {
+      const res = await fetch(`${central}/api/app/v1/sync/photos/missing/`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ files: keys.slice(i, i + ASK_BATCH) }),
+        signal: AbortSignal.timeout(60_000),
+      });
+      if (!res.ok) throw new Error(`photos: the central answered ${res.status} to "which photos do you lack"`);
+      for (const f of ((await res.json()) as { missing: string[] }).missing) lacking.add(f);
+    }
+    return lacking;
+  }
+
+  /**
+   * A photo counts as sent once the central says it holds it, not when its last byte was
+   * acknowledged: a central that stored the bytes but failed to file them (its bucket went away in
+   * between) reports a finished upload on the next HEAD, and the laptop would otherwise never send
+   * the photo again. One still lacking loses its upload URL and goes up anew next round; one not
+   * confirmed (the question failed) keeps its URL and is confirmed after the next round's HEAD.
+   */
+  private async confirm(central: string, headers: Record<string, string>, keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    const lacking = await this.lacking(central, headers, keys);
+    for (const key of keys) await (lacking.has(key) ? this.mark(key, 'uploading', null) : this.mark(key, 'sent'));
   }
 
   /** One photo up over tus, resuming a stored upload URL when there is one. */
@@ -196,7 +220,6 @@ export class TusPhotoTransfer implements PhotoTransfer {
       });
       upload.start();
     });
-    await this.mark(t.file, 'sent');
   }
 
   /** A photo this laptop pulled a record of (a supervisor's copy of an auditor's visit). */

@@ -10,6 +10,7 @@ import { ValidationError } from '../../domain/errors.js';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { addSkuImage, checkCrop, deleteSkuImage, listManySkuImages, listSkuImages, requireSku, type SkuImageRecord } from '../../recognition/identification/references.js';
 import { getUpload, inspectImage, storeUploadFile } from '../../domain/uploads.js';
+import { keepInBucket } from '../../sync/central/bucket.js';
 import { Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../../schemas/common.js';
 import { Type, type Static } from 'typebox';
 import { Crop, SkuImageCreate, SkuImageItem, SkuImageListQuery, SkuImageParams } from '../../schemas/recognition.js';
@@ -81,7 +82,9 @@ const skuImages: FastifyPluginAsyncTypebox = async (app) => {
     if (file) {
       await requireSku(app.db, request.params.id);
       checkCrop(crop, await inspectImage(file, file.field));
-      upload = (await storeUploadFile(app.db, app.dataDir, file, { field: file.field })).row.id;
+      const stored = (await storeUploadFile(app.db, app.dataDir, file, { field: file.field })).row;
+      await keepInBucket(app.objectStore, app.dataDir, stored.file);
+      upload = stored.id;
     }
     if (upload === undefined) throw new ValidationError({ image: ['This field is required.'] });
     const record = await addSkuImage(app.db, app.dataDir, app.recognitionAnalyzer, request.params.id, { upload, crop });

@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { HttpError, detail } from '../../http/errors.js';
+import { keepInBucket } from '../../sync/central/bucket.js';
 import { getUpload, storeUpload, storeUploadFile, uploadFilePath, uploadUrlPath, type UploadRow } from '../../domain/uploads.js';
 import { fetchImage } from '../../http/fetch-image.js';
 import { IdParams, errorResponses } from '../../schemas/common.js';
@@ -35,6 +36,7 @@ const uploads: FastifyPluginAsyncTypebox = async (app) => {
     const file = files.find((f) => f.field === 'datafile') ?? files.find((f) => f.field === 'file');
     if (!file) throw new ValidationError({ datafile: ['No file was submitted.'] });
     const { row, duplicate } = await storeUploadFile(app.db, app.dataDir, file, { field: file.field });
+    await keepInBucket(app.objectStore, app.dataDir, row.file);
     // The pixel checks answer with the upload, so the auditor hears about a bad photo at the shelf.
     const quality = await uploadQuality(app.db, app.dataDir, row);
     reply.code(201);
@@ -48,6 +50,7 @@ const uploads: FastifyPluginAsyncTypebox = async (app) => {
       const { url } = request.body;
       const bytes = await fetchImage(url, { reach: app.serverConfig.settings.allowPrivateUrls ? 'any' : 'public' });
       const { row } = await storeUpload(app.db, app.dataDir, bytes, { sourceUrl: url, field: 'url' });
+      await keepInBucket(app.objectStore, app.dataDir, row.file);
       return { ...present(request, row), quality: await uploadQuality(app.db, app.dataDir, row) };
     });
   }
