@@ -337,6 +337,43 @@ export interface PhotoQualitySettingTable {
   value: number;
 }
 
+/** The overview's facts of one scene (migration 0026), projected by domain/overview/projection.ts. Local. */
+export interface OverviewSceneTable {
+  scene_id: string;
+  visit_id: string;
+  display_id: string | null;
+  /** The scene's updated_at and its newest report's when projected: stale when they differ. */
+  source: string;
+  created_at: string;
+  photos: number;
+  facings: number;
+  unknown_facings: number;
+}
+
+/** One identified product of a scene: its facings and, if on the must-have list, found (1) or missing (0). Local. */
+export interface OverviewProductTable {
+  scene_id: string;
+  visit_id: string;
+  sku_id: string;
+  facings: number;
+  must_have: number | null;
+}
+
+/** One photo of a scene with its pixel measures (null until measured). Local. */
+export interface OverviewPhotoTable {
+  scene_id: string;
+  upload_id: string;
+  visit_id: string;
+  width: number | null;
+  height: number | null;
+  sharpness: number | null;
+  brightness: number | null;
+  clipped: number | null;
+  glare: number | null;
+  tilt: number | null;
+  convergence: number | null;
+}
+
 export interface SettingTable {
   name: string;
   value: string;
@@ -379,6 +416,9 @@ export interface Database {
   recognition_settings: SettingTable;
   scene_annotations: SceneAnnotationTable;
   annotation_corrections: AnnotationCorrectionTable;
+  overview_scenes: OverviewSceneTable;
+  overview_products: OverviewProductTable;
+  overview_photos: OverviewPhotoTable;
 }
 
 export type CatalogTableName = 'brands' | 'categories' | 'manufacturers';

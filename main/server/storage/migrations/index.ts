@@ -15,6 +15,7 @@ import { apiKeyVersion } from './0020-api-key-version.js';
 import { photoQuality } from './0021-photo-quality.js';
 import { screenOrders } from './0022-screen-orders.js';
 import { outboxRecords } from './0023-outbox-records.js';
+import { overview } from './0026-overview.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0021-photo-quality': photoQuality,
   '0022-screen-orders': screenOrders,
   '0023-outbox-records': outboxRecords,
+  '0026-overview': overview,
 };

@@ -1,0 +1,176 @@
+// The overview's facts (migration 0026): each scene's photos, facings and unknown facings, its
+// identified products with their must-have status, and its photos' pixel measures, one row each, so
+// the figures across thousands of visits are plain SQL aggregates instead of parsing report JSON on
+// every read. A scene is projected again when its updated_at or its newest report's differs from
+// what was projected, or when one of its photos has been measured since; facts of deleted scenes go.
+// refresh() is called by each overview read; it does nothing while the database's change stamp is
+// the one it last saw (any write moves it: storage/change-stamp.ts).
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import type { PixelMeasures } from '../photo-checks.js';
+import type { ChangeStamp } from '../../storage/change-stamp.js';
+import { write } from '../../storage/transaction.js';
+
+type Db = Kysely<Database>;
+
+/** Scenes projected per transaction: bounded statements, and other writes interleave between batches. */
+const BATCH = 400;
+
+const SOURCE = sql<string>`s.updated_at || '|' || coalesce((select max(r.updated_at) from reports r where r.scene_id = s.id), '')`;
+
+interface FacingItem {
+  sku_id: string | null;
+  count: number;
+}
+interface MhlBody {
+  records?: { mhl_record_id: string; compliant: boolean }[];
+}
+
+/** The scenes whose facts are missing or stale. */
+async function staleScenes(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select s.id from scenes s left join overview_scenes o on o.scene_id = s.id
+    where o.scene_id is null or o.source <> ${SOURCE}
+    union
+    select distinct p.scene_id as id from overview_photos p join photo_measures m on m.upload_id = p.upload_id
+    where p.width is null`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** Projects these scenes' facts, replacing what was there. */
+export async function projectScenes(db: Db, sceneIds: readonly string[]): Promise<void> {
+  for (let i = 0; i < sceneIds.length; i += BATCH) {
+    const ids = sceneIds.slice(i, i + BATCH);
+    await write(db, async ({ trx }) => {
+      const scenes = await trx
+        .selectFrom('scenes as s')
+        .select(['s.id', 's.visit_id', 's.display_id', 's.images', 's.created_at'])
+        .select(SOURCE.as('source'))
+        .where('s.id', 'in', ids)
+        .execute();
+      const reports = await trx
+        .selectFrom('reports')
+        .select(['scene_id', 'report_type', 'json', 'updated_at'])
+        .where('scene_id', 'in', ids)
+        .where('status', '=', 'READY')
+        .where('report_type', 'in', ['FACING_COUNT', 'MHL_COMPLIANCE'])
+        .orderBy('updated_at')
+        .execute();
+      // The newest report of each type per scene (a recomputation keeps the same row, but be safe).
+      const newest = new Map<string, string>();
+      for (const r of reports) if (r.json !== null) newest.set(`${r.scene_id}|${r.report_type}`, r.json);
+      const mhlIds = new Set<string>();
+      for (const [key, json] of newest) {
+        if (key.endsWith('|MHL_COMPLIANCE')) for (const rec of (JSON.parse(json) as MhlBody).records ?? []) mhlIds.add(rec.mhl_record_id);
+      }
+      const mhlSku = new Map<string, string>();
+      const mhlList = [...mhlIds];
+      for (let j = 0; j < mhlList.length; j += 500) {
+        const rows = await trx.selectFrom('mhl_records').select(['id', 'sku_id']).where('id', 'in', mhlList.slice(j, j + 500)).execute();
+        for (const r of rows) mhlSku.set(r.id, r.sku_id);
+      }
+      const photoIds = [...new Set(scenes.flatMap((s) => imagesOf(s.images)))];
+      const measures = new Map<string, PixelMeasures>();
+      for (let j = 0; j < photoIds.length; j += 500) {
+        const rows = await trx.selectFrom('photo_measures').select(['upload_id', 'measures']).where('upload_id', 'in', photoIds.slice(j, j + 500)).execute();
+        for (const r of rows) measures.set(r.upload_id, JSON.parse(r.measures) as PixelMeasures);
+      }
+      for (const table of ['overview_scenes', 'overview_products', 'overview_photos'] as const) {
+        await trx.deleteFrom(table).where('scene_id', 'in', ids).execute();
+      }
+      const sceneRows = [];
+      const productRows = [];
+      const photoRows = [];
+      for (const s of scenes) {
+        const facingJson = newest.get(`${s.id}|FACING_COUNT`);
+        const mhlJson = newest.get(`${s.id}|MHL_COMPLIANCE`);
+        const products = new Map<string, { facings: number; must_have: number | null }>();
+        let facings = 0;
+        let unknown = 0;
+        for (const item of facingJson ? (JSON.parse(facingJson) as FacingItem[]) : []) {
+          facings += item.count;
+          if (item.sku_id === null) unknown += item.count;
+          else products.set(item.sku_id, { facings: (products.get(item.sku_id)?.facings ?? 0) + item.count, must_have: null });
+        }
+        for (const rec of mhlJson ? ((JSON.parse(mhlJson) as MhlBody).records ?? []) : []) {
+          const sku = mhlSku.get(rec.mhl_record_id);
+          if (sku === undefined) continue;
+          const p = products.get(sku) ?? { facings: 0, must_have: null };
+          // A product listed twice is found if either record is.
+          p.must_have = Math.max(p.must_have ?? 0, rec.compliant ? 1 : 0);
+          products.set(sku, p);
+        }
+        const images = imagesOf(s.images);
+        sceneRows.push({ scene_id: s.id, visit_id: s.visit_id, display_id: s.display_id, source: s.source, created_at: s.created_at, photos: images.length, facings, unknown_facings: unknown });
+        for (const [sku_id, p] of products) productRows.push({ scene_id: s.id, visit_id: s.visit_id, sku_id, facings: p.facings, must_have: p.must_have });
+        for (const upload_id of new Set(images)) {
+          const m = measures.get(upload_id);
+          photoRows.push({
+            scene_id: s.id, upload_id, visit_id: s.visit_id,
+            width: m?.width ?? null, height: m?.height ?? null, sharpness: m?.sharpness ?? null, brightness: m?.brightness ?? null,
+            clipped: m?.clipped ?? null, glare: m?.glare ?? null, tilt: m?.tilt ?? null, convergence: m?.convergence ?? null,
+          });
+        }
+      }
+      await insertChunks(trx, 'overview_scenes', sceneRows);
+      await insertChunks(trx, 'overview_products', productRows);
+      await insertChunks(trx, 'overview_photos', photoRows);
+    });
+  }
+}
+
+async function insertChunks(trx: Db, table: 'overview_scenes' | 'overview_products' | 'overview_photos', rows: Record<string, unknown>[]): Promise<void> {
+  if (rows.length === 0) return;
+  // SQLite binds at most 32766 values per statement; 12 columns x 200 rows stays far below.
+  for (let i = 0; i < rows.length; i += 200) await trx.insertInto(table).values(rows.slice(i, i + 200) as never).execute();
+}
+
+function imagesOf(json: string): string[] {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Brings the facts up to date: stale and new scenes projected, those of deleted scenes removed. */
+export async function refreshFacts(db: Db): Promise<number> {
+  const stale = await staleScenes(db);
+  await projectScenes(db, stale);
+  const gone = await sql<{ n: number }>`select count(*) as n from overview_scenes o where not exists (select 1 from scenes s where s.id = o.scene_id)`.execute(db);
+  const removed = Number(gone.rows[0]?.n ?? 0);
+  if (removed > 0) {
+    await write(db, async ({ trx }) => {
+      for (const table of ['overview_scenes', 'overview_products', 'overview_photos'] as const) {
+        await sql`delete from ${sql.table(table)} where not exists (select 1 from scenes s where s.id = ${sql.ref(`${table}.scene_id`)})`.execute(trx);
+      }
+    });
+  }
+  return stale.length + removed;
+}
+
+const lastStamps = new WeakMap<Db, string>();
+const running = new WeakMap<Db, Promise<void>>();
+
+/**
+ * refreshFacts, skipped while the change stamp is the one seen after the last refresh; concurrent
+ * callers share one refresh. A null stamp (cannot be told) always refreshes.
+ */
+export async function ensureFacts(db: Db, stamp: ChangeStamp): Promise<void> {
+  const before = await stamp();
+  if (before !== null && lastStamps.get(db) === before) return;
+  let run = running.get(db);
+  if (!run) {
+    run = (async () => {
+      try {
+        // A refresh that wrote moved the stamp itself: the next call checks again (and finds nothing).
+        if ((await refreshFacts(db)) === 0 && before !== null) lastStamps.set(db, before);
+      } finally {
+        running.delete(db);
+      }
+    })();
+    running.set(db, run);
+  }
+  await run;
+}
