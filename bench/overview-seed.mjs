@@ -21,10 +21,10 @@ const CIDS = { osa: 'shelf-audit:osa', planogram: 'shelf-audit:planogram-complia
 const iso = (ms) => new Date(ms).toISOString();
 
 /**
- * Generates the rows. Options: visits, scenesPerVisit (at most; at least 1), shops, agents, skus,
+ * Generates the rows. Options: visits, scenesPerVisit (at most, at least 1; exactly with exactScenes), shops, agents, skus,
  * displays, days (visits spread over that many days from `start`), seed.
  */
-export function overviewData({ visits = 50, scenesPerVisit = 4, shops = 6, agents = 4, skus = 30, displays = 3, days = 20, start = '2026-03-01', seed = 1 } = {}) {
+export function overviewData({ visits = 50, scenesPerVisit = 4, exactScenes = false, shops = 6, agents = 4, skus = 30, displays = 3, days = 20, start = '2026-03-01', seed = 1 } = {}) {
   const rnd = prng(seed);
   const pick = (arr) => arr[Math.floor(rnd() * arr.length)];
   const at = '2026-01-01T00:00:00.000Z';
@@ -58,7 +58,7 @@ export function overviewData({ visits = 50, scenesPerVisit = 4, shops = 6, agent
       id, name: `Visit ${v}`, shop, agent, started_date: rnd() < 0.02 ? null : started, shop_name: `Shop ${shop.slice(5)}`,
       moderation: pick(moderations), is_new: 1, is_closed: 0, ...stamp,
     });
-    const n = 1 + Math.floor(rnd() * scenesPerVisit);
+    const n = exactScenes ? scenesPerVisit : 1 + Math.floor(rnd() * scenesPerVisit);
     for (let s = 0; s < n; s++) {
       const sid = `scene-${String(sceneNo++).padStart(7, '0')}`;
       const display = rnd() < 0.1 ? null : pick(t.displays).id;

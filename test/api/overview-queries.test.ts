@@ -146,7 +146,7 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
       database = await open();
       db = database.db;
       await seedOverview(db, t);
-      expect(await refreshFacts(db)).toBe(t.scenes.length);
+      expect(await refreshFacts(db)).toBe(t.scenes.length + t.visits.length);
       expect(await refreshFacts(db)).toBe(0);
     }, 120_000);
     afterAll(async () => {
@@ -267,13 +267,14 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
       const scene = t.scenes.find((s) => t.reports.some((r) => r.scene_id === s.id && r.report_type === 'FACING_COUNT' && r.status === 'READY'))!;
       await db.updateTable('reports').set({ json: JSON.stringify([{ sku_id: null, count: 99 }]), updated_at: '2026-06-01T00:00:00.000Z' })
         .where('scene_id', '=', scene.id).where('report_type', '=', 'FACING_COUNT').execute();
-      expect(await refreshFacts(db)).toBe(1);
+      // The scene and its visit.
+      expect(await refreshFacts(db)).toBe(2);
       const row = await db.selectFrom('overview_scenes').selectAll().where('scene_id', '=', scene.id).executeTakeFirstOrThrow();
       expect(row.unknown_facings).toBe(99);
       expect(await db.selectFrom('overview_products').select('sku_id').where('scene_id', '=', scene.id).where('facings', '>', 0).execute()).toEqual([]);
       await db.deleteFrom('reports').where('scene_id', '=', scene.id).execute();
       await db.deleteFrom('scenes').where('id', '=', scene.id).execute();
-      expect(await refreshFacts(db)).toBe(1);
+      expect(await refreshFacts(db)).toBe(2);
       expect(await db.selectFrom('overview_scenes').selectAll().where('scene_id', '=', scene.id).execute()).toEqual([]);
       expect(await db.selectFrom('overview_photos').selectAll().where('scene_id', '=', scene.id).execute()).toEqual([]);
     });

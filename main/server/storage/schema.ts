@@ -374,6 +374,44 @@ export interface OverviewPhotoTable {
   convergence: number | null;
 }
 
+/** The overview's figures of one visit (migration 0026), projected from the tables above. Local. */
+export interface OverviewVisitTable {
+  visit_id: string;
+  /** The visit's updated_at and its newest KPI value's when projected. */
+  source: string;
+  name: string | null;
+  shop: string | null;
+  shop_name: string | null;
+  agent: string | null;
+  started_date: string | null;
+  review: string;
+  osa: number | null;
+  planogram: number | null;
+  facings: number | null;
+  photos: number;
+  unknown_facings: number;
+  retaken: number;
+  flagged: number;
+  missing: number;
+}
+
+/** One product of a visit across its scenes: on the shelf (present) or a must-have missing. Local. */
+export interface OverviewVisitProductTable {
+  visit_id: string;
+  sku_id: string;
+  shop: string | null;
+  started_date: string | null;
+  present: number;
+  missing: number;
+}
+
+/** A visit's facings of one brand ('' for products of none). Local. */
+export interface OverviewVisitBrandTable {
+  visit_id: string;
+  brand_id: string;
+  facings: number;
+}
+
 export interface SettingTable {
   name: string;
   value: string;
@@ -419,6 +457,10 @@ export interface Database {
   overview_scenes: OverviewSceneTable;
   overview_products: OverviewProductTable;
   overview_photos: OverviewPhotoTable;
+  overview_visits: OverviewVisitTable;
+  overview_visit_products: OverviewVisitProductTable;
+  overview_visit_brands: OverviewVisitBrandTable;
+  overview_state: SettingTable;
 }
 
 export type CatalogTableName = 'brands' | 'categories' | 'manufacturers';

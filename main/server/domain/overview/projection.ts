@@ -6,8 +6,11 @@
 // refresh() is called by each overview read; it does nothing while the database's change stamp is
 // the one it last saw (any write moves it: storage/change-stamp.ts).
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../storage/schema.js';
-import type { PixelMeasures } from '../photo-checks.js';
+import type { Selectable } from 'kysely';
+import type { Database, OverviewPhotoTable } from '../../storage/schema.js';
+import { judgePixels, type PixelMeasures, type QualityThresholds } from '../photo-checks.js';
+import { readThresholds } from '../photo-quality.js';
+import { KPI_CIDS } from './queries.js';
 import type { ChangeStamp } from '../../storage/change-stamp.js';
 import { write } from '../../storage/transaction.js';
 
@@ -37,8 +40,9 @@ async function staleScenes(db: Db): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** Projects these scenes' facts, replacing what was there. */
-export async function projectScenes(db: Db, sceneIds: readonly string[]): Promise<void> {
+/** Projects these scenes' facts, replacing what was there; answers the visits they belong (or belonged) to. */
+export async function projectScenes(db: Db, sceneIds: readonly string[]): Promise<Set<string>> {
+  const visits = new Set<string>();
   for (let i = 0; i < sceneIds.length; i += BATCH) {
     const ids = sceneIds.slice(i, i + BATCH);
     await write(db, async ({ trx }) => {
@@ -75,6 +79,8 @@ export async function projectScenes(db: Db, sceneIds: readonly string[]): Promis
         const rows = await trx.selectFrom('photo_measures').select(['upload_id', 'measures']).where('upload_id', 'in', photoIds.slice(j, j + 500)).execute();
         for (const r of rows) measures.set(r.upload_id, JSON.parse(r.measures) as PixelMeasures);
       }
+      for (const r of await trx.selectFrom('overview_scenes').select('visit_id').where('scene_id', 'in', ids).execute()) visits.add(r.visit_id);
+      for (const s of scenes) visits.add(s.visit_id);
       for (const table of ['overview_scenes', 'overview_products', 'overview_photos'] as const) {
         await trx.deleteFrom(table).where('scene_id', 'in', ids).execute();
       }
@@ -117,9 +123,12 @@ export async function projectScenes(db: Db, sceneIds: readonly string[]): Promis
       await insertChunks(trx, 'overview_photos', photoRows);
     });
   }
+  return visits;
 }
 
-async function insertChunks(trx: Db, table: 'overview_scenes' | 'overview_products' | 'overview_photos', rows: Record<string, unknown>[]): Promise<void> {
+type FactTable = 'overview_scenes' | 'overview_products' | 'overview_photos' | 'overview_visits' | 'overview_visit_products' | 'overview_visit_brands';
+
+async function insertChunks(trx: Db, table: FactTable, rows: Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
   // SQLite binds at most 32766 values per statement; 12 columns x 200 rows stays far below.
   for (let i = 0; i < rows.length; i += 200) await trx.insertInto(table).values(rows.slice(i, i + 200) as never).execute();
@@ -134,20 +143,145 @@ function imagesOf(json: string): string[] {
   }
 }
 
-/** Brings the facts up to date: stale and new scenes projected, those of deleted scenes removed. */
+const VISIT_SOURCE = sql<string>`v.updated_at || '|' || coalesce((select max(kv.updated_at) from kpi_values kv where kv.visit_id = v.id), '')`;
+
+/** Visits whose figures are missing or stale (the visit row or its KPI values changed). */
+async function staleVisits(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select v.id from visits v left join overview_visits o on o.visit_id = v.id
+    where o.visit_id is null or o.source <> ${VISIT_SOURCE}`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+const isFlagged = (p: Selectable<OverviewPhotoTable>, t: QualityThresholds): boolean =>
+  p.width !== null && judgePixels({ ...(p as unknown as PixelMeasures), width: p.width, height: p.height ?? 0 }, t).length > 0;
+
+/**
+ * Projects these visits' figures from their rows, KPI values and scenes' facts (projected first),
+ * replacing what was there; visits that no longer exist lose theirs.
+ */
+export async function projectVisits(db: Db, visitIds: readonly string[], t: QualityThresholds): Promise<void> {
+  for (let i = 0; i < visitIds.length; i += BATCH) {
+    const ids = visitIds.slice(i, i + BATCH);
+    await write(db, async ({ trx }) => {
+      const visits = await trx
+        .selectFrom('visits as v')
+        .select(['v.id', 'v.name', 'v.shop', 'v.shop_name', 'v.agent', 'v.started_date', 'v.moderation'])
+        .select(VISIT_SOURCE.as('source'))
+        .where('v.id', 'in', ids)
+        .execute();
+      const kpis = await trx
+        .selectFrom('kpi_values as kv')
+        .innerJoin('kpis as k', 'k.id', 'kv.kpi_id')
+        .select(['kv.visit_id', 'k.cid', 'kv.value'])
+        .where('kv.visit_id', 'in', ids)
+        .where('kv.category_id', 'is', null)
+        .where('k.cid', 'in', Object.values(KPI_CIDS))
+        .execute();
+      const scenes = await trx.selectFrom('overview_scenes').selectAll().where('visit_id', 'in', ids).execute();
+      const products = await trx.selectFrom('overview_products').selectAll().where('visit_id', 'in', ids).execute();
+      const photos = await trx.selectFrom('overview_photos').selectAll().where('visit_id', 'in', ids).execute();
+      const skuIds = [...new Set(products.map((p) => p.sku_id))];
+      const brandOf = new Map<string, string>();
+      for (let j = 0; j < skuIds.length; j += 500) {
+        for (const r of await trx.selectFrom('skus').select(['id', 'brand_id']).where('id', 'in', skuIds.slice(j, j + 500)).execute()) brandOf.set(r.id, r.brand_id ?? '');
+      }
+      for (const table of ['overview_visits', 'overview_visit_products', 'overview_visit_brands'] as const) {
+        await trx.deleteFrom(table).where('visit_id', 'in', ids).execute();
+      }
+      const group = <T extends { visit_id: string }>(rows: T[]) => {
+        const m = new Map<string, T[]>();
+        for (const r of rows) m.set(r.visit_id, [...(m.get(r.visit_id) ?? []), r]);
+        return m;
+      };
+      const scenesOf = group(scenes);
+      const productsOf = group(products);
+      const photosOf = group(photos);
+      const kpisOf = group(kpis);
+      const visitRows = [];
+      const productRows = [];
+      const brandRows = [];
+      for (const v of visits) {
+        const vs = scenesOf.get(v.id) ?? [];
+        const kv = new Map((kpisOf.get(v.id) ?? []).map((k) => [k.cid, Number(k.value)]));
+        // A scene of a display taken again later in the visit: its photos were retaken.
+        const retaken = vs
+          .filter((s) => s.display_id !== null && vs.some((o) => o.display_id === s.display_id && (o.created_at > s.created_at || (o.created_at === s.created_at && o.scene_id > s.scene_id))))
+          .reduce((n, s) => n + s.photos, 0);
+        const perSku = new Map<string, { present: boolean; listedMissing: boolean; found: boolean; facings: number }>();
+        for (const p of productsOf.get(v.id) ?? []) {
+          const e = perSku.get(p.sku_id) ?? { present: false, listedMissing: false, found: false, facings: 0 };
+          e.facings += p.facings;
+          if (p.facings > 0 || p.must_have === 1) e.present = true;
+          if (p.must_have === 1) e.found = true;
+          if (p.must_have === 0) e.listedMissing = true;
+          perSku.set(p.sku_id, e);
+        }
+        let missing = 0;
+        const brands = new Map<string, number>();
+        for (const [sku_id, e] of perSku) {
+          const isMissing = e.listedMissing && !e.found;
+          if (isMissing) missing++;
+          productRows.push({ visit_id: v.id, sku_id, shop: v.shop, started_date: v.started_date, present: e.present ? 1 : 0, missing: isMissing ? 1 : 0 });
+          const brand = brandOf.get(sku_id) ?? '';
+          brands.set(brand, (brands.get(brand) ?? 0) + e.facings);
+        }
+        for (const [brand_id, facings] of brands) brandRows.push({ visit_id: v.id, brand_id, facings });
+        visitRows.push({
+          visit_id: v.id, source: v.source, name: v.name, shop: v.shop, shop_name: v.shop_name, agent: v.agent, started_date: v.started_date,
+          review: v.moderation ?? 'unreviewed',
+          osa: kv.get(KPI_CIDS.osa) ?? null, planogram: kv.get(KPI_CIDS.planogram) ?? null, facings: kv.get(KPI_CIDS.facings) ?? null,
+          photos: vs.reduce((n, s) => n + s.photos, 0),
+          unknown_facings: vs.reduce((n, s) => n + s.unknown_facings, 0),
+          retaken,
+          flagged: (photosOf.get(v.id) ?? []).filter((p) => isFlagged(p, t)).length,
+          missing,
+        });
+      }
+      await insertChunks(trx, 'overview_visits', visitRows);
+      await insertChunks(trx, 'overview_visit_products', productRows);
+      await insertChunks(trx, 'overview_visit_brands', brandRows);
+    });
+  }
+}
+
+/**
+ * Brings the facts up to date: stale and new scenes projected, those of deleted scenes removed, then
+ * the figures of every visit they touch or whose row changed; all visits when the photo thresholds
+ * changed since the flagged counts were judged. Answers how many scenes and visits it projected.
+ */
 export async function refreshFacts(db: Db): Promise<number> {
   const stale = await staleScenes(db);
-  await projectScenes(db, stale);
-  const gone = await sql<{ n: number }>`select count(*) as n from overview_scenes o where not exists (select 1 from scenes s where s.id = o.scene_id)`.execute(db);
-  const removed = Number(gone.rows[0]?.n ?? 0);
-  if (removed > 0) {
+  const visits = await projectScenes(db, stale);
+  const { rows: gone } = await sql<{ scene_id: string; visit_id: string }>`select o.scene_id, o.visit_id from overview_scenes o where not exists (select 1 from scenes s where s.id = o.scene_id)`.execute(db);
+  if (gone.length > 0) {
+    for (const g of gone) visits.add(g.visit_id);
     await write(db, async ({ trx }) => {
       for (const table of ['overview_scenes', 'overview_products', 'overview_photos'] as const) {
         await sql`delete from ${sql.table(table)} where not exists (select 1 from scenes s where s.id = ${sql.ref(`${table}.scene_id`)})`.execute(trx);
       }
     });
   }
-  return stale.length + removed;
+  const t = await readThresholds(db);
+  const judged = await db.selectFrom('overview_state').select('value').where('name', '=', 'thresholds').executeTakeFirst();
+  const rejudge = judged?.value !== JSON.stringify(t);
+  const visitIds = rejudge ? (await db.selectFrom('visits').select('id').execute()).map((r) => r.id) : [...new Set([...visits, ...(await staleVisits(db))])];
+  await projectVisits(db, visitIds, t);
+  const { rows: orphans } = await sql<{ n: number }>`select count(*) as n from overview_visits o where not exists (select 1 from visits v where v.id = o.visit_id)`.execute(db);
+  if (Number(orphans[0]?.n ?? 0) > 0) {
+    await write(db, async ({ trx }) => {
+      for (const table of ['overview_visits', 'overview_visit_products', 'overview_visit_brands'] as const) {
+        await sql`delete from ${sql.table(table)} where not exists (select 1 from visits v where v.id = ${sql.ref(`${table}.visit_id`)})`.execute(trx);
+      }
+    });
+  }
+  if (rejudge) {
+    await write(db, async ({ trx }) => {
+      await trx.deleteFrom('overview_state').where('name', '=', 'thresholds').execute();
+      await trx.insertInto('overview_state').values({ name: 'thresholds', value: JSON.stringify(t) }).execute();
+    });
+  }
+  return stale.length + gone.length + visitIds.length + Number(orphans[0]?.n ?? 0);
 }
 
 const lastStamps = new WeakMap<Db, string>();

@@ -60,11 +60,48 @@ function flaggedPhoto(t: QualityThresholds): RawBuilder<number> {
 }
 
 /**
+ * Whether the projected per-visit figures answer these filters: they hold each visit's products
+ * across all its scenes, so a display or category filter (which narrows the products counted) is
+ * computed from the scenes' facts instead.
+ */
+const projected = (f: OverviewFilters) => f.display === undefined && f.category === undefined;
+
+/** The conditions on a projected visit `ov`. */
+function projectedConditions(f: OverviewFilters): RawBuilder<unknown> {
+  const c: RawBuilder<unknown>[] = [sql`ov.started_date >= ${f.from}`, sql`ov.started_date < ${f.end}`];
+  if (f.shop !== undefined) c.push(sql`ov.shop = ${f.shop}`);
+  if (f.agent !== undefined) c.push(sql`ov.agent = ${f.agent}`);
+  if (f.review !== undefined) c.push(sql`ov.review = ${f.review}`);
+  if (f.brand !== undefined) c.push(sql`exists (select 1 from overview_visit_brands b where b.visit_id = ov.visit_id and b.brand_id = ${f.brand})`);
+  return join(c);
+}
+
+/** The per-visit figures as projected (`vr`), the must-haves missing narrowed to the brand asked. */
+function projectedVisits(f: OverviewFilters): RawBuilder<unknown> {
+  if (f.brand === undefined) {
+    return sql`with vr as (
+      select ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings,
+        ov.photos, ov.unknown_facings, ov.retaken, ov.flagged, ov.missing
+      from overview_visits ov where ${projectedConditions(f)})`;
+  }
+  // The brand's missing products of each visit in the range, counted once (not per visit).
+  return sql`with bm as (
+      select p.visit_id, count(*) as n from overview_visit_products p join skus k on k.id = p.sku_id
+      where p.missing = 1 and p.started_date >= ${f.from} and p.started_date < ${f.end} and k.brand_id = ${f.brand}
+      group by p.visit_id),
+    vr as (
+      select ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings,
+        ov.photos, ov.unknown_facings, ov.retaken, ov.flagged, coalesce(bm.n, 0) as missing
+      from overview_visits ov left join bm on bm.visit_id = ov.visit_id where ${projectedConditions(f)})`;
+}
+
+/**
  * Every per-visit figure of the filtered visits, as CTEs: `fv` the visits, `kv` their KPI values,
  * `sf` their scenes' photos, facings, unknown facings and retaken photos, `pf` their flagged photos,
  * `mf` their missing must-haves; `vr` joins them, one row per visit.
  */
 function perVisit(f: OverviewFilters, t: QualityThresholds): RawBuilder<unknown> {
+  if (projected(f)) return projectedVisits(f);
   return sql`with fv as (${filteredVisits(f)}),
     kv as (
       select kv.visit_id,
@@ -219,32 +256,59 @@ export interface MissingRow {
 
 /** The must-haves missing at each shop, most often missing first, with when each was last seen there. */
 export async function missing(db: Db, f: OverviewFilters, page: Paging): Promise<{ count: number; results: MissingRow[] }> {
-  const base = sql`with fv as (${filteredVisits(f)}),
+  // Without filters on the visits' agent, review or brands, the missing rows alone answer (read from their index).
+  const alone = f.agent === undefined && f.review === undefined && f.brand === undefined;
+  const base = !projected(f)
+    ? null
+    : alone
+      ? sql`with m as (
+        select p.shop, p.sku_id, count(*) as visits, max(p.started_date) as last_missing
+        from overview_visit_products p
+        where p.missing = 1 and p.started_date >= ${f.from} and p.started_date < ${f.end} ${f.shop !== undefined ? sql`and p.shop = ${f.shop}` : sql``}
+        group by p.shop, p.sku_id)`
+      : sql`with m as (
+        select p.shop, p.sku_id, count(*) as visits, max(p.started_date) as last_missing
+        from overview_visit_products p join overview_visits ov on ov.visit_id = p.visit_id
+          ${f.brand !== undefined ? sql`join skus k on k.id = p.sku_id and k.brand_id = ${f.brand}` : sql``}
+        where p.missing = 1 and p.started_date >= ${f.from} and p.started_date < ${f.end} and ${projectedConditions(f)}
+        group by p.shop, p.sku_id)`;
+  return missingPage(db, f, page, base ?? sql`with fv as (${filteredVisits(f)}),
     m as (
-      select fv.shop, p.sku_id, count(distinct fv.id) as visits, max(fv.started_date) as last_missing, max(fv.shop_name) as shop_name
+      select fv.shop, p.sku_id, count(distinct fv.id) as visits, max(fv.started_date) as last_missing
       from overview_products p join fv on fv.id = p.visit_id join skus k on k.id = p.sku_id join overview_scenes os on os.scene_id = p.scene_id
       where p.must_have = 0 and ${productConditions(f)}
         and not exists (select 1 from overview_products p2 where p2.visit_id = p.visit_id and p2.sku_id = p.sku_id and p2.must_have = 1)
-      group by fv.shop, p.sku_id)`;
+      group by fv.shop, p.sku_id)`);
+}
+
+async function missingPage(db: Db, f: OverviewFilters, page: Paging, base: RawBuilder<unknown>): Promise<{ count: number; results: MissingRow[] }> {
   const { rows } = await sql<Record<string, unknown>>`${base}
     select m.*, k.name as sku_name, (select count(*) from m) as total from m join skus k on k.id = m.sku_id
     order by m.visits desc, (case when m.shop is null then 1 else 0 end), m.shop, m.sku_id
     limit ${page.limit} offset ${page.offset}`.execute(db);
   const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${base} select count(*) as n from m`);
   const seen = new Map<string, string>();
+  const shopNames = new Map<string, string | null>();
   if (rows.length > 0) {
-    const pairs = rows.map((r) => (r.shop === null ? sql`(v.shop is null and p.sku_id = ${r.sku_id})` : sql`(v.shop = ${r.shop} and p.sku_id = ${r.sku_id})`));
+    const pairs = rows.map((r) => (r.shop === null ? sql`(p.shop is null and p.sku_id = ${r.sku_id})` : sql`(p.shop = ${r.shop} and p.sku_id = ${r.sku_id})`));
     const { rows: last } = await sql<{ shop: string | null; sku_id: string; last: string }>`
-      select v.shop, p.sku_id, max(v.started_date) as last from overview_products p join visits v on v.id = p.visit_id
-      where (p.facings > 0 or p.must_have = 1) and v.started_date < ${f.end} and (${join(pairs, ' or ')})
-      group by v.shop, p.sku_id`.execute(db);
+      select p.shop, p.sku_id, max(p.started_date) as last from overview_visit_products p
+      where p.present = 1 and p.started_date < ${f.end} and (${join(pairs, ' or ')})
+      group by p.shop, p.sku_id`.execute(db);
     for (const r of last) seen.set(`${r.shop ?? ''}\u0000${r.sku_id}`, r.last);
+    const shops = [...new Set(rows.map((r) => r.shop).filter((x): x is string => typeof x === 'string'))];
+    if (shops.length) {
+      const { rows: named } = await sql<{ shop: string; name: string | null }>`
+        select v.shop, max(v.shop_name) as name from visits v
+        where v.shop in (${join(shops.map((x) => sql`${x}`), ', ')}) and v.started_date >= ${f.from} and v.started_date < ${f.end} group by v.shop`.execute(db);
+      for (const r of named) shopNames.set(r.shop, r.name);
+    }
   }
   return {
     count,
     results: rows.map((r) => ({
       shop: (r.shop as string | null) ?? null,
-      shop_name: (r.shop_name as string | null) ?? null,
+      shop_name: typeof r.shop === 'string' ? (shopNames.get(r.shop) ?? null) : null,
       sku: String(r.sku_id),
       sku_name: String(r.sku_name),
       visits: Number(r.visits),
@@ -268,6 +332,14 @@ export interface ShareRow {
 export async function shareByBrand(db: Db, f: OverviewFilters): Promise<{ facings: number; unknown_facings: number; results: ShareRow[] }> {
   // The brand filter narrows the visits, never the denominator: a brand's share is of the whole shelf.
   const shelf: OverviewFilters = { ...f, brand: undefined };
+  if (projected(f)) {
+    const { rows } = await sql<Record<string, unknown>>`
+      select b.brand_id as brand, max(br.name) as brand_name, sum(b.facings) as facings
+      from overview_visit_brands b join overview_visits ov on ov.visit_id = b.visit_id left join brands br on br.id = b.brand_id
+      where b.facings > 0 and ${projectedConditions(f)} group by b.brand_id`.execute(db);
+    const { rows: unknown } = await sql<{ n: unknown }>`select sum(ov.unknown_facings) as n from overview_visits ov where ${projectedConditions(f)}`.execute(db);
+    return shares(rows.map((r) => ({ ...r, brand: r.brand === '' ? null : r.brand })), Number(unknown[0]?.n ?? 0));
+  }
   const { rows } = await sql<Record<string, unknown>>`with fv as (${filteredVisits(f)})
     select k.brand_id as brand, max(b.name) as brand_name, sum(p.facings) as facings
     from overview_products p join fv on fv.id = p.visit_id join skus k on k.id = p.sku_id join overview_scenes os on os.scene_id = p.scene_id
@@ -277,11 +349,15 @@ export async function shareByBrand(db: Db, f: OverviewFilters): Promise<{ facing
   const { rows: unknown } = await sql<{ n: unknown }>`with fv as (${filteredVisits(f)})
     select sum(os.unknown_facings) as n from overview_scenes os join fv on fv.id = os.visit_id
     ${f.display !== undefined ? sql`where os.display_id = ${f.display}` : sql``}`.execute(db);
+  return shares(rows, Number(unknown[0]?.n ?? 0));
+}
+
+function shares(rows: Record<string, unknown>[], unknown: number): { facings: number; unknown_facings: number; results: ShareRow[] } {
   const total = rows.reduce((s, r) => s + Number(r.facings), 0);
   const results = rows
     .map((r) => ({ brand: (r.brand as string | null) ?? null, brand_name: (r.brand_name as string | null) ?? null, facings: Number(r.facings), share: total ? Number(r.facings) / total : 0 }))
     .sort((a, b) => b.facings - a.facings || (a.brand ?? '\uffff').localeCompare(b.brand ?? '\uffff'));
-  return { facings: total, unknown_facings: Number(unknown[0]?.n ?? 0), results };
+  return { facings: total, unknown_facings: unknown, results };
 }
 
 // ---- Auditors ----
@@ -439,8 +515,13 @@ export async function visitsOf(
     filters = { ...f, from, end };
   }
   const c: RawBuilder<unknown>[] = [sql`1 = 1`];
-  if (options.sku !== undefined) c.push(sql`exists (select 1 from overview_products p where p.visit_id = vr.id and p.sku_id = ${options.sku} and p.must_have = 0)
-    and not exists (select 1 from overview_products p where p.visit_id = vr.id and p.sku_id = ${options.sku} and p.must_have = 1)`);
+  if (options.sku !== undefined) {
+    c.push(projected(filters)
+      ? sql`exists (select 1 from overview_visit_products p where p.visit_id = vr.id and p.sku_id = ${options.sku} and p.missing = 1)`
+      : sql`exists (select 1 from overview_products p join overview_scenes os on os.scene_id = p.scene_id where p.visit_id = vr.id and p.sku_id = ${options.sku} and p.must_have = 0
+          ${filters.display !== undefined ? sql`and os.display_id = ${filters.display}` : sql``})
+        and not exists (select 1 from overview_products p where p.visit_id = vr.id and p.sku_id = ${options.sku} and p.must_have = 1)`);
+  }
   if (options.after) c.push(sql`(started_date < ${options.after.started_date} or (started_date = ${options.after.started_date} and id > ${options.after.id}))`);
   const where = join(c);
   const page = options.page ?? { limit: options.limit ?? 500, offset: 0 };
