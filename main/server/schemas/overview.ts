@@ -38,14 +38,12 @@ export const KpiSeries = Type.Object({
   totals: Type.Object(KpiFigures),
 });
 
-const Envelope = <T extends ReturnType<typeof Type.Object>>(item: T, extra = {}) =>
-  Type.Object({
-    count: Type.Integer(),
-    next: Nullable(Type.String({ format: 'uri' })),
-    previous: Nullable(Type.String({ format: 'uri' })),
-    ...extra,
-    results: Type.Array(item),
-  });
+const links = {
+  count: Type.Integer(),
+  next: Nullable(Type.String({ format: 'uri' })),
+  previous: Nullable(Type.String({ format: 'uri' })),
+};
+const Envelope = <T extends ReturnType<typeof Type.Object>>(item: T) => Type.Object({ ...links, results: Type.Array(item) });
 
 export const StoreRow = Type.Object({
   shop: Nullable(Type.String()),
@@ -113,7 +111,9 @@ export const VisitRow = Type.Object({
   priority: Type.Integer({ description: 'Review queue points (docs/api.md, "Overview")' }),
   reasons: Type.Array(Type.String(), { description: 'unreviewed, in_review, unknown_products, low_score, flagged_photos, missing_must_haves' }),
 });
-export const ReviewQueue = Envelope(VisitRow, {
+export const ReviewQueue = Type.Object({
+  ...links,
+  results: Type.Array(VisitRow),
   counts: Type.Object({
     unreviewed: Type.Integer(),
     in_review: Type.Integer(),
