@@ -95,7 +95,6 @@ const overview: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/overview/visits/', {
     schema: { tags, summary: 'The visits behind a figure (filters; a period; a missing product), latest first', querystring: VisitsBehindQuery, response: { 200: VisitList, ...errorResponses } },
   }, async (request, reply) => {
-    const f = await prepare(request.query);
     const { period, bucket, sku } = request.query;
     if (period !== undefined && (!DAY.test(period) || Number.isNaN(Date.parse(`${period}T00:00:00Z`)))) {
       throw new ValidationError({ period: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'] });
@@ -103,6 +102,8 @@ const overview: FastifyPluginAsyncTypebox = async (app) => {
     if (sku !== undefined && !(await app.db.selectFrom('skus').select('id').where('id', '=', sku).executeTakeFirst())) {
       throw new ValidationError({ sku: [`Invalid pk "${sku}" - object does not exist.`] });
     }
+    // Checked before the facts are brought up to date: a refused request writes nothing.
+    const f = await prepare(request.query);
     const page = pageOf(request.query);
     return cached(request, reply, page, async () => {
       const { count, results } = await visitsOf(app.db, f, await readThresholds(app.db), { page, period, bucket, sku });
