@@ -98,7 +98,8 @@ export function overviewData({ visits = 50, scenesPerVisit = 4, exactScenes = fa
       if (display !== null) {
         const records = t.mhl_records
           .filter((r) => r.mhl_id === `mhl-${display.slice(8)}`)
-          .map((r) => ({ mhl_record_id: r.id, compliant: facing.has(r.sku_id) || rnd() < 0.3, found_sku_id: null }));
+          // About one must-have in six missing: an on-shelf availability near 85%, as in stores.
+          .map((r) => ({ mhl_record_id: r.id, compliant: facing.has(r.sku_id) || rnd() < 0.8, found_sku_id: null }));
         t.reports.push({
           id: `rep-m-${sid}`, scene_id: sid, visit_id: id, report_type: 'MHL_COMPLIANCE', status: 'READY',
           json: JSON.stringify({ musthavelist: `mhl-${display.slice(8)}`, compliance: 0, records }), error: null, previous_report: null,
