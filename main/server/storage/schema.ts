@@ -395,6 +395,8 @@ export interface OverviewVisitTable {
 export interface OverviewVisitProductTable {
   visit_id: string;
   sku_id: string;
+  /** The SKU's brand when projected. */
+  brand_id: string | null;
   shop: string | null;
   started_date: string | null;
   present: number;

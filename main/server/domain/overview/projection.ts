@@ -198,8 +198,8 @@ export async function projectVisits(db: Db, visitIds: readonly string[], t: Qual
         for (const [sku_id, e] of perSku) {
           const isMissing = e.listedMissing && !e.found;
           if (isMissing) missing++;
-          productRows.push({ visit_id: v.id, sku_id, shop: v.shop, started_date: v.started_date, present: e.present ? 1 : 0, missing: isMissing ? 1 : 0 });
           const brand = brandOf.get(sku_id) ?? '';
+          productRows.push({ visit_id: v.id, sku_id, brand_id: brand || null, shop: v.shop, started_date: v.started_date, present: e.present ? 1 : 0, missing: isMissing ? 1 : 0 });
           brands.set(brand, (brands.get(brand) ?? 0) + e.facings);
         }
         for (const [brand_id, facings] of brands) brandRows.push({ visit_id: v.id, brand_id, facings });

@@ -86,8 +86,8 @@ function projectedVisits(f: OverviewFilters): RawBuilder<unknown> {
   }
   // The brand's missing products of each visit in the range, counted once (not per visit).
   return sql`with bm as (
-      select p.visit_id, count(*) as n from overview_visit_products p join skus k on k.id = p.sku_id
-      where p.missing = 1 and p.started_date >= ${f.from} and p.started_date < ${f.end} and k.brand_id = ${f.brand}
+      select p.visit_id, count(*) as n from overview_visit_products p
+      where p.missing = 1 and p.brand_id = ${f.brand} and p.started_date >= ${f.from} and p.started_date < ${f.end}
       group by p.visit_id),
     vr as (
       select ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings,
@@ -269,8 +269,7 @@ export async function missing(db: Db, f: OverviewFilters, page: Paging): Promise
       : sql`with m as (
         select p.shop, p.sku_id, count(*) as visits, max(p.started_date) as last_missing
         from overview_visit_products p join overview_visits ov on ov.visit_id = p.visit_id
-          ${f.brand !== undefined ? sql`join skus k on k.id = p.sku_id and k.brand_id = ${f.brand}` : sql``}
-        where p.missing = 1 and p.started_date >= ${f.from} and p.started_date < ${f.end} and ${projectedConditions(f)}
+        where p.missing = 1 ${f.brand !== undefined ? sql`and p.brand_id = ${f.brand}` : sql``} and p.started_date >= ${f.from} and p.started_date < ${f.end} and ${projectedConditions(f)}
         group by p.shop, p.sku_id)`;
   return missingPage(db, f, page, base ?? sql`with fv as (${filteredVisits(f)}),
     m as (

@@ -117,6 +117,8 @@ export const overview: Migration = {
       .createTable('overview_visit_products')
       .addColumn('visit_id', 'varchar(255)', (c) => c.notNull())
       .addColumn('sku_id', 'varchar(255)', (c) => c.notNull())
+      // The SKU's brand when projected, so a brand's missing products are read from an index.
+      .addColumn('brand_id', 'varchar(255)')
       .addColumn('shop', 'text')
       .addColumn('started_date', 'varchar(40)')
       .addColumn('present', 'integer', (c) => c.notNull())
@@ -124,6 +126,7 @@ export const overview: Migration = {
       .addPrimaryKeyConstraint('overview_visit_products_pk', ['visit_id', 'sku_id'])
       .execute();
     await db.schema.createIndex('overview_visit_products_missing').on('overview_visit_products').columns(['missing', 'started_date', 'shop', 'sku_id']).execute();
+    await db.schema.createIndex('overview_visit_products_brand').on('overview_visit_products').columns(['missing', 'brand_id', 'started_date', 'visit_id']).execute();
     await db.schema.createIndex('overview_visit_products_seen').on('overview_visit_products').columns(['shop', 'sku_id', 'present', 'started_date']).execute();
     // Per visit and brand (of the SKU when projected; '' for none): facings, for the share of shelf.
     await db.schema
@@ -133,7 +136,8 @@ export const overview: Migration = {
       .addColumn('facings', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('overview_visit_brands_pk', ['visit_id', 'brand_id'])
       .execute();
-    await db.schema.createIndex('overview_visit_brands_brand').on('overview_visit_brands').columns(['brand_id', 'visit_id']).execute();
+    // Covering: the share of shelf reads a visit's brands and facings from the index alone.
+    await db.schema.createIndex('overview_visit_brands_facings').on('overview_visit_brands').columns(['visit_id', 'brand_id', 'facings']).execute();
     // The photo thresholds the stored flagged counts were judged by (JSON); others in force: judged again.
     await db.schema
       .createTable('overview_state')
