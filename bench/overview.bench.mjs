@@ -16,7 +16,7 @@ import { spawnServe } from './serve-process.mjs';
 
 const KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
 const VISITS = Number(process.env.OVERVIEW_BENCH_VISITS ?? 10_000);
-const RUNS = 7;
+const RUNS = 5;
 const TARGET_MS = 300;
 
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;

@@ -1,9 +1,8 @@
 // The supervisors' overview: for a date range and filters, the visit KPIs over time, the stores worst
 // first, the must-haves missing by store, the share of shelf by brand and the auditors' photos. Every
 // figure opens the visits behind it (the panel below the figures); the period exports as CSV or XLSX.
-// Charts are recharts' SVG (its inline styles are set through the DOM, which the CSP allows).
-import { useMemo, useState } from 'react';
-import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from 'recharts';
+// Charts are recharts' SVG (Charts.tsx; its inline styles are set through the DOM, which the CSP allows).
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { Query } from '../../api/client';
 import { listPage } from '../../api/endpoints';
 import { SelectField, TextField } from '../../components/Field';
@@ -13,6 +12,11 @@ import { useSession } from '../../stores/session';
 import { defaultFilter, exportPeriod, filterQuery, overviewApi, type Drill, type OverviewFilter } from './overviewApi';
 import { useLoad } from './useLoad';
 import { VisitsBehind } from './VisitsBehind';
+
+// The chart library is a chunk of its own, loaded when the overview first draws a chart: the screens'
+// chunk, which every opening of the app loads, stays without it.
+const KpiChart = lazy(() => import('./Charts').then((m) => ({ default: m.KpiChart })));
+const ShareChart = lazy(() => import('./Charts').then((m) => ({ default: m.ShareChart })));
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${v.toFixed(1)}%`);
 const num = (v: number | null | undefined) => (v === null || v === undefined ? '—' : v.toFixed(1));
@@ -132,20 +136,9 @@ export function OverviewScreen() {
               <Empty>No visits in this range.</Empty>
             ) : (
               <>
-                <ComposedChart width={760} height={260} data={kpis.data.series} className="chart" aria-label="KPIs over time">
-                  <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="period" />
-                  <YAxis yAxisId="pct" domain={[0, 100]} />
-                  <YAxis yAxisId="visits" orientation="right" />
-                  <Tooltip />
-                  <Legend />
-                  <Bar yAxisId="visits" dataKey="visits" name="Visits" fill="#c9d6ea" onClick={(d) => {
-                    const period = (d as { payload?: { period?: string } }).payload?.period;
-                    if (period) open(`Visits of ${period}`, { period, bucket });
-                  }} />
-                  <Line yAxisId="pct" dataKey="osa" name="OSA %" stroke="#2e7d32" isAnimationActive={false} />
-                  <Line yAxisId="pct" dataKey="planogram" name="Planogram %" stroke="#1565c0" isAnimationActive={false} />
-                </ComposedChart>
+                <Suspense fallback={<Loading what="the chart" />}>
+                  <KpiChart series={kpis.data.series} onPeriod={(period) => open(`Visits of ${period}`, { period, bucket })} />
+                </Suspense>
                 <table className="figures" aria-label="KPIs by period">
                   <thead>
                     <tr><th>Period</th><th>Visits</th><th>OSA</th><th>Planogram</th><th>Facings</th></tr>
@@ -208,12 +201,9 @@ export function OverviewScreen() {
           <h3 id="share-title">Share of shelf by brand</h3>
           {share.data && (share.data.results.length === 0 ? <Empty>No product identified in this range.</Empty> : (
             <>
-              <BarChart width={420} height={Math.max(120, share.data.results.length * 28)} data={share.data.results.map((r) => ({ ...r, name: r.brand_name ?? 'No brand', percent: Math.round(r.share * 1000) / 10 }))} layout="vertical" className="chart" aria-label="Share of shelf">
-                <XAxis type="number" domain={[0, 100]} />
-                <YAxis type="category" dataKey="name" width={110} />
-                <Tooltip />
-                <Bar dataKey="percent" name="Share %" fill="#1565c0" isAnimationActive={false} />
-              </BarChart>
+              <Suspense fallback={<Loading what="the chart" />}>
+                <ShareChart results={share.data.results} />
+              </Suspense>
               <table className="figures" aria-label="Share of shelf">
                 <thead><tr><th>Brand</th><th>Facings</th><th>Share</th></tr></thead>
                 <tbody>
