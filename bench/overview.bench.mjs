@@ -5,7 +5,7 @@
 // overview read the median and worst of uncached requests over all 10,000 visits (each URL differs
 // so the page cache never answers), a cached repeat, and the period's CSV and XLSX export of
 // 10,000 visits (time, bytes, the server's peak RSS). The target is under 300 ms for each read.
-// OVERVIEW_BENCH_VISITS sets the visits; OVERVIEW_BENCH_PG=0 skips PostgreSQL.
+// OVERVIEW_BENCH_VISITS sets the visits; OVERVIEW_BENCH_PG=0 skips PostgreSQL, OVERVIEW_BENCH_SQLITE=0 SQLite.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,7 +85,7 @@ const data = overviewData({ visits: VISITS, scenesPerVisit: 10, exactScenes: tru
 console.log(`seed: ${data.visits.length} visits, ${data.scenes.length} scenes, ${data.reports.length} reports, ${data.photo_measures.length} measured photos`);
 
 let failed = false;
-{
+if (process.env.OVERVIEW_BENCH_SQLITE !== '0') {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-overview-bench-'));
   try {
     const t0 = process.hrtime.bigint();

@@ -41,7 +41,8 @@ function filteredVisits(f: OverviewFilters): RawBuilder<unknown> {
   if (f.shop !== undefined) c.push(sql`v.shop = ${f.shop}`);
   if (f.agent !== undefined) c.push(sql`v.agent = ${f.agent}`);
   if (f.review !== undefined) c.push(sql`coalesce(v.moderation, 'unreviewed') = ${f.review}`);
-  if (f.display !== undefined) c.push(sql`exists (select 1 from scenes s where s.visit_id = v.id and s.display_id = ${f.display})`);
+  // By the projected scenes: their only index is by visit, so the lookup is per visit, never a scan of the display's scenes.
+  if (f.display !== undefined) c.push(sql`exists (select 1 from overview_scenes os where os.visit_id = v.id and os.display_id = ${f.display})`);
   if (f.brand !== undefined || f.category !== undefined) {
     c.push(sql`exists (select 1 from overview_products p join skus k on k.id = p.sku_id join overview_scenes os on os.scene_id = p.scene_id
       where p.visit_id = v.id and ${productConditions(f)})`);
