@@ -7,7 +7,6 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgePixels, DEFAULT_THRESHOLDS, type PixelMeasures } from '../../main/server/domain/photo-checks.js';
-import { saveThresholds } from '../../main/server/domain/photo-quality.js';
 import { readFilters, type OverviewFilters, type OverviewQuery } from '../../main/server/domain/overview/filters.js';
 import { refreshFacts } from '../../main/server/domain/overview/projection.js';
 import {
@@ -263,35 +262,6 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
       }
       expect(nonEmpty).toBeGreaterThan(15);
     }, 300_000);
-
-    it('a visit changed, a photo measured later and new photo thresholds are projected again', async () => {
-      const v = t.visits.find((x) => x.started_date !== null && x.moderation !== 'reviewed')!;
-      await db.updateTable('visits').set({ moderation: 'reviewed' }).where('id', '=', v.id).execute();
-      expect(await refreshFacts(db)).toBe(1);
-      expect((await db.selectFrom('overview_visits').select('review').where('visit_id', '=', v.id).executeTakeFirstOrThrow()).review).toBe('reviewed');
-
-      const measured = new Set(t.photo_measures.map((m) => m.upload_id));
-      const scene = t.scenes.find((x) => (JSON.parse(x.images) as string[]).some((u) => !measured.has(u)))!;
-      const upload = (JSON.parse(scene.images) as string[]).find((u) => !measured.has(u))!;
-      const flagged = async () => (await db.selectFrom('overview_visits').select('flagged').where('visit_id', '=', scene.visit_id).executeTakeFirstOrThrow()).flagged;
-      const before = await flagged();
-      await db.insertInto('photo_measures').values({ upload_id: upload, created_at: '2026-06-01T00:00:00.000Z', measures: JSON.stringify({ width: 2000, height: 1500, sharpness: 1, brightness: 120, clipped: 0, glare: 0, tilt: 0, convergence: 0 }) }).execute();
-      expect(await refreshFacts(db)).toBe(2);
-      expect(await flagged()).toBe(before + 1);
-
-      // Stricter thresholds: every visit's flagged photos judged again.
-      await saveThresholds(db, { min_sharpness: 150 });
-      await refreshFacts(db);
-      const strict = { ...T, min_sharpness: 150 };
-      const all = [...t.photo_measures, { upload_id: upload, measures: JSON.stringify({ width: 2000, height: 1500, sharpness: 1, brightness: 120, clipped: 0, glare: 0, tilt: 0, convergence: 0 }) }];
-      const judged = new Map(all.map((m) => [m.upload_id, judgePixels(JSON.parse(m.measures), strict).length > 0]));
-      const expected = new Map<string, number>();
-      for (const x of t.scenes) for (const u of new Set(JSON.parse(x.images) as string[])) if (judged.get(u)) expected.set(x.visit_id, (expected.get(x.visit_id) ?? 0) + 1);
-      const rows = await db.selectFrom('overview_visits').select(['visit_id', 'flagged']).execute();
-      expect(new Map(rows.filter((r) => r.flagged > 0).map((r) => [r.visit_id, r.flagged]))).toEqual(expected);
-      await saveThresholds(db, { min_sharpness: T.min_sharpness });
-      await refreshFacts(db);
-    });
 
     it('a changed report and a deleted scene are projected again on refresh', async () => {
       const scene = t.scenes.find((s) => t.reports.some((r) => r.scene_id === s.id && r.report_type === 'FACING_COUNT' && r.status === 'READY'))!;

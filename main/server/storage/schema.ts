@@ -342,6 +342,8 @@ export interface OverviewSceneTable {
   scene_id: string;
   visit_id: string;
   display_id: string | null;
+  /** The scene's updated_at and its newest report's when projected: stale when they differ. */
+  source: string;
   created_at: string;
   photos: number;
   facings: number;
@@ -375,6 +377,8 @@ export interface OverviewPhotoTable {
 /** The overview's figures of one visit (migration 0026), projected from the tables above. Local. */
 export interface OverviewVisitTable {
   visit_id: string;
+  /** The visit's updated_at and its newest KPI value's when projected. */
+  source: string;
   name: string | null;
   shop: string | null;
   shop_name: string | null;
@@ -401,12 +405,6 @@ export interface OverviewVisitProductTable {
   started_date: string | null;
   present: number;
   missing: number;
-}
-
-/** A scene or visit whose overview facts are to be projected again, marked by triggers (migration 0026). Local. */
-export interface OverviewDirtyTable {
-  kind: 'scene' | 'visit';
-  id: string;
 }
 
 /** A visit's facings of one brand ('' for products of none). Local. */
@@ -465,7 +463,6 @@ export interface Database {
   overview_visit_products: OverviewVisitProductTable;
   overview_visit_brands: OverviewVisitBrandTable;
   overview_state: SettingTable;
-  overview_dirty: OverviewDirtyTable;
 }
 
 export type CatalogTableName = 'brands' | 'categories' | 'manufacturers';

@@ -1,21 +1,25 @@
 // The overview's facts (migration 0026): each scene's photos, facings and unknown facings, its
 // identified products with their must-have status, and its photos' pixel measures, one row each, so
 // the figures across thousands of visits are plain SQL aggregates instead of parsing report JSON on
-// every read; and per visit the figures the reads sum. Triggers (migration 0026) mark in
-// overview_dirty each scene or visit a write touches (a scene, its reports, one of its photos measured;
-// a visit, its KPI values): every overview read projects those again first, which costs one empty
-// lookup when nothing changed.
-import type { Kysely, Selectable } from 'kysely';
+// every read. A scene is projected again when its updated_at or its newest report's differs from
+// what was projected, or when one of its photos has been measured since; facts of deleted scenes go.
+// refresh() is called by each overview read; it does nothing while the database's change stamp is
+// the one it last saw (any write moves it: storage/change-stamp.ts).
+import { sql, type Kysely } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Database, OverviewPhotoTable } from '../../storage/schema.js';
 import { judgePixels, type PixelMeasures, type QualityThresholds } from '../photo-checks.js';
 import { readThresholds } from '../photo-quality.js';
 import { KPI_CIDS } from './queries.js';
+import type { ChangeStamp } from '../../storage/change-stamp.js';
 import { write } from '../../storage/transaction.js';
 
 type Db = Kysely<Database>;
 
 /** Scenes projected per transaction: bounded statements, and other writes interleave between batches. */
 const BATCH = 400;
+
+const SOURCE = sql<string>`s.updated_at || '|' || coalesce((select max(r.updated_at) from reports r where r.scene_id = s.id), '')`;
 
 interface FacingItem {
   sku_id: string | null;
@@ -25,17 +29,27 @@ interface MhlBody {
   records?: { mhl_record_id: string; compliant: boolean }[];
 }
 
+/** The scenes whose facts are missing or stale. */
+async function staleScenes(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select s.id from scenes s left join overview_scenes o on o.scene_id = s.id
+    where o.scene_id is null or o.source <> ${SOURCE}
+    union
+    select distinct p.scene_id as id from overview_photos p join photo_measures m on m.upload_id = p.upload_id
+    where p.width is null`.execute(db);
+  return rows.map((r) => r.id);
+}
+
 /** Projects these scenes' facts, replacing what was there; answers the visits they belong (or belonged) to. */
 export async function projectScenes(db: Db, sceneIds: readonly string[]): Promise<Set<string>> {
   const visits = new Set<string>();
   for (let i = 0; i < sceneIds.length; i += BATCH) {
     const ids = sceneIds.slice(i, i + BATCH);
     await write(db, async ({ trx }) => {
-      // Marked again by any write after this transaction, so nothing changed later is lost.
-      await trx.deleteFrom('overview_dirty').where('kind', '=', 'scene').where('id', 'in', ids).execute();
       const scenes = await trx
         .selectFrom('scenes as s')
         .select(['s.id', 's.visit_id', 's.display_id', 's.images', 's.created_at'])
+        .select(SOURCE.as('source'))
         .where('s.id', 'in', ids)
         .execute();
       const reports = await trx
@@ -93,7 +107,7 @@ export async function projectScenes(db: Db, sceneIds: readonly string[]): Promis
           products.set(sku, p);
         }
         const images = imagesOf(s.images);
-        sceneRows.push({ scene_id: s.id, visit_id: s.visit_id, display_id: s.display_id, created_at: s.created_at, photos: images.length, facings, unknown_facings: unknown });
+        sceneRows.push({ scene_id: s.id, visit_id: s.visit_id, display_id: s.display_id, source: s.source, created_at: s.created_at, photos: images.length, facings, unknown_facings: unknown });
         for (const [sku_id, p] of products) productRows.push({ scene_id: s.id, visit_id: s.visit_id, sku_id, facings: p.facings, must_have: p.must_have });
         for (const upload_id of new Set(images)) {
           const m = measures.get(upload_id);
@@ -129,6 +143,16 @@ function imagesOf(json: string): string[] {
   }
 }
 
+const VISIT_SOURCE = sql<string>`v.updated_at || '|' || coalesce((select max(kv.updated_at) from kpi_values kv where kv.visit_id = v.id), '')`;
+
+/** Visits whose figures are missing or stale (the visit row or its KPI values changed). */
+async function staleVisits(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select v.id from visits v left join overview_visits o on o.visit_id = v.id
+    where o.visit_id is null or o.source <> ${VISIT_SOURCE}`.execute(db);
+  return rows.map((r) => r.id);
+}
+
 const isFlagged = (p: Selectable<OverviewPhotoTable>, t: QualityThresholds): boolean =>
   p.width !== null && judgePixels({ ...(p as unknown as PixelMeasures), width: p.width, height: p.height ?? 0 }, t).length > 0;
 
@@ -140,10 +164,10 @@ export async function projectVisits(db: Db, visitIds: readonly string[], t: Qual
   for (let i = 0; i < visitIds.length; i += BATCH) {
     const ids = visitIds.slice(i, i + BATCH);
     await write(db, async ({ trx }) => {
-      await trx.deleteFrom('overview_dirty').where('kind', '=', 'visit').where('id', 'in', ids).execute();
       const visits = await trx
         .selectFrom('visits as v')
         .select(['v.id', 'v.name', 'v.shop', 'v.shop_name', 'v.agent', 'v.started_date', 'v.moderation'])
+        .select(VISIT_SOURCE.as('source'))
         .where('v.id', 'in', ids)
         .execute();
       const kpis = await trx
@@ -204,7 +228,7 @@ export async function projectVisits(db: Db, visitIds: readonly string[], t: Qual
         }
         for (const [brand_id, facings] of brands) brandRows.push({ visit_id: v.id, brand_id, facings });
         visitRows.push({
-          visit_id: v.id, name: v.name, shop: v.shop, shop_name: v.shop_name, agent: v.agent, started_date: v.started_date,
+          visit_id: v.id, source: v.source, name: v.name, shop: v.shop, shop_name: v.shop_name, agent: v.agent, started_date: v.started_date,
           review: v.moderation ?? 'unreviewed',
           osa: kv.get(KPI_CIDS.osa) ?? null, planogram: kv.get(KPI_CIDS.planogram) ?? null, facings: kv.get(KPI_CIDS.facings) ?? null,
           photos: vs.reduce((n, s) => n + s.photos, 0),
@@ -222,39 +246,60 @@ export async function projectVisits(db: Db, visitIds: readonly string[], t: Qual
 }
 
 /**
- * Brings the facts up to date: the scenes and visits the triggers marked (migration 0026) projected
- * again, with the visits of every scene projected; all visits when the photo thresholds changed since
- * the flagged counts were judged. Facts of deleted scenes and visits go with them. Answers how many
- * scenes and visits it projected.
+ * Brings the facts up to date: stale and new scenes projected, those of deleted scenes removed, then
+ * the figures of every visit they touch or whose row changed; all visits when the photo thresholds
+ * changed since the flagged counts were judged. Answers how many scenes and visits it projected.
  */
 export async function refreshFacts(db: Db): Promise<number> {
-  const dirty = await db.selectFrom('overview_dirty').selectAll().execute();
-  const sceneIds = dirty.filter((d) => d.kind === 'scene').map((d) => d.id);
-  const visits = await projectScenes(db, sceneIds);
-  for (const d of dirty) if (d.kind === 'visit') visits.add(d.id);
+  const stale = await staleScenes(db);
+  const visits = await projectScenes(db, stale);
+  const { rows: gone } = await sql<{ scene_id: string; visit_id: string }>`select o.scene_id, o.visit_id from overview_scenes o where not exists (select 1 from scenes s where s.id = o.scene_id)`.execute(db);
+  if (gone.length > 0) {
+    for (const g of gone) visits.add(g.visit_id);
+    await write(db, async ({ trx }) => {
+      for (const table of ['overview_scenes', 'overview_products', 'overview_photos'] as const) {
+        await sql`delete from ${sql.table(table)} where not exists (select 1 from scenes s where s.id = ${sql.ref(`${table}.scene_id`)})`.execute(trx);
+      }
+    });
+  }
   const t = await readThresholds(db);
   const judged = await db.selectFrom('overview_state').select('value').where('name', '=', 'thresholds').executeTakeFirst();
   const rejudge = judged?.value !== JSON.stringify(t);
-  if (rejudge) for (const r of await db.selectFrom('visits').select('id').execute()) visits.add(r.id);
-  await projectVisits(db, [...visits], t);
+  const visitIds = rejudge ? (await db.selectFrom('visits').select('id').execute()).map((r) => r.id) : [...new Set([...visits, ...(await staleVisits(db))])];
+  await projectVisits(db, visitIds, t);
+  const { rows: orphans } = await sql<{ n: number }>`select count(*) as n from overview_visits o where not exists (select 1 from visits v where v.id = o.visit_id)`.execute(db);
+  if (Number(orphans[0]?.n ?? 0) > 0) {
+    await write(db, async ({ trx }) => {
+      for (const table of ['overview_visits', 'overview_visit_products', 'overview_visit_brands'] as const) {
+        await sql`delete from ${sql.table(table)} where not exists (select 1 from visits v where v.id = ${sql.ref(`${table}.visit_id`)})`.execute(trx);
+      }
+    });
+  }
   if (rejudge) {
     await write(db, async ({ trx }) => {
       await trx.deleteFrom('overview_state').where('name', '=', 'thresholds').execute();
       await trx.insertInto('overview_state').values({ name: 'thresholds', value: JSON.stringify(t) }).execute();
     });
   }
-  return sceneIds.length + visits.size;
+  return stale.length + gone.length + visitIds.length + Number(orphans[0]?.n ?? 0);
 }
 
+const lastStamps = new WeakMap<Db, string>();
 const running = new WeakMap<Db, Promise<void>>();
 
-/** refreshFacts, shared by the callers that ask while one runs. */
-export async function ensureFacts(db: Db): Promise<void> {
+/**
+ * refreshFacts, skipped while the change stamp is the one seen after the last refresh; concurrent
+ * callers share one refresh. A null stamp (cannot be told) always refreshes.
+ */
+export async function ensureFacts(db: Db, stamp: ChangeStamp): Promise<void> {
+  const before = await stamp();
+  if (before !== null && lastStamps.get(db) === before) return;
   let run = running.get(db);
   if (!run) {
     run = (async () => {
       try {
-        await refreshFacts(db);
+        // A refresh that wrote moved the stamp itself: the next call checks again (and finds nothing).
+        if ((await refreshFacts(db)) === 0 && before !== null) lastStamps.set(db, before);
       } finally {
         running.delete(db);
       }

@@ -26,7 +26,7 @@ const overview: FastifyPluginAsyncTypebox = async (app) => {
   /** The checked filters, with the facts brought up to date. */
   async function prepare(query: OverviewQuery): Promise<OverviewFilters> {
     const filters = await readFilters(app.db, query);
-    await ensureFacts(app.db);
+    await ensureFacts(app.db, app.changeStamp);
     return filters;
   }
   const cached = (request: FastifyRequest, reply: FastifyReply, page: { limit: number; offset: number }, compute: () => Promise<unknown>) =>

@@ -1,51 +1,10 @@
 // The supervisors' overview (domain/overview/): figures across thousands of visits must answer in well
 // under a second, and the products behind them (facings, must-haves found or missing, photos and their
 // pixel measures) sit in report JSON and scene JSON. These local tables hold those facts one row each,
-// projected from the scenes and their reports when the overview is read after a change, which triggers
-// record (domain/overview/projection.ts); they are never synced, each instance projects its own. The indexes
+// projected from the scenes and their reports when the overview is read after a change
+// (domain/overview/projection.ts); they are never synced, each instance projects its own. The indexes
 // serve the visit-level filters (shop, agent, each with the date).
-import { sql, type Migration, type Kysely } from 'kysely';
-import { isPostgres } from '../dialect.js';
-
-/** The tables whose rows' changes make facts stale: table -> [kind marked, the column naming it]. */
-const MARKS: [table: string, kind: 'scene' | 'visit', column: string][] = [
-  ['scenes', 'scene', 'id'],
-  ['reports', 'scene', 'scene_id'],
-  ['visits', 'visit', 'id'],
-  ['kpi_values', 'visit', 'visit_id'],
-];
-
-/**
- * Triggers mark what every write changes (this process, another, the CLI, rows arriving by sync), so
- * a read finds what to project again in overview_dirty instead of comparing every scene.
- */
-async function markingTriggers(db: Kysely<any>): Promise<void> {
-  if (isPostgres(db)) {
-    for (const [table, kind, column] of MARKS) {
-      await sql
-        .raw(`CREATE FUNCTION overview_mark_${table}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-          IF TG_OP <> 'INSERT' THEN INSERT INTO overview_dirty (kind, id) VALUES ('${kind}', OLD.${column}) ON CONFLICT DO NOTHING; END IF;
-          IF TG_OP <> 'DELETE' THEN INSERT INTO overview_dirty (kind, id) VALUES ('${kind}', NEW.${column}) ON CONFLICT DO NOTHING; END IF;
-          RETURN NULL; END $$`)
-        .execute(db);
-      await sql.raw(`CREATE TRIGGER ${table}_overview AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION overview_mark_${table}()`).execute(db);
-    }
-    // A photo measured after its scene was projected: the scenes holding it.
-    await sql`CREATE FUNCTION overview_mark_photo_measures() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
-      INSERT INTO overview_dirty (kind, id) SELECT DISTINCT 'scene', scene_id FROM overview_photos WHERE upload_id = NEW.upload_id ON CONFLICT DO NOTHING;
-      RETURN NULL; END $$`.execute(db);
-    await sql`CREATE TRIGGER photo_measures_overview AFTER INSERT ON photo_measures FOR EACH ROW EXECUTE FUNCTION overview_mark_photo_measures()`.execute(db);
-    return;
-  }
-  for (const [table, kind, column] of MARKS) {
-    const mark = (row: 'NEW' | 'OLD') => `INSERT OR IGNORE INTO overview_dirty (kind, id) VALUES ('${kind}', ${row}.${column});`;
-    await sql.raw(`CREATE TRIGGER ${table}_overview_insert AFTER INSERT ON ${table} BEGIN ${mark('NEW')} END`).execute(db);
-    await sql.raw(`CREATE TRIGGER ${table}_overview_update AFTER UPDATE ON ${table} BEGIN ${mark('OLD')} ${mark('NEW')} END`).execute(db);
-    await sql.raw(`CREATE TRIGGER ${table}_overview_delete AFTER DELETE ON ${table} BEGIN ${mark('OLD')} END`).execute(db);
-  }
-  await sql`CREATE TRIGGER photo_measures_overview AFTER INSERT ON photo_measures BEGIN
-    INSERT OR IGNORE INTO overview_dirty (kind, id) SELECT DISTINCT 'scene', scene_id FROM overview_photos WHERE upload_id = NEW.upload_id; END`.execute(db);
-}
+import type { Migration } from 'kysely';
 
 export const overview: Migration = {
   async up(db) {
@@ -54,6 +13,8 @@ export const overview: Migration = {
       .addColumn('scene_id', 'varchar(255)', (c) => c.primaryKey())
       .addColumn('visit_id', 'varchar(255)', (c) => c.notNull())
       .addColumn('display_id', 'varchar(255)')
+      // The scene's updated_at and its newest report's, when projected: stale when they differ.
+      .addColumn('source', 'text', (c) => c.notNull())
       .addColumn('created_at', 'varchar(40)', (c) => c.notNull())
       .addColumn('photos', 'integer', (c) => c.notNull())
       .addColumn('facings', 'integer', (c) => c.notNull())
@@ -88,12 +49,13 @@ export const overview: Migration = {
       .addPrimaryKeyConstraint('overview_photos_pk', ['scene_id', 'upload_id'])
       .execute();
     await db.schema.createIndex('overview_photos_visit').on('overview_photos').column('visit_id').execute();
-    await db.schema.createIndex('overview_photos_upload').on('overview_photos').column('upload_id').execute();
     // Per visit, the figures the overview sums (its visit row, KPI values and scenes' facts combined),
     // so a read over 10,000 visits scans 10,000 rows instead of their 100,000 scenes.
     await db.schema
       .createTable('overview_visits')
       .addColumn('visit_id', 'varchar(255)', (c) => c.primaryKey())
+      // The visit's updated_at and its newest KPI value's, when projected.
+      .addColumn('source', 'text', (c) => c.notNull())
       .addColumn('name', 'text')
       .addColumn('shop', 'text')
       .addColumn('shop_name', 'text')
@@ -146,16 +108,8 @@ export const overview: Migration = {
       .execute();
     await db.schema.createIndex('visits_shop').on('visits').columns(['shop', 'started_date']).execute();
     await db.schema.createIndex('visits_agent').on('visits').columns(['agent', 'started_date']).execute();
-    // What to project again: scenes and visits marked by the triggers; all of them to begin with.
-    await db.schema
-      .createTable('overview_dirty')
-      .addColumn('kind', 'varchar(8)', (c) => c.notNull())
-      .addColumn('id', 'varchar(255)', (c) => c.notNull())
-      .addPrimaryKeyConstraint('overview_dirty_pk', ['kind', 'id'])
-      .execute();
-    await sql`INSERT INTO overview_dirty (kind, id) SELECT 'scene', id FROM scenes`.execute(db);
-    await sql`INSERT INTO overview_dirty (kind, id) SELECT 'visit', id FROM visits`.execute(db);
-    await markingTriggers(db);
+    // Staleness: the newest report of each scene is read from the index alone.
+    await db.schema.createIndex('reports_scene_updated').on('reports').columns(['scene_id', 'updated_at']).execute();
   },
   async down() {
     throw new Error('Downgrades are not supported: restore the data directory from a backup instead.');
