@@ -11,7 +11,7 @@ import { ApiKeyScreen } from './screens/login/ApiKeyScreen';
 import { sessionStore, useSession } from './stores/session';
 
 function Screen({ route, screens }: { route: Route; screens: Screens }) {
-  const { DisplaysScreen, MhlScreen, NamedRecordScreen, NewVisitScreen, PlanogramScreen, SettingsScreen, SkuListScreen, SkuScreen, VisitScreen, VisitsScreen } = screens;
+  const { DisplaysScreen, MhlScreen, NamedRecordScreen, NewVisitScreen, OverviewScreen, PlanogramScreen, ReviewQueueScreen, SettingsScreen, SkuListScreen, SkuScreen, VisitScreen, VisitsScreen } = screens;
   switch (route.screen) {
     case 'catalog':
       return route.collection === 'sku' ? <SkuListScreen /> : <NamedRecordScreen key={route.collection} collection={route.collection} />;
@@ -31,10 +31,15 @@ function Screen({ route, screens }: { route: Route; screens: Screens }) {
       return <VisitScreen key={route.id} id={route.id} />;
     case 'settings':
       return <SettingsScreen />;
+    case 'overview':
+      return <OverviewScreen />;
+    case 'review-queue':
+      return <ReviewQueueScreen />;
   }
 }
 
 const NAV: Array<{ label: string; route: Route; active(r: Route): boolean }> = [
+  { label: 'Overview', route: { screen: 'overview' }, active: (r) => r.screen === 'overview' || r.screen === 'review-queue' },
   { label: 'Visits', route: { screen: 'visits' }, active: (r) => ['visits', 'new-visit', 'visit'].includes(r.screen) },
   { label: 'Brands', route: { screen: 'catalog', collection: 'brands' }, active: (r) => r.screen === 'catalog' && r.collection === 'brands' },
   { label: 'Categories', route: { screen: 'catalog', collection: 'categories' }, active: (r) => r.screen === 'catalog' && r.collection === 'categories' },

@@ -439,7 +439,7 @@ function validRead(o: Operation): FuzzRequest {
   });
   const device = o.path.startsWith('/api/app/v1/sync/pull');
   // Required query parameters, with a value each knows (the pull's cursor and the device's clock, a seeded visit).
-  const known: Record<string, string> = { cursor: '0', client_time: new Date().toISOString(), visit: 'v1', visit__in: 'v1', mark: 'retake' };
+  const known: Record<string, string> = { cursor: '0', client_time: new Date().toISOString(), visit: 'v1', visit__in: 'v1', mark: 'retake', date_from: '2026-01-01', date_to: '2026-12-31', format: 'csv' };
   const query = (o.op.parameters ?? []).filter((q: Schema) => q.in === 'query' && q.required).map((q: Schema) => {
     if (!(q.name in known)) throw new Error(`no valid value known here for ${o.method} ${o.path}'s required ${q.name}`);
     return `${q.name}=${enc(known[q.name])}`;

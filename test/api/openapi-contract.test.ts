@@ -122,6 +122,8 @@ const queries: Record<string, () => string> = {
   'GET /api/app/v1/photo_quality/': () => `?visit=${encodeURIComponent(ids.reviewVisit)}`,
   'GET /api/app/v1/photo_quality/marks/': () => `?visit__in=${encodeURIComponent(ids.reviewVisit)},v1`,
   'GET /api/app/v1/photo_quality/visits/': () => '?mark=retake',
+  ...Object.fromEntries(['kpis', 'stores', 'missing', 'share', 'agents', 'review_queue', 'visits'].map((p) => [`GET /api/app/v1/overview/${p}/`, () => '?date_from=2026-01-01&date_to=2026-12-31'])),
+  'GET /api/app/v1/overview/export/': () => '?date_from=2026-01-01&date_to=2026-12-31&format=xlsx',
 };
 /** Multipart bodies: the file parts named as the document names them. */
 const multipart: Record<string, () => FormData> = {

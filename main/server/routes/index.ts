@@ -33,6 +33,7 @@ import v15SceneMessages from './v1_5/scene-messages.js';
 import v15Annotations from './v1_5/annotations.js';
 import appWebhookDeliveries from './app/webhook-deliveries.js';
 import appPhotoQuality from './app/photo-quality.js';
+import appOverview from './app/overview.js';
 
 export const V15_PREFIX = '/api/v1.5';
 export const DATA_PREFIX = '/api/data/v1.0';
@@ -78,4 +79,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   }
   await app.register(appWebhookDeliveries, { prefix: APP_PREFIX });
   await app.register(appPhotoQuality, { prefix: APP_PREFIX });
+  await app.register(appOverview, { prefix: APP_PREFIX });
 }

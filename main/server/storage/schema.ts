@@ -347,6 +347,83 @@ export interface PhotoQualitySettingTable {
   value: number;
 }
 
+/** The overview's facts of one scene (migration 0026), projected by domain/overview/projection.ts. Local. */
+export interface OverviewSceneTable {
+  scene_id: string;
+  visit_id: string;
+  display_id: string | null;
+  /** The scene's updated_at and its newest report's when projected: stale when they differ. */
+  source: string;
+  created_at: string;
+  photos: number;
+  facings: number;
+  unknown_facings: number;
+}
+
+/** One identified product of a scene: its facings and, if on the must-have list, found (1) or missing (0). Local. */
+export interface OverviewProductTable {
+  scene_id: string;
+  visit_id: string;
+  sku_id: string;
+  facings: number;
+  must_have: number | null;
+}
+
+/** One photo of a scene with its pixel measures (null until measured). Local. */
+export interface OverviewPhotoTable {
+  scene_id: string;
+  upload_id: string;
+  visit_id: string;
+  width: number | null;
+  height: number | null;
+  sharpness: number | null;
+  brightness: number | null;
+  clipped: number | null;
+  glare: number | null;
+  tilt: number | null;
+  convergence: number | null;
+}
+
+/** The overview's figures of one visit (migration 0026), projected from the tables above. Local. */
+export interface OverviewVisitTable {
+  visit_id: string;
+  /** The visit's updated_at and its newest KPI value's when projected. */
+  source: string;
+  name: string | null;
+  shop: string | null;
+  shop_name: string | null;
+  agent: string | null;
+  started_date: string | null;
+  review: string;
+  osa: number | null;
+  planogram: number | null;
+  facings: number | null;
+  photos: number;
+  unknown_facings: number;
+  retaken: number;
+  flagged: number;
+  missing: number;
+}
+
+/** One product of a visit across its scenes: on the shelf (present) or a must-have missing. Local. */
+export interface OverviewVisitProductTable {
+  visit_id: string;
+  sku_id: string;
+  /** The SKU's brand when projected. */
+  brand_id: string | null;
+  shop: string | null;
+  started_date: string | null;
+  present: number;
+  missing: number;
+}
+
+/** A visit's facings of one brand ('' for products of none). Local. */
+export interface OverviewVisitBrandTable {
+  visit_id: string;
+  brand_id: string;
+  facings: number;
+}
+
 export interface SettingTable {
   name: string;
   value: string;
@@ -390,6 +467,13 @@ export interface Database {
   recognition_settings: SettingTable;
   scene_annotations: SceneAnnotationTable;
   annotation_corrections: AnnotationCorrectionTable;
+  overview_scenes: OverviewSceneTable;
+  overview_products: OverviewProductTable;
+  overview_photos: OverviewPhotoTable;
+  overview_visits: OverviewVisitTable;
+  overview_visit_products: OverviewVisitProductTable;
+  overview_visit_brands: OverviewVisitBrandTable;
+  overview_state: SettingTable;
 }
 
 export type CatalogTableName = 'brands' | 'categories' | 'manufacturers';

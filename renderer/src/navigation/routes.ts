@@ -10,7 +10,9 @@ export type Route =
   | { screen: 'visits' }
   | { screen: 'new-visit' }
   | { screen: 'visit'; id: string }
-  | { screen: 'settings' };
+  | { screen: 'settings' }
+  | { screen: 'overview' }
+  | { screen: 'review-queue' };
 
 export const DEFAULT_ROUTE: Route = { screen: 'visits' };
 
@@ -40,6 +42,8 @@ export function parseRoute(hash: string): Route {
       return second ? { screen: 'visit', id: second } : { screen: 'visits' };
     case 'settings':
       return { screen: 'settings' };
+    case 'overview':
+      return second === 'queue' ? { screen: 'review-queue' } : { screen: 'overview' };
     default:
       return DEFAULT_ROUTE;
   }
@@ -66,5 +70,9 @@ export function hrefFor(route: Route): string {
       return `#/visits/${e(route.id)}`;
     case 'settings':
       return '#/settings';
+    case 'overview':
+      return '#/overview';
+    case 'review-queue':
+      return '#/overview/queue';
   }
 }

@@ -10,3 +10,5 @@ export { SettingsScreen } from '../screens/settings/SettingsScreen';
 export { NewVisitScreen } from '../screens/visits/NewVisitScreen';
 export { VisitScreen } from '../screens/visits/VisitScreen';
 export { VisitsScreen } from '../screens/visits/VisitsScreen';
+export { OverviewScreen } from '../screens/overview/OverviewScreen';
+export { ReviewQueueScreen } from '../screens/overview/ReviewQueueScreen';

@@ -16,6 +16,7 @@ import { photoQuality } from './0021-photo-quality.js';
 import { screenOrders } from './0022-screen-orders.js';
 import { outboxRecords } from './0023-outbox-records.js';
 import { reviewReferences } from './0025-review-references.js';
+import { overview } from './0026-overview.js';
 import { tableVersions } from './0027-table-versions.js';
 
 export const migrations: Record<string, Migration> = {
@@ -34,5 +35,6 @@ export const migrations: Record<string, Migration> = {
   '0022-screen-orders': screenOrders,
   '0023-outbox-records': outboxRecords,
   '0025-review-references': reviewReferences,
+  '0026-overview': overview,
   '0027-table-versions': tableVersions,
 };

@@ -1,0 +1,532 @@
+// The overview's figures across visits: plain SQL over the visits, their visit KPI values and the
+// projected facts (projection.ts), the same text on SQLite and PostgreSQL. Every figure is over the
+// filtered visits (`fv`): started in the range, of the shop, agent and review status asked, with a
+// scene of the display asked, and with a product of the brand and category asked. The product-level
+// figures (missing must-haves, share of shelf) count only the products of that display, brand and
+// category. test/api/overview-queries.test.ts compares each with a slow computation in plain code.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import { MIN_SHORT_SIDE, type QualityThresholds } from '../photo-checks.js';
+import { addDays, dayOf, type OverviewFilters } from './filters.js';
+
+type Db = Kysely<Database>;
+
+export const KPI_CIDS = {
+  osa: 'shelf-audit:osa',
+  planogram: 'shelf-audit:planogram-compliance',
+  facings: 'shelf-audit:total-facings',
+} as const;
+
+export interface Paging {
+  limit: number;
+  offset: number;
+}
+
+const join = (parts: RawBuilder<unknown>[], sep = ' and ') => sql.join(parts, sql.raw(sep));
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const round2 = (v: unknown): number | null => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
+
+/** The conditions on a product fact `p` joined with its SKU `k` and its scene `os`. */
+function productConditions(f: OverviewFilters): RawBuilder<unknown> {
+  const c: RawBuilder<unknown>[] = [sql`1 = 1`];
+  if (f.display !== undefined) c.push(sql`os.display_id = ${f.display}`);
+  if (f.brand !== undefined) c.push(sql`k.brand_id = ${f.brand}`);
+  if (f.category !== undefined) c.push(sql`k.category_id = ${f.category}`);
+  return join(c);
+}
+
+/** The filtered visits, as a CTE body. */
+function filteredVisits(f: OverviewFilters): RawBuilder<unknown> {
+  const c: RawBuilder<unknown>[] = [sql`v.started_date >= ${f.from}`, sql`v.started_date < ${f.end}`];
+  if (f.shop !== undefined) c.push(sql`v.shop = ${f.shop}`);
+  if (f.agent !== undefined) c.push(sql`v.agent = ${f.agent}`);
+  if (f.review !== undefined) c.push(sql`coalesce(v.moderation, 'unreviewed') = ${f.review}`);
+  // By the projected scenes: their only index is by visit, so the lookup is per visit, never a scan of the display's scenes.
+  if (f.display !== undefined) c.push(sql`exists (select 1 from overview_scenes os where os.visit_id = v.id and os.display_id = ${f.display})`);
+  if (f.brand !== undefined || f.category !== undefined) {
+    c.push(sql`exists (select 1 from overview_products p join skus k on k.id = p.sku_id join overview_scenes os on os.scene_id = p.scene_id
+      where p.visit_id = v.id and ${productConditions(f)})`);
+  }
+  return sql`select v.id, v.name, v.shop, v.shop_name, v.agent, v.started_date, coalesce(v.moderation, 'unreviewed') as review
+    from visits v where ${join(c)}`;
+}
+
+/** A photo judged by its pixel measures to need a look or a retake (photo-checks.ts judgePixels, any issue). */
+function flaggedPhoto(t: QualityThresholds): RawBuilder<number> {
+  return sql<number>`case when ph.width is null then 0
+    when (case when ph.width < ph.height then ph.width else ph.height end) < ${MIN_SHORT_SIDE}
+      or ph.sharpness < ${t.min_sharpness} or ph.brightness < ${t.min_brightness} or ph.brightness > ${t.max_brightness}
+      or ph.clipped > ${t.max_clipped} or (ph.glare > ${t.max_glare} and ph.brightness <= ${t.max_brightness})
+      or abs(ph.tilt) > ${t.max_tilt} or ph.convergence > ${t.max_convergence} then 1 else 0 end`;
+}
+
+/**
+ * Whether the projected per-visit figures answer these filters: they hold each visit's products
+ * across all its scenes, so a display or category filter (which narrows the products counted) is
+ * computed from the scenes' facts instead.
+ */
+const projected = (f: OverviewFilters) => f.display === undefined && f.category === undefined;
+
+/** The conditions on a projected visit `ov`. */
+function projectedConditions(f: OverviewFilters): RawBuilder<unknown> {
+  const c: RawBuilder<unknown>[] = [sql`ov.started_date >= ${f.from}`, sql`ov.started_date < ${f.end}`];
+  if (f.shop !== undefined) c.push(sql`ov.shop = ${f.shop}`);
+  if (f.agent !== undefined) c.push(sql`ov.agent = ${f.agent}`);
+  if (f.review !== undefined) c.push(sql`ov.review = ${f.review}`);
+  if (f.brand !== undefined) c.push(sql`exists (select 1 from overview_visit_brands b where b.visit_id = ov.visit_id and b.brand_id = ${f.brand})`);
+  return join(c);
+}
+
+/** The per-visit figures as projected (`vr`), the must-haves missing narrowed to the brand asked. */
+function projectedVisits(f: OverviewFilters): RawBuilder<unknown> {
+  if (f.brand === undefined) {
+    return sql`with vr as (
+      select ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings,
+        ov.photos, ov.unknown_facings, ov.retaken, ov.flagged, ov.missing
+      from overview_visits ov where ${projectedConditions(f)})`;
+  }
+  // The brand's missing products of each visit in the range, counted once (not per visit).
+  return sql`with bm as (
+      select p.visit_id, count(*) as n from overview_visit_products p
+      where p.missing = 1 and p.brand_id = ${f.brand} and p.started_date >= ${f.from} and p.started_date < ${f.end}
+      group by p.visit_id),
+    vr as (
+      select ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings,
+        ov.photos, ov.unknown_facings, ov.retaken, ov.flagged, coalesce(bm.n, 0) as missing
+      from overview_visits ov left join bm on bm.visit_id = ov.visit_id where ${projectedConditions(f)})`;
+}
+
+/**
+ * Every per-visit figure of the filtered visits, as CTEs: `fv` the visits, `kv` their KPI values,
+ * `sf` their scenes' photos, facings, unknown facings and retaken photos, `pf` their flagged photos,
+ * `mf` their missing must-haves; `vr` joins them, one row per visit.
+ */
+function perVisit(f: OverviewFilters, t: QualityThresholds): RawBuilder<unknown> {
+  if (projected(f)) return projectedVisits(f);
+  return sql`with fv as (${filteredVisits(f)}),
+    kv as (
+      select kv.visit_id,
+        max(case when k.cid = ${KPI_CIDS.osa} then kv.value end) as osa,
+        max(case when k.cid = ${KPI_CIDS.planogram} then kv.value end) as planogram,
+        max(case when k.cid = ${KPI_CIDS.facings} then kv.value end) as facings
+      from kpi_values kv join kpis k on k.id = kv.kpi_id
+      where kv.category_id is null and kv.visit_id in (select id from fv)
+      group by kv.visit_id),
+    sf as (
+      select o.visit_id, sum(o.photos) as photos, sum(o.facings) as facings, sum(o.unknown_facings) as unknown_facings,
+        sum(case when o.display_id is not null and exists (select 1 from overview_scenes o2 where o2.visit_id = o.visit_id
+          and o2.display_id = o.display_id and (o2.created_at > o.created_at or (o2.created_at = o.created_at and o2.scene_id > o.scene_id)))
+          then o.photos else 0 end) as retaken
+      from overview_scenes o where o.visit_id in (select id from fv) group by o.visit_id),
+    pf as (
+      select ph.visit_id, sum(${flaggedPhoto(t)}) as flagged
+      from overview_photos ph where ph.visit_id in (select id from fv) group by ph.visit_id),
+    mf as (
+      select p.visit_id, count(distinct p.sku_id) as missing
+      from overview_products p join skus k on k.id = p.sku_id join overview_scenes os on os.scene_id = p.scene_id
+      where p.must_have = 0 and p.visit_id in (select id from fv) and ${productConditions(f)}
+        and not exists (select 1 from overview_products p2 where p2.visit_id = p.visit_id and p2.sku_id = p.sku_id and p2.must_have = 1)
+      group by p.visit_id),
+    vr as (
+      select fv.id, fv.name, fv.shop, fv.shop_name, fv.agent, fv.started_date, fv.review,
+        kv.osa, kv.planogram, kv.facings,
+        coalesce(sf.photos, 0) as photos, coalesce(sf.unknown_facings, 0) as unknown_facings, coalesce(sf.retaken, 0) as retaken,
+        coalesce(pf.flagged, 0) as flagged, coalesce(mf.missing, 0) as missing
+      from fv left join kv on kv.visit_id = fv.id left join sf on sf.visit_id = fv.id
+        left join pf on pf.visit_id = fv.id left join mf on mf.visit_id = fv.id)`;
+}
+
+// ---- KPIs over time ----
+
+export type Bucket = 'day' | 'week' | 'month';
+
+export interface KpiPoint {
+  period: string;
+  visits: number;
+  osa: number | null;
+  planogram: number | null;
+  facings: number | null;
+}
+
+interface Sums {
+  visits: number;
+  osa: [number, number];
+  planogram: [number, number];
+  facings: [number, number];
+}
+
+/** The period a day falls in: the day, the Monday of its ISO week, or its month's first day. */
+export function periodOf(day: string, bucket: Bucket): string {
+  if (bucket === 'day') return day;
+  if (bucket === 'month') return `${day.slice(0, 7)}-01`;
+  const d = new Date(`${day}T00:00:00Z`);
+  return dayOf(addDays(d, -((d.getUTCDay() + 6) % 7)));
+}
+
+/** The KPIs of the filtered visits per period: visits, mean OSA and planogram compliance (%), mean facings per visit. */
+export async function kpiSeries(db: Db, f: OverviewFilters, bucket: Bucket, t: QualityThresholds): Promise<{ series: KpiPoint[]; totals: Omit<KpiPoint, 'period'> }> {
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(f, t)}
+    select substr(started_date, 1, 10) as day, count(*) as visits,
+      sum(osa) as osa_sum, count(osa) as osa_n, sum(planogram) as pl_sum, count(planogram) as pl_n,
+      sum(facings) as fa_sum, count(facings) as fa_n
+    from vr group by substr(started_date, 1, 10) order by day`.execute(db);
+  const periods = new Map<string, Sums>();
+  const total: Sums = { visits: 0, osa: [0, 0], planogram: [0, 0], facings: [0, 0] };
+  for (const r of rows) {
+    const key = periodOf(String(r.day), bucket);
+    const s = periods.get(key) ?? { visits: 0, osa: [0, 0], planogram: [0, 0], facings: [0, 0] };
+    for (const target of [s, total]) {
+      target.visits += Number(r.visits);
+      target.osa[0] += Number(r.osa_sum ?? 0);
+      target.osa[1] += Number(r.osa_n);
+      target.planogram[0] += Number(r.pl_sum ?? 0);
+      target.planogram[1] += Number(r.pl_n);
+      target.facings[0] += Number(r.fa_sum ?? 0);
+      target.facings[1] += Number(r.fa_n);
+    }
+    periods.set(key, s);
+  }
+  const point = (s: Sums) => ({
+    visits: s.visits,
+    osa: s.osa[1] ? round2(s.osa[0] / s.osa[1]) : null,
+    planogram: s.planogram[1] ? round2(s.planogram[0] / s.planogram[1]) : null,
+    facings: s.facings[1] ? round2(s.facings[0] / s.facings[1]) : null,
+  });
+  return { series: [...periods].map(([period, s]) => ({ period, ...point(s) })), totals: point(total) };
+}
+
+// ---- Stores, worst first ----
+
+export interface StoreRow {
+  shop: string | null;
+  shop_name: string | null;
+  visits: number;
+  osa: number | null;
+  planogram: number | null;
+  facings: number | null;
+  missing: number;
+  flagged: number;
+  last_visit: string;
+}
+
+/** One row per shop: means of its visits' KPIs, must-haves missing (summed over visits); worst OSA first, then planogram. */
+export async function stores(db: Db, f: OverviewFilters, page: Paging, t: QualityThresholds): Promise<{ count: number; results: StoreRow[] }> {
+  const grouped = sql`select shop, max(shop_name) as shop_name, count(*) as visits, avg(osa) as osa, avg(planogram) as planogram,
+      avg(facings) as facings, sum(missing) as missing, sum(flagged) as flagged, max(started_date) as last_visit
+    from vr group by shop`;
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(f, t)}, g as (${grouped})
+    select g.*, (select count(*) from g) as total from g
+    order by (case when osa is null then 1 else 0 end), osa, (case when planogram is null then 1 else 0 end), planogram,
+      (case when shop is null then 1 else 0 end), shop
+    limit ${page.limit} offset ${page.offset}`.execute(db);
+  const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${perVisit(f, t)} select count(*) as n from (select shop from vr group by shop) x`);
+  return {
+    count,
+    results: rows.map((r) => ({
+      shop: (r.shop as string | null) ?? null,
+      shop_name: (r.shop_name as string | null) ?? null,
+      visits: Number(r.visits),
+      osa: round2(r.osa),
+      planogram: round2(r.planogram),
+      facings: round2(r.facings),
+      missing: Number(r.missing ?? 0),
+      flagged: Number(r.flagged ?? 0),
+      last_visit: String(r.last_visit),
+    })),
+  };
+}
+
+async function countOf(db: Db, query: RawBuilder<unknown>): Promise<number> {
+  const { rows } = await sql<{ n: unknown }>`${query}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+// ---- Missing must-haves by store ----
+
+export interface MissingRow {
+  shop: string | null;
+  shop_name: string | null;
+  sku: string;
+  sku_name: string;
+  /** Visits of the shop in the range where the must-have was missing. */
+  visits: number;
+  last_missing: string;
+  /** The latest visit of the shop (up to the range's end, any filter aside) where the product was on the shelf; null if never. */
+  last_seen: string | null;
+}
+
+/** The must-haves missing at each shop, most often missing first, with when each was last seen there. */
+export async function missing(db: Db, f: OverviewFilters, page: Paging): Promise<{ count: number; results: MissingRow[] }> {
+  // Without filters on the visits' agent, review or brands, the missing rows alone answer (read from their index).
+  const alone = f.agent === undefined && f.review === undefined && f.brand === undefined;
+  const base = !projected(f)
+    ? null
+    : alone
+      ? sql`with m as (
+        select p.shop, p.sku_id, count(*) as visits, max(p.started_date) as last_missing
+        from overview_visit_products p
+        where p.missing = 1 and p.started_date >= ${f.from} and p.started_date < ${f.end} ${f.shop !== undefined ? sql`and p.shop = ${f.shop}` : sql``}
+        group by p.shop, p.sku_id)`
+      : sql`with m as (
+        select p.shop, p.sku_id, count(*) as visits, max(p.started_date) as last_missing
+        from overview_visit_products p join overview_visits ov on ov.visit_id = p.visit_id
+        where p.missing = 1 ${f.brand !== undefined ? sql`and p.brand_id = ${f.brand}` : sql``} and p.started_date >= ${f.from} and p.started_date < ${f.end} and ${projectedConditions(f)}
+        group by p.shop, p.sku_id)`;
+  return missingPage(db, f, page, base ?? sql`with fv as (${filteredVisits(f)}),
+    m as (
+      select fv.shop, p.sku_id, count(distinct fv.id) as visits, max(fv.started_date) as last_missing
+      from overview_products p join fv on fv.id = p.visit_id join skus k on k.id = p.sku_id join overview_scenes os on os.scene_id = p.scene_id
+      where p.must_have = 0 and ${productConditions(f)}
+        and not exists (select 1 from overview_products p2 where p2.visit_id = p.visit_id and p2.sku_id = p.sku_id and p2.must_have = 1)
+      group by fv.shop, p.sku_id)`);
+}
+
+async function missingPage(db: Db, f: OverviewFilters, page: Paging, base: RawBuilder<unknown>): Promise<{ count: number; results: MissingRow[] }> {
+  const { rows } = await sql<Record<string, unknown>>`${base}
+    select m.*, k.name as sku_name, (select count(*) from m) as total from m join skus k on k.id = m.sku_id
+    order by m.visits desc, (case when m.shop is null then 1 else 0 end), m.shop, m.sku_id
+    limit ${page.limit} offset ${page.offset}`.execute(db);
+  const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${base} select count(*) as n from m`);
+  const seen = new Map<string, string>();
+  const shopNames = new Map<string, string | null>();
+  if (rows.length > 0) {
+    const pairs = rows.map((r) => (r.shop === null ? sql`(p.shop is null and p.sku_id = ${r.sku_id})` : sql`(p.shop = ${r.shop} and p.sku_id = ${r.sku_id})`));
+    const { rows: last } = await sql<{ shop: string | null; sku_id: string; last: string }>`
+      select p.shop, p.sku_id, max(p.started_date) as last from overview_visit_products p
+      where p.present = 1 and p.started_date < ${f.end} and (${join(pairs, ' or ')})
+      group by p.shop, p.sku_id`.execute(db);
+    for (const r of last) seen.set(`${r.shop ?? ''}\u0000${r.sku_id}`, r.last);
+    const shops = [...new Set(rows.map((r) => r.shop).filter((x): x is string => typeof x === 'string'))];
+    if (shops.length) {
+      const { rows: named } = await sql<{ shop: string; name: string | null }>`
+        select v.shop, max(v.shop_name) as name from visits v
+        where v.shop in (${join(shops.map((x) => sql`${x}`), ', ')}) and v.started_date >= ${f.from} and v.started_date < ${f.end} group by v.shop`.execute(db);
+      for (const r of named) shopNames.set(r.shop, r.name);
+    }
+  }
+  return {
+    count,
+    results: rows.map((r) => ({
+      shop: (r.shop as string | null) ?? null,
+      shop_name: typeof r.shop === 'string' ? (shopNames.get(r.shop) ?? null) : null,
+      sku: String(r.sku_id),
+      sku_name: String(r.sku_name),
+      visits: Number(r.visits),
+      last_missing: String(r.last_missing),
+      last_seen: seen.get(`${(r.shop as string | null) ?? ''}\u0000${String(r.sku_id)}`) ?? null,
+    })),
+  };
+}
+
+// ---- Share of shelf by brand ----
+
+export interface ShareRow {
+  brand: string | null;
+  brand_name: string | null;
+  facings: number;
+  /** Share of the identified facings, 0..1. */
+  share: number;
+}
+
+/** Identified facings by brand over the filtered visits (products of the display and category asked); most first. */
+export async function shareByBrand(db: Db, f: OverviewFilters): Promise<{ facings: number; unknown_facings: number; results: ShareRow[] }> {
+  // The brand filter narrows the visits, never the denominator: a brand's share is of the whole shelf.
+  const shelf: OverviewFilters = { ...f, brand: undefined };
+  if (projected(f)) {
+    const { rows } = await sql<Record<string, unknown>>`
+      select b.brand_id as brand, max(br.name) as brand_name, sum(b.facings) as facings
+      from overview_visit_brands b join overview_visits ov on ov.visit_id = b.visit_id left join brands br on br.id = b.brand_id
+      where b.facings > 0 and ${projectedConditions(f)} group by b.brand_id`.execute(db);
+    const { rows: unknown } = await sql<{ n: unknown }>`select sum(ov.unknown_facings) as n from overview_visits ov where ${projectedConditions(f)}`.execute(db);
+    return shares(rows.map((r) => ({ ...r, brand: r.brand === '' ? null : r.brand })), Number(unknown[0]?.n ?? 0));
+  }
+  const { rows } = await sql<Record<string, unknown>>`with fv as (${filteredVisits(f)})
+    select k.brand_id as brand, max(b.name) as brand_name, sum(p.facings) as facings
+    from overview_products p join fv on fv.id = p.visit_id join skus k on k.id = p.sku_id join overview_scenes os on os.scene_id = p.scene_id
+      left join brands b on b.id = k.brand_id
+    where p.facings > 0 and ${productConditions(shelf)}
+    group by k.brand_id`.execute(db);
+  const { rows: unknown } = await sql<{ n: unknown }>`with fv as (${filteredVisits(f)})
+    select sum(os.unknown_facings) as n from overview_scenes os join fv on fv.id = os.visit_id
+    ${f.display !== undefined ? sql`where os.display_id = ${f.display}` : sql``}`.execute(db);
+  return shares(rows, Number(unknown[0]?.n ?? 0));
+}
+
+function shares(rows: Record<string, unknown>[], unknown: number): { facings: number; unknown_facings: number; results: ShareRow[] } {
+  const total = rows.reduce((s, r) => s + Number(r.facings), 0);
+  const results = rows
+    .map((r) => ({ brand: (r.brand as string | null) ?? null, brand_name: (r.brand_name as string | null) ?? null, facings: Number(r.facings), share: total ? Number(r.facings) / total : 0 }))
+    .sort((a, b) => b.facings - a.facings || (a.brand ?? '\uffff').localeCompare(b.brand ?? '\uffff'));
+  return { facings: total, unknown_facings: unknown, results };
+}
+
+// ---- Auditors ----
+
+export interface AgentRow {
+  agent: string | null;
+  agent_name: string | null;
+  visits: number;
+  photos: number;
+  flagged: number;
+  retaken: number;
+}
+
+/** Per auditor (the visit's agent): visits, photos, photos flagged by their pixel checks, photos retaken; most flagged and retaken first. */
+export async function agentsOverview(db: Db, f: OverviewFilters, page: Paging, t: QualityThresholds): Promise<{ count: number; results: AgentRow[] }> {
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(f, t)},
+    g as (select agent, count(*) as visits, sum(photos) as photos, sum(flagged) as flagged, sum(retaken) as retaken from vr group by agent)
+    select g.*, a.name as agent_name, (select count(*) from g) as total from g left join agents a on a.id = g.agent
+    order by g.flagged + g.retaken desc, g.visits desc, (case when g.agent is null then 1 else 0 end), g.agent
+    limit ${page.limit} offset ${page.offset}`.execute(db);
+  const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${perVisit(f, t)} select count(*) as n from (select agent from vr group by agent) x`);
+  return {
+    count,
+    results: rows.map((r) => ({
+      agent: (r.agent as string | null) ?? null,
+      agent_name: (r.agent_name as string | null) ?? null,
+      visits: Number(r.visits),
+      photos: Number(r.photos ?? 0),
+      flagged: Number(r.flagged ?? 0),
+      retaken: Number(r.retaken ?? 0),
+    })),
+  };
+}
+
+// ---- Visits: the review queue, click-through and exports ----
+
+export interface VisitRow {
+  visit: string;
+  name: string | null;
+  shop: string | null;
+  shop_name: string | null;
+  agent: string | null;
+  started_date: string;
+  review: string;
+  osa: number | null;
+  planogram: number | null;
+  facings: number | null;
+  photos: number;
+  unknown_facings: number;
+  flagged: number;
+  retaken: number;
+  missing: number;
+  priority: number;
+  reasons: string[];
+}
+
+/** Below this (percent), a visit's OSA or planogram compliance needs a look. */
+export const LOW_SCORE = 80;
+
+/**
+ * How much a visit needs a person, in points: unreviewed 40 (in review 20), one per unknown facing
+ * up to 20, 20 each for OSA and planogram compliance below LOW_SCORE, 10 per flagged photo up to 30.
+ */
+const PRIORITY = sql<number>`(case review when 'unreviewed' then 40 when 'in_review' then 20 else 0 end)
+  + (case when unknown_facings > 20 then 20 else unknown_facings end)
+  + (case when osa < ${LOW_SCORE} then 20 else 0 end) + (case when planogram < ${LOW_SCORE} then 20 else 0 end)
+  + (case when flagged > 3 then 30 else flagged * 10 end)`;
+
+function visitRow(r: Record<string, unknown>): VisitRow {
+  const row = {
+    visit: String(r.id),
+    name: (r.name as string | null) ?? null,
+    shop: (r.shop as string | null) ?? null,
+    shop_name: (r.shop_name as string | null) ?? null,
+    agent: (r.agent as string | null) ?? null,
+    started_date: String(r.started_date),
+    review: String(r.review),
+    osa: num(r.osa),
+    planogram: num(r.planogram),
+    facings: num(r.facings),
+    photos: Number(r.photos),
+    unknown_facings: Number(r.unknown_facings),
+    flagged: Number(r.flagged),
+    retaken: Number(r.retaken),
+    missing: Number(r.missing),
+    priority: Number(r.priority),
+  };
+  const reasons: string[] = [];
+  if (row.review !== 'reviewed') reasons.push(row.review);
+  if (row.unknown_facings > 0) reasons.push('unknown_products');
+  if ((row.osa !== null && row.osa < LOW_SCORE) || (row.planogram !== null && row.planogram < LOW_SCORE)) reasons.push('low_score');
+  if (row.flagged > 0) reasons.push('flagged_photos');
+  if (row.missing > 0) reasons.push('missing_must_haves');
+  return { ...row, reasons };
+}
+
+export interface QueueCounts {
+  unreviewed: number;
+  in_review: number;
+  unknown_products: number;
+  low_score: number;
+  flagged_photos: number;
+}
+
+/** The visits that most need a person, highest priority first (then the latest); only those with a reason. */
+export async function reviewQueue(db: Db, f: OverviewFilters, page: Paging, t: QualityThresholds): Promise<{ count: number; counts: QueueCounts; results: VisitRow[] }> {
+  const ranked = sql`${perVisit(f, t)}, q as (select vr.*, ${PRIORITY} as priority from vr)`;
+  const { rows } = await sql<Record<string, unknown>>`${ranked}
+    select * from q where priority > 0 order by priority desc, started_date desc, id limit ${page.limit} offset ${page.offset}`.execute(db);
+  const { rows: c } = await sql<Record<string, unknown>>`${ranked}
+    select count(*) as n,
+      sum(case when review = 'unreviewed' then 1 else 0 end) as unreviewed,
+      sum(case when review = 'in_review' then 1 else 0 end) as in_review,
+      sum(case when unknown_facings > 0 then 1 else 0 end) as unknown_products,
+      sum(case when osa < ${LOW_SCORE} or planogram < ${LOW_SCORE} then 1 else 0 end) as low_score,
+      sum(case when flagged > 0 then 1 else 0 end) as flagged_photos
+    from q where priority > 0`.execute(db);
+  const k = c[0] ?? {};
+  return {
+    count: Number(k.n ?? 0),
+    counts: {
+      unreviewed: Number(k.unreviewed ?? 0),
+      in_review: Number(k.in_review ?? 0),
+      unknown_products: Number(k.unknown_products ?? 0),
+      low_score: Number(k.low_score ?? 0),
+      flagged_photos: Number(k.flagged_photos ?? 0),
+    },
+    results: rows.map(visitRow),
+  };
+}
+
+/** Narrowing to the visits behind one figure: a period of the series, a shop's row, an auditor's, a missing product. */
+export interface Behind {
+  /** A period's first day and its bucket. */
+  period?: string;
+  bucket?: Bucket;
+  /** With `shop` as given in the filters; `sku`: the visits where this must-have was missing. */
+  sku?: string;
+}
+
+/** The filtered visits (narrowed to one figure's), latest first; also the rows of the period exports (keyset by `after`). */
+export async function visitsOf(
+  db: Db,
+  f: OverviewFilters,
+  t: QualityThresholds,
+  options: Behind & { page?: Paging; after?: { started_date: string; id: string }; limit?: number } = {},
+): Promise<{ count: number | null; results: VisitRow[] }> {
+  let filters = f;
+  if (options.period !== undefined) {
+    const bucket = options.bucket ?? 'day';
+    const start = new Date(`${options.period}T00:00:00Z`);
+    const next = bucket === 'day' ? addDays(start, 1) : bucket === 'week' ? addDays(start, 7) : new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+    const from = options.period > f.from ? options.period : f.from;
+    const end = dayOf(next) < f.end ? dayOf(next) : f.end;
+    filters = { ...f, from, end };
+  }
+  const c: RawBuilder<unknown>[] = [sql`1 = 1`];
+  if (options.sku !== undefined) {
+    c.push(projected(filters)
+      ? sql`exists (select 1 from overview_visit_products p where p.visit_id = vr.id and p.sku_id = ${options.sku} and p.missing = 1)`
+      : sql`exists (select 1 from overview_products p join overview_scenes os on os.scene_id = p.scene_id where p.visit_id = vr.id and p.sku_id = ${options.sku} and p.must_have = 0
+          ${filters.display !== undefined ? sql`and os.display_id = ${filters.display}` : sql``})
+        and not exists (select 1 from overview_products p where p.visit_id = vr.id and p.sku_id = ${options.sku} and p.must_have = 1)`);
+  }
+  if (options.after) c.push(sql`(started_date < ${options.after.started_date} or (started_date = ${options.after.started_date} and id > ${options.after.id}))`);
+  const where = join(c);
+  const page = options.page ?? { limit: options.limit ?? 500, offset: 0 };
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(filters, t)}
+    select vr.*, ${PRIORITY} as priority from vr where ${where} order by started_date desc, id limit ${page.limit} offset ${page.offset}`.execute(db);
+  const count = options.page ? await countOf(db, sql`${perVisit(filters, t)} select count(*) as n from vr where ${where}`) : null;
+  return { count, results: rows.map(visitRow) };
+}
