@@ -28,7 +28,7 @@ async function allVisits(query: string): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   let url: string | null = `/api/app/v1/overview/visits/?${query}&limit=1000`;
   while (url) {
-    const res = await t.get(url);
+    const res: { status: number; text: string; body: { results: Record<string, unknown>[]; next: string | null } } = await t.get(url);
     expect(res.status, res.text).toBe(200);
     out.push(...res.body.results);
     url = res.body.next;
@@ -59,7 +59,7 @@ describe('bad input', () => {
     ['/api/app/v1/overview/export/?format=csv', 'date_from'],
   ];
   it.each(cases)('%s: 400 naming %s', async (url, param) => {
-    const res = await t.get(url);
+    const res: { status: number; text: string; body: { results: Record<string, unknown>[]; next: string | null } } = await t.get(url);
     expect(res.status, res.text).toBe(400);
     expect(Object.keys(res.body)).toContain(param);
   });

@@ -3,6 +3,7 @@
 // the app's CSP, the period's CSV download, and the review queue.
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
+// @ts-expect-error the built module (this spec runs after the build) has no declarations beside it
 import { openDatabase } from '../../dist/main/server/storage/database.js';
 import { overviewData, seedOverview } from '../../bench/overview-seed.mjs';
 import { expect, screenshot, test } from './fixtures.js';
