@@ -87,7 +87,7 @@ const skuImages: FastifyPluginAsyncTypebox = async (app) => {
       upload = stored.id;
     }
     if (upload === undefined) throw new ValidationError({ image: ['This field is required.'] });
-    const record = await addSkuImage(app.db, app.dataDir, app.recognitionAnalyzer, request.params.id, { upload, crop });
+    const record = await addSkuImage(app.db, app.dataDir, app.recognitionAnalyzer, request.params.id, { upload, crop }, app.objectStore);
     reply.code(201);
     return withUrl(request, record);
   });

@@ -4,6 +4,7 @@
 // queue unfinished, and waits for that, so shutdown never leaves a half-written report.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
+import type { PhotoBucket } from '../../domain/upload-cache.js';
 import { write } from '../../storage/transaction.js';
 import { DetectorLoadError, type Analyzer } from '../../recognition/analyzer/scene-analyzer.js';
 import type { Identifier } from '../../recognition/identification/identifier.js';
@@ -19,6 +20,8 @@ import { claimJob, MAX_ATTEMPTS, newLeaseOwner, reclaimOrphanedJobs, releaseJob,
 export interface WorkerOptions {
   db: Kysely<Database>;
   dataDir: string;
+  /** The central's bucket, for photos another process received (domain/upload-cache.ts). */
+  bucket?: PhotoBucket;
   baseUrl: () => string;
   concurrency?: number;
   /** How long a claimed job stays ours without a renewal. */
@@ -55,6 +58,7 @@ export class RecognitionWorker {
       pollMs: 250,
       webhookBackoffMs: 5_000,
       webhookReach: 'public',
+      bucket: null,
       ...options,
     };
     this.analyzer = options.analyzer;
@@ -169,6 +173,7 @@ export class RecognitionWorker {
           {
             db: this.o.db,
             dataDir: this.o.dataDir,
+            bucket: this.o.bucket,
             analyze: (images, identifier, hints) => this.analyze(images, identifier, detectorPath, checkpoint, hints),
             analyzer: this.analyzer,
             checkpoint,
