@@ -8,7 +8,7 @@ import { newId, now } from '../../storage/ids.js';
 import type { Database, SkuImageTable } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
 import { getUpload } from '../../domain/uploads.js';
-import { localUploadFile, type PhotoBucket } from '../../domain/upload-cache.js';
+import { CorruptPhotoError, localUploadFile, type PhotoBucket } from '../../domain/upload-cache.js';
 import { decodeDescriptor, encodeDescriptor, type ProductDescriptor } from './describe.js';
 import { embedderVersion } from './embedding.js';
 import { Identifier, PIPELINE_IDENTIFIER } from './identifier.js';
@@ -148,8 +148,14 @@ export async function loadIdentifier(db: Kysely<Database>, dataDir: string, desc
     let descriptor = r.descriptor ? decodeDescriptor(r.descriptor) : null;
     // On a central, a photo another process received comes from the bucket (the describer runs on the
     // analysis thread, which reads local files only).
-    const file = descriptor ? null : await localUploadFile(dataDir, bucket, r);
-    if (file && !(await stat(file).catch(() => null))) {
+    let file: string | null = null;
+    try {
+      file = descriptor ? null : await localUploadFile(dataDir, bucket, r);
+    } catch (error) {
+      // One photo the bucket holds corrupted must not stop recognition: that reference waits, like a missing one.
+      if (!(error instanceof CorruptPhotoError)) throw error;
+    }
+    if (!descriptor && !(file && (await stat(file).catch(() => null)))) {
       // A reference pulled from the central whose photo has not come down yet: left out this time.
       absent++;
       continue;
