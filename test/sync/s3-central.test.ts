@@ -490,5 +490,19 @@ describe('a central of two processes over PostgreSQL and an S3 bucket (Ceph RADO
       expect(readFileSync(path.join(d, 'uploads', key)).equals(bytes)).toBe(true);
       expect(readdirSync(path.join(d, 'uploads'), { recursive: true }).filter((f) => String(f).endsWith('.part'))).toEqual([]);
     }
+
+    // The training export from an operator's machine (an empty data folder, the bucket's settings): the
+    // reviewed photo comes from the bucket.
+    const exportDir = tmp('shelf-audit-export-');
+    const exported = spawnSync(process.execPath, [cli, 'export-training', '--out', path.join(exportDir, 'out'), '--database', cluster.url, '--data-dir', path.join(exportDir, 'data')], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    expect(exported.status, exported.stderr).toBe(0);
+    const summary = JSON.parse(exported.stdout.trim().split('\n').at(-1)!);
+    expect(summary.images, exported.stdout).toBeGreaterThanOrEqual(1);
+    const coco = JSON.parse(readFileSync(path.join(exportDir, 'out', 'annotations.json'), 'utf8'));
+    expect(coco.images.map((i: { upload: string }) => i.upload)).toContain(up.id);
+    expect(readFileSync(path.join(exportDir, 'data', 'uploads', key)).equals(bytes)).toBe(true);
   }, 240_000);
 });
