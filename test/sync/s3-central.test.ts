@@ -505,4 +505,48 @@ describe('a central of two processes over PostgreSQL and an S3 bucket (Ceph RADO
     expect(coco.images.map((i: { upload: string }) => i.upload)).toContain(up.id);
     expect(readFileSync(path.join(exportDir, 'data', 'uploads', key)).equals(bytes)).toBe(true);
   }, 240_000);
+
+  it('the bucket away while a photo is read through: the photo answers 503, its quality is not checked, and recognition waits for the bucket instead of failing', async () => {
+    const a = laptops.a;
+    const bytes = await photo(8080, 800, 600);
+    const up = await takePhoto(a, bytes);
+    await drained(a);
+    const key = fileOf(a, up.id);
+    // Both processes with a short bucket timeout, so the outage is noticed in seconds.
+    for (const i of [0, 1]) {
+      await stopServe(centrals[i]);
+      await startCentral(i, { SHELF_AUDIT_S3_TIMEOUT_MS: '1000' });
+    }
+    for (const [l, i] of [[laptops.a, 0], [laptops.b, 1]] as const) {
+      expect((await api(l.server!.url, 'PUT', '/api/app/v1/sync/settings/', { central_url: centrals[i].url })).status).toBe(200);
+    }
+    const [c0, c1] = centrals.map((c) => c.url);
+    const capability = new URL((await api(c0, 'GET', `/api/v1.5/uploads/${up.id}/`)).body.url).pathname;
+    let reportId = '';
+    s3.pause(true);
+    try {
+      const read = await fetch(`${c1}${capability}`);
+      expect(read.status).toBe(503);
+      expect(read.headers.get('retry-after')).toMatch(/^\d+$/);
+      const rec = await api(c1, 'POST', '/api/v1.5/recognize/', { images: [up.id], report_types: ['FACING_COUNT'] });
+      expect(rec.status, JSON.stringify(rec.body)).toBe(201);
+      expect(rec.body.quality[0].issues[0]).toMatchObject({ code: 'not_checked', value: expect.stringMatching(/unreachable/) });
+      reportId = rec.body.reports.FACING_COUNT;
+      // Longer than a job's three attempts take with the bucket away (each about two request timeouts).
+      await new Promise((r) => setTimeout(r, 12_000));
+      expect((await api(c1, 'GET', `/api/v1.5/reports/${reportId}/`)).body.status).toBe('NOT_READY');
+    } finally {
+      s3.pause(false);
+    }
+    const report = await until('the report', async () => {
+      const r = (await api(c0, 'GET', `/api/v1.5/reports/${reportId}/`)).body;
+      return r.status !== 'NOT_READY' && r;
+    }, 120_000);
+    expect(report.status, JSON.stringify(report)).toBe('READY');
+    expect((await fetch(`${c1}${capability}`)).status).toBe(200);
+    for (const d of centralDirs) {
+      expect(readdirSync(path.join(d, 'uploads'), { recursive: true }).filter((f) => String(f).endsWith('.part'))).toEqual([]);
+    }
+    expect(centralDirs.some((d) => existsSync(path.join(d, 'uploads', key)))).toBe(true);
+  }, 240_000);
 });
