@@ -17,7 +17,7 @@ import type { UploadTable } from '../storage/schema.js';
 import { uploadFilePath } from './uploads.js';
 
 /** Where a central keeps its photos besides this disk: its bucket (app.objectStore), or none. */
-export type PhotoBucket = ObjectStore | BlobStore | null;
+export type PhotoBucket = ObjectStore | null;
 
 /** The bucket holds bytes under a photo's key that do not hash to its name: refused, never cached. */
 export class CorruptPhotoError extends Error {}
@@ -35,7 +35,7 @@ async function isFile(file: string): Promise<boolean> {
  * photo has not reached the central yet, as without a bucket). Throws BucketUnavailableError when the
  * bucket cannot be reached, CorruptPhotoError when its bytes do not match the key.
  */
-export async function localUploadFile(dataDir: string, bucket: PhotoBucket, row: Pick<UploadTable, 'file'>): Promise<string> {
+export async function localUploadFile(dataDir: string, bucket: PhotoBucket | BlobStore, row: Pick<UploadTable, 'file'>): Promise<string> {
   const file = uploadFilePath(dataDir, row);
   if (!bucket || !isBlobKey(row.file) || (await isFile(file))) return file;
   let pending = fetching.get(file);
@@ -82,4 +82,15 @@ async function fetchInto(blobs: BlobStore, key: string, target: string): Promise
     if (!(error instanceof BucketUnavailableError) && isBucketFailure(error)) throw new BucketUnavailableError(`the bucket could not be read: ${(error as Error).message}`);
     throw error;
   }
+}
+
+/**
+ * A photo this process stored itself (through the central's own API, a panorama a job stitched) is
+ * written to its data folder first; with a bucket it is also put there before it is answered, so
+ * laptops and the other processes get it from any process. No bucket: nothing to do.
+ */
+export async function keepInBucket(bucket: PhotoBucket, dataDir: string, file: string): Promise<void> {
+  if (!bucket || !isBlobKey(file)) return;
+  if (await bucket.head(file)) return;
+  await bucket.putFile(file, uploadFilePath(dataDir, { file }));
 }

@@ -10,7 +10,7 @@ import { ValidationError } from '../../domain/errors.js';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { addSkuImage, checkCrop, deleteSkuImage, listManySkuImages, listSkuImages, requireSku, type SkuImageRecord } from '../../recognition/identification/references.js';
 import { getUpload, inspectImage, storeUploadFile } from '../../domain/uploads.js';
-import { keepInBucket } from '../../sync/central/bucket.js';
+import { keepInBucket } from '../../domain/upload-cache.js';
 import { Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../../schemas/common.js';
 import { Type, type Static } from 'typebox';
 import { Crop, SkuImageCreate, SkuImageItem, SkuImageListQuery, SkuImageParams } from '../../schemas/recognition.js';

@@ -21,7 +21,7 @@ import { buildShareOfSpace } from '../reports/share-of-space.js';
 import { reviewedAnalysis } from '../review.js';
 import { presentReport, type ReportObject } from '../recognize.js';
 import { getUpload, storeUpload, uploadUrlPath } from '../../domain/uploads.js';
-import { localUploadFile, type PhotoBucket } from '../../domain/upload-cache.js';
+import { keepInBucket, localUploadFile, type PhotoBucket } from '../../domain/upload-cache.js';
 import { setVisitKpi } from '../visit-kpis.js';
 import { enqueueDelivery } from '../webhooks/deliveries.js';
 import type { SceneOptions } from '../recognize.js';
@@ -134,6 +134,8 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
       const bay = a?.bay ? panoramaBay(a) : undefined;
       const pano = await ctx.analyzer.panorama(images.map((i) => i.path), { stackWidth: options.panorama_stack_width, stackHeight: options.panorama_stack_height, bay });
       const { row } = await storeUpload(db, ctx.dataDir, pano.jpeg);
+      // Served by any process: in the bucket before the report says where it is.
+      await keepInBucket(ctx.bucket ?? null, ctx.dataDir, row.file);
       const body = bay && a ? bayBody(a) : null;
       return {
         json: {
