@@ -21,6 +21,7 @@ import { blobKey, type BlobStore } from '../../main/server/storage/blob-store.js
 import { BucketUnavailableError, ObjectStore, S3BlobStore } from '../../main/server/storage/object-store.js';
 import { objectStoreSettings } from '../../main/server/config/config.js';
 import { CorruptPhotoError, localUploadFile } from '../../main/server/domain/upload-cache.js';
+import { composeShelf } from '../recognition/fixtures.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(root, 'dist/main/cli/cli.js');
@@ -504,6 +505,36 @@ describe('a central of two processes over PostgreSQL and an S3 bucket (Ceph RADO
     const coco = JSON.parse(readFileSync(path.join(exportDir, 'out', 'annotations.json'), 'utf8'));
     expect(coco.images.map((i: { upload: string }) => i.upload)).toContain(up.id);
     expect(readFileSync(path.join(exportDir, 'data', 'uploads', key)).equals(bytes)).toBe(true);
+  }, 240_000);
+
+  it('a panorama stitched by a job on one process is in the bucket and served by both', async () => {
+    const shelf = await composeShelf([[['fanta_pet', 4], ['sprite_pet', 3], ['cocacola_pet', 3]]]);
+    const cw = Math.round(shelf.width * 0.62);
+    const ids: string[] = [];
+    for (const left of [0, shelf.width - cw]) {
+      const form = new FormData();
+      const part = await sharp(shelf.jpeg).extract({ left, top: 0, width: cw, height: shelf.height }).jpeg({ quality: 92 }).toBuffer();
+      form.append('datafile', new Blob([new Uint8Array(part)], { type: 'image/jpeg' }), 'part.jpg');
+      const res = await fetch(`${centrals[0].url}/api/v1.5/uploads/`, { method: 'POST', headers: { authorization: `Token ${ADMIN_KEY}` }, body: form });
+      expect(res.status).toBe(201);
+      ids.push((await res.json()).id);
+    }
+    const rec = await api(centrals[1].url, 'POST', '/api/v1.5/recognize/', { images: ids, report_types: ['PANORAMA'] });
+    expect(rec.status, JSON.stringify(rec.body)).toBe(201);
+    const report = await until('the panorama', async () => {
+      const r = (await api(centrals[1].url, 'GET', `/api/v1.5/reports/${rec.body.reports.PANORAMA}/`)).body;
+      return r.status !== 'NOT_READY' && r;
+    }, 120_000);
+    expect(report.status, JSON.stringify(report)).toBe('READY');
+    const pano = (await api(centrals[0].url, 'GET', `/api/v1.5/uploads/${report.json.upload}/`)).body;
+    const served: Buffer[] = [];
+    for (const c of centrals) {
+      const res = await fetch(`${c.url}${new URL(pano.url).pathname}`);
+      expect(res.status, c.url).toBe(200);
+      served.push(Buffer.from(await res.arrayBuffer()));
+    }
+    expect(served[0].equals(served[1])).toBe(true);
+    expect((await objectBytes(blobKey(sha256(served[0]), 'jpg'))).equals(served[0])).toBe(true);
   }, 240_000);
 
   it('the bucket away while a photo is read through: the photo answers 503, its quality is not checked, and recognition waits for the bucket instead of failing', async () => {
