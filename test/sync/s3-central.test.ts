@@ -4,7 +4,8 @@
 // continues on the other one; photos and models are served from the bucket; the bucket away answers
 // 503 with Retry-After and the laptop's queue drains once it is back; the migration of a data folder
 // refuses a corrupted file and resumes; a photo one process received is read by the other through its
-// local cache filled from the bucket (recognition, suggestions, quality, a learnt reference, serving).
+// local cache filled from the bucket (recognition, suggestions, quality, a learnt reference, the training
+// export, serving), a panorama a job stitched is in the bucket, and a job waits while the bucket is away.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
