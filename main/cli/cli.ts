@@ -188,9 +188,14 @@ async function main(argv: string[]): Promise<number> {
         if (Number.isNaN(t)) throw new UsageError(`--since: not a date: ${values.since} (use YYYY-MM-DD or an ISO date-time)`);
         since = new Date(t).toISOString();
       }
-      // Photos are files under the data directory, also for a central on PostgreSQL.
-      const summary = await exportTraining(db, values['data-dir'] ?? defaultDataDir(), values.out, { since });
-      console.log(JSON.stringify(summary));
+      // Photos are files under the data directory; a central's that are only in its bucket are fetched into it.
+      const bucket = bucketFromEnv();
+      try {
+        const summary = await exportTraining(db, values['data-dir'] ?? defaultDataDir(), values.out, { since }, bucket);
+        console.log(JSON.stringify(summary));
+      } finally {
+        bucket?.destroy();
+      }
       return 0;
     }
     throw new UsageError(`unknown command: ${positionals.join(' ')}`);

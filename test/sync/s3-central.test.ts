@@ -3,18 +3,26 @@
 // one-node cluster (scripts/s3-server.mjs). Laptops upload through either process; a cut upload
 // continues on the other one; photos and models are served from the bucket; the bucket away answers
 // 503 with Retry-After and the laptop's queue drains once it is back; the migration of a data folder
-// refuses a corrupted file and resumes.
+// refuses a corrupted file and resumes; a photo one process received is read by the other through its
+// local cache filled from the bucket (recognition, suggestions, quality, a learnt reference, the training
+// export, serving), a panorama a job stitched is in the bucket, and a job waits while the bucket is away.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import sharp from 'sharp';
 import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CephS3 } from '../../scripts/s3-server.mjs';
 import { ADMIN_KEY, PgCluster, PhotoProxy, api, freePort, startServe, stopServe, until, type ServerProcess } from './harness.js';
+import { blobKey, type BlobStore } from '../../main/server/storage/blob-store.js';
+import { BucketUnavailableError, ObjectStore, S3BlobStore } from '../../main/server/storage/object-store.js';
+import { objectStoreSettings } from '../../main/server/config/config.js';
+import { CorruptPhotoError, localUploadFile } from '../../main/server/domain/upload-cache.js';
+import { composeShelf } from '../recognition/fixtures.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(root, 'dist/main/cli/cli.js');
@@ -361,4 +369,216 @@ describe('a central of two processes over PostgreSQL and an S3 bucket (Ceph RADO
     expect(second.status).toBe(1);
     for (const p of photos) expect(existsSync(path.join(dir, 'uploads', p.key)), p.key).toBe(p === corrupted);
   }, 120_000);
+
+  // Last: from here on the central processes' disks cache photos read through from the bucket.
+  it('the read-through cache: a photo only in the bucket becomes a local file, checked against its name, fetched once however many ask', async () => {
+    // This test process's own client, with the gateway's credentials (the SDK's chain reads them here).
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey });
+    const objects = new ObjectStore(objectStoreSettings(env)!);
+    const impatient = new ObjectStore({ ...objectStoreSettings(env)!, timeoutMs: 800 });
+    try {
+      const dir = tmp('shelf-audit-cache-');
+      const bytes = await photo(6060, 200, 150);
+      const key = blobKey(sha256(bytes), 'jpg');
+      const local = path.join(dir, 'uploads', key);
+      await objects.putBuffer(key, bytes);
+      // No bucket (a laptop, a bucket-less central): the path, as before, nothing fetched.
+      expect(await localUploadFile(dir, null, { file: key })).toBe(local);
+      expect(existsSync(local)).toBe(false);
+
+      const real = new S3BlobStore(objects);
+      let reads = 0;
+      const counted: BlobStore = { size: (k) => real.size(k), putFile: (k, f) => real.putFile(k, f), read: async (k) => (reads++, real.read(k)) };
+      const paths = await Promise.all(Array.from({ length: 8 }, () => localUploadFile(dir, counted, { file: key })));
+      expect(new Set(paths)).toEqual(new Set([local]));
+      expect(reads).toBe(1);
+      expect(readFileSync(local).equals(bytes)).toBe(true);
+      // Held now: not asked of the bucket again; no temp file left beside it.
+      expect(await localUploadFile(dir, counted, { file: key })).toBe(local);
+      expect(reads).toBe(1);
+      expect(readdirSync(path.dirname(local))).toEqual([path.basename(key)]);
+
+      // Bytes under a key they do not hash to: refused, nothing cached.
+      const other = await photo(6061, 200, 150);
+      const lying = blobKey(sha256(other), 'jpg');
+      await objects.putBuffer(lying, bytes);
+      await expect(localUploadFile(dir, objects, { file: lying })).rejects.toThrow(CorruptPhotoError);
+      expect(existsSync(path.join(dir, 'uploads', path.dirname(lying))) ? readdirSync(path.join(dir, 'uploads', path.dirname(lying))) : []).not.toContain(path.basename(lying));
+      expect(readdirSync(path.join(dir, 'uploads'), { recursive: true }).filter((f) => String(f).endsWith('.part'))).toEqual([]);
+
+      // Not in the bucket either: the path, with no file (the photo has not reached the central yet).
+      const absent = blobKey(sha256(Buffer.from('never uploaded')), 'png');
+      expect(await localUploadFile(dir, objects, { file: absent })).toBe(path.join(dir, 'uploads', absent));
+      expect(existsSync(path.join(dir, 'uploads', absent))).toBe(false);
+
+      // The bucket away: a clear error (answered 503 with Retry-After by the routes), nothing cached.
+      const elsewhere = tmp('shelf-audit-cache-away-');
+      s3.pause(true);
+      try {
+        await expect(localUploadFile(elsewhere, impatient, { file: key })).rejects.toThrow(BucketUnavailableError);
+      } finally {
+        s3.pause(false);
+      }
+      expect(existsSync(path.join(elsewhere, 'uploads', key))).toBe(false);
+    } finally {
+      objects.destroy();
+      impatient.destroy();
+    }
+  }, 60_000);
+
+  it('a photo received by one process is read by the other: quality, recognition, suggestions, a learnt reference and the photo itself', async () => {
+    const a = laptops.a;
+    const bytes = await photo(7070, 1000, 750);
+    const up = await takePhoto(a, bytes);
+    await drained(a);
+    const key = fileOf(a, up.id);
+    // Received through tus by the first process: in the bucket only, on no central disk.
+    expect((await objectBytes(key)).equals(bytes)).toBe(true);
+    for (const d of centralDirs) expect(existsSync(path.join(d, 'uploads', key))).toBe(false);
+    const [c0, c1] = centrals.map((c) => c.url);
+
+    // The second process measures its quality as the scene is created, and either process recognises it.
+    const rec = await api(c1, 'POST', '/api/v1.5/recognize/', { images: [up.id], report_types: ['FACING_COUNT'] });
+    expect(rec.status, JSON.stringify(rec.body)).toBe(201);
+    expect(rec.body.quality[0].issues.map((i: { code: string }) => i.code), JSON.stringify(rec.body.quality)).not.toContain('not_checked');
+    const report = await until('the report', async () => {
+      const r = (await api(c1, 'GET', `/api/v1.5/reports/${rec.body.reports.FACING_COUNT}/`)).body;
+      return r.status !== 'NOT_READY' && r;
+    }, 120_000);
+    expect(report.status, JSON.stringify(report)).toBe('READY');
+
+    // A reviewer's box on each process: cut from the photo, identified.
+    const box = { image: up.id, x: 500, y: 375, w: 240, h: 300 };
+    for (const c of [c1, c0]) {
+      const asked = await api(c, 'POST', `/api/v1.5/scenes/${rec.body.scene}/suggestions/`, box);
+      expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+      expect(Array.isArray(asked.body.suggestions)).toBe(true);
+    }
+
+    // A correction saved on the second process teaches a reference, described from the photo.
+    const ann = (await api(c1, 'GET', `/api/v1.5/scenes/${rec.body.scene}/annotations/`)).body;
+    const kept = ann.images[0].boxes.map(({ id, x, y, w, h, sku_id }: Record<string, unknown>) => ({ id, x, y, w, h, sku_id }));
+    const saved = await api(c1, 'PUT', `/api/v1.5/scenes/${rec.body.scene}/annotations/`, {
+      images: [{ image: up.id, version: ann.images[0].version, boxes: [...kept, { x: 500, y: 375, w: 240, h: 300, sku_id: 'sku-cocacola-pet' }] }],
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const learnt = async () => {
+      const db = new pg.Client({ connectionString: cluster.url });
+      await db.connect();
+      try {
+        return (await db.query("SELECT id, descriptor FROM sku_images WHERE upload_id = $1 AND source = 'review'", [up.id])).rows;
+      } finally {
+        await db.end();
+      }
+    };
+    expect(await learnt()).toHaveLength(1);
+    // The catalog is loaded (and the reference described) by the next suggestion, on the first process.
+    expect((await api(c0, 'POST', `/api/v1.5/scenes/${rec.body.scene}/suggestions/`, box)).status).toBe(200);
+    const [reference] = await learnt();
+    expect(reference.descriptor, 'the learnt reference is described').not.toBeNull();
+    const listed = await api(c0, 'GET', '/api/v1.5/sku/sku-cocacola-pet/images/');
+    expect(listed.body.results.map((r: { upload: string }) => r.upload)).toContain(up.id);
+
+    // The photo itself, through its capability URL, from either process.
+    const item = (await api(c0, 'GET', `/api/v1.5/uploads/${up.id}/`)).body;
+    const capability = new URL(item.url).pathname;
+    for (const c of [c0, c1]) {
+      const res = await fetch(`${c}${capability}`);
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+    }
+    // Each process now holds the photo in its own cache, exactly the bytes, and no temp file.
+    for (const d of centralDirs) {
+      expect(readFileSync(path.join(d, 'uploads', key)).equals(bytes)).toBe(true);
+      expect(readdirSync(path.join(d, 'uploads'), { recursive: true }).filter((f) => String(f).endsWith('.part'))).toEqual([]);
+    }
+
+    // The training export from an operator's machine (an empty data folder, the bucket's settings): the
+    // reviewed photo comes from the bucket.
+    const exportDir = tmp('shelf-audit-export-');
+    const exported = spawnSync(process.execPath, [cli, 'export-training', '--out', path.join(exportDir, 'out'), '--database', cluster.url, '--data-dir', path.join(exportDir, 'data')], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    expect(exported.status, exported.stderr).toBe(0);
+    const summary = JSON.parse(exported.stdout.trim().split('\n').at(-1)!);
+    expect(summary.images, exported.stdout).toBeGreaterThanOrEqual(1);
+    const coco = JSON.parse(readFileSync(path.join(exportDir, 'out', 'annotations.json'), 'utf8'));
+    expect(coco.images.map((i: { upload: string }) => i.upload)).toContain(up.id);
+    expect(readFileSync(path.join(exportDir, 'data', 'uploads', key)).equals(bytes)).toBe(true);
+  }, 240_000);
+
+  it('a panorama stitched by a job on one process is in the bucket and served by both', async () => {
+    const shelf = await composeShelf([[['fanta_pet', 4], ['sprite_pet', 3], ['cocacola_pet', 3]]]);
+    const cw = Math.round(shelf.width * 0.62);
+    const ids: string[] = [];
+    for (const left of [0, shelf.width - cw]) {
+      const form = new FormData();
+      const part = await sharp(shelf.jpeg).extract({ left, top: 0, width: cw, height: shelf.height }).jpeg({ quality: 92 }).toBuffer();
+      form.append('datafile', new Blob([new Uint8Array(part)], { type: 'image/jpeg' }), 'part.jpg');
+      const res = await fetch(`${centrals[0].url}/api/v1.5/uploads/`, { method: 'POST', headers: { authorization: `Token ${ADMIN_KEY}` }, body: form });
+      expect(res.status).toBe(201);
+      ids.push((await res.json()).id);
+    }
+    const rec = await api(centrals[1].url, 'POST', '/api/v1.5/recognize/', { images: ids, report_types: ['PANORAMA'] });
+    expect(rec.status, JSON.stringify(rec.body)).toBe(201);
+    const report = await until('the panorama', async () => {
+      const r = (await api(centrals[1].url, 'GET', `/api/v1.5/reports/${rec.body.reports.PANORAMA}/`)).body;
+      return r.status !== 'NOT_READY' && r;
+    }, 120_000);
+    expect(report.status, JSON.stringify(report)).toBe('READY');
+    const pano = (await api(centrals[0].url, 'GET', `/api/v1.5/uploads/${report.json.upload}/`)).body;
+    const served: Buffer[] = [];
+    for (const c of centrals) {
+      const res = await fetch(`${c.url}${new URL(pano.url).pathname}`);
+      expect(res.status, c.url).toBe(200);
+      served.push(Buffer.from(await res.arrayBuffer()));
+    }
+    expect(served[0].equals(served[1])).toBe(true);
+    expect((await objectBytes(blobKey(sha256(served[0]), 'jpg'))).equals(served[0])).toBe(true);
+  }, 240_000);
+
+  it('the bucket away while a photo is read through: the photo answers 503, its quality is not checked, and recognition waits for the bucket instead of failing', async () => {
+    const a = laptops.a;
+    const bytes = await photo(8080, 800, 600);
+    const up = await takePhoto(a, bytes);
+    await drained(a);
+    const key = fileOf(a, up.id);
+    // Both processes with a short bucket timeout, so the outage is noticed in seconds.
+    for (const i of [0, 1]) {
+      await stopServe(centrals[i]);
+      await startCentral(i, { SHELF_AUDIT_S3_TIMEOUT_MS: '1000' });
+    }
+    for (const [l, i] of [[laptops.a, 0], [laptops.b, 1]] as const) {
+      expect((await api(l.server!.url, 'PUT', '/api/app/v1/sync/settings/', { central_url: centrals[i].url })).status).toBe(200);
+    }
+    const [c0, c1] = centrals.map((c) => c.url);
+    const capability = new URL((await api(c0, 'GET', `/api/v1.5/uploads/${up.id}/`)).body.url).pathname;
+    let reportId = '';
+    s3.pause(true);
+    try {
+      const read = await fetch(`${c1}${capability}`);
+      expect(read.status).toBe(503);
+      expect(read.headers.get('retry-after')).toMatch(/^\d+$/);
+      const rec = await api(c1, 'POST', '/api/v1.5/recognize/', { images: [up.id], report_types: ['FACING_COUNT'] });
+      expect(rec.status, JSON.stringify(rec.body)).toBe(201);
+      expect(rec.body.quality[0].issues[0]).toMatchObject({ code: 'not_checked', value: expect.stringMatching(/unreachable/) });
+      reportId = rec.body.reports.FACING_COUNT;
+      // Longer than a job's three attempts take with the bucket away (each about two request timeouts).
+      await new Promise((r) => setTimeout(r, 12_000));
+      expect((await api(c1, 'GET', `/api/v1.5/reports/${reportId}/`)).body.status).toBe('NOT_READY');
+    } finally {
+      s3.pause(false);
+    }
+    const report = await until('the report', async () => {
+      const r = (await api(c0, 'GET', `/api/v1.5/reports/${reportId}/`)).body;
+      return r.status !== 'NOT_READY' && r;
+    }, 120_000);
+    expect(report.status, JSON.stringify(report)).toBe('READY');
+    expect((await fetch(`${c1}${capability}`)).status).toBe(200);
+    for (const d of centralDirs) {
+      expect(readdirSync(path.join(d, 'uploads'), { recursive: true }).filter((f) => String(f).endsWith('.part'))).toEqual([]);
+    }
+    expect(centralDirs.some((d) => existsSync(path.join(d, 'uploads', key)))).toBe(true);
+  }, 240_000);
 });

@@ -21,7 +21,9 @@ import {
   type QualityIssue,
   type QualityThresholds,
 } from './photo-checks.js';
-import { uploadFilePath, type UploadRow } from './uploads.js';
+import type { UploadRow } from './uploads.js';
+import { BucketUnavailableError } from '../storage/object-store.js';
+import { localUploadFile, type PhotoBucket } from './upload-cache.js';
 import type { ScenePhotoQuality as ScenePhotoQualitySchema } from '../schemas/quality.js';
 import { now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
@@ -91,10 +93,24 @@ function notChecked(reason: string): QualityIssue {
  * existed, or one that arrived by sync) and kept. Null, with the reason, when its file is not here or
  * cannot be decoded.
  */
-export async function measuresOf(db: Db, dataDir: string, upload: Pick<UploadRow, 'id' | 'file'>, known?: Map<string, PixelMeasures>): Promise<PixelMeasures | string> {
+export async function measuresOf(
+  db: Db,
+  dataDir: string,
+  upload: Pick<UploadRow, 'id' | 'file'>,
+  known?: Map<string, PixelMeasures>,
+  bucket: PhotoBucket = null,
+): Promise<PixelMeasures | string> {
   const stored = known?.get(upload.id) ?? (await storedMeasures(db, [upload.id])).get(upload.id);
   if (stored) return stored;
-  const file = uploadFilePath(dataDir, upload);
+  let file: string;
+  try {
+    // On a central, a photo another process received comes from the bucket.
+    file = await localUploadFile(dataDir, bucket, upload);
+  } catch (error) {
+    // Said as not checked rather than failing the answer (a /recognize that has stored its scene).
+    if (error instanceof BucketUnavailableError) return 'the photo store is unreachable for now';
+    throw error;
+  }
   if (!(await access(file).then(() => true, () => false))) return 'the photo has not reached this instance yet';
   try {
     const m = await measurePhoto(file);
@@ -106,8 +122,8 @@ export async function measuresOf(db: Db, dataDir: string, upload: Pick<UploadRow
 }
 
 /** Measures a just-stored upload and judges it: the upload's own answer. */
-export async function uploadQuality(db: Db, dataDir: string, upload: Pick<UploadRow, 'id' | 'file'>): Promise<PhotoQuality> {
-  const m = await measuresOf(db, dataDir, upload);
+export async function uploadQuality(db: Db, dataDir: string, upload: Pick<UploadRow, 'id' | 'file'>, bucket: PhotoBucket = null): Promise<PhotoQuality> {
+  const m = await measuresOf(db, dataDir, upload, undefined, bucket);
   if (typeof m === 'string') return summarise([notChecked(m)]);
   return summarise(judgePixels(m, await readThresholds(db)));
 }
@@ -126,7 +142,13 @@ export type ScenePhotoQuality = Static<typeof ScenePhotoQualitySchema>;
  * the scene or in `earlier` (the visit's other photos), its overlap with the previous photo, and when
  * the scene is analysed, distance and coverage from the detector's boxes.
  */
-export async function sceneQuality(db: Db, dataDir: string, photos: readonly PhotoOfScene[], earlier: readonly Pick<UploadRow, 'id' | 'file'>[]): Promise<ScenePhotoQuality[]> {
+export async function sceneQuality(
+  db: Db,
+  dataDir: string,
+  photos: readonly PhotoOfScene[],
+  earlier: readonly Pick<UploadRow, 'id' | 'file'>[],
+  bucket: PhotoBucket = null,
+): Promise<ScenePhotoQuality[]> {
   const t = await readThresholds(db);
   const known = await storedMeasures(db, [...photos.map((p) => p.upload.id), ...earlier.map((u) => u.id)]);
   const seen: { id: string; hash: string }[] = [];
@@ -140,7 +162,7 @@ export async function sceneQuality(db: Db, dataDir: string, photos: readonly Pho
   let previous: PixelMeasures | null = null;
   for (let i = 0; i < photos.length; i++) {
     const p = photos[i];
-    const m = await measuresOf(db, dataDir, p.upload, known);
+    const m = await measuresOf(db, dataDir, p.upload, known, bucket);
     const issues: QualityIssue[] = [];
     if (typeof m === 'string') issues.push(notChecked(m));
     else {

@@ -3,6 +3,7 @@
 // distance and coverage checks from the scene's analysis once recognition has stored it.
 import type { Kysely } from 'kysely';
 import { sceneQuality, type PhotoOfScene, type ScenePhotoQuality } from '../domain/photo-quality.js';
+import type { PhotoBucket } from '../domain/upload-cache.js';
 import type { SceneAnalysis } from '../recognition/analysis.js';
 import type { Database } from '../storage/schema.js';
 import { uploadFiles, visitScenePhotos } from './queries.js';
@@ -13,7 +14,7 @@ export interface SceneQuality {
 }
 
 /** Each scene of a visit (or only `sceneId`) with its photos' quality; repeats are judged against earlier scenes. */
-export async function visitQuality(db: Kysely<Database>, dataDir: string, visitId: string, sceneId?: string): Promise<SceneQuality[]> {
+export async function visitQuality(db: Kysely<Database>, dataDir: string, visitId: string, sceneId?: string, bucket: PhotoBucket = null): Promise<SceneQuality[]> {
   const scenes = await visitScenePhotos(db, visitId);
   const allIds = scenes.flatMap((s) => JSON.parse(s.images) as string[]);
   const files = await uploadFiles(db, allIds);
@@ -30,7 +31,7 @@ export async function visitQuality(db: Kysely<Database>, dataDir: string, visitI
           ...(found ? { detected: { width: found.width, height: found.height, boxes: found.products } } : {}),
         };
       });
-      out.push({ scene: scene.id, photos: await sceneQuality(db, dataDir, photos, earlier) });
+      out.push({ scene: scene.id, photos: await sceneQuality(db, dataDir, photos, earlier, bucket) });
     }
     earlier.push(...images.map((id) => files.get(id)!));
   }

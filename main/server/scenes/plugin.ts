@@ -63,6 +63,7 @@ export default fp(
     const worker = new RecognitionWorker({
       db: app.db,
       dataDir: app.dataDir,
+      bucket: app.objectStore,
       baseUrl: () => baseUrlOf(app),
       concurrency: options.concurrency ?? settings.recognitionConcurrency,
       ...(settings.jobLeaseMs !== undefined ? { leaseMs: settings.jobLeaseMs } : {}),

@@ -8,7 +8,8 @@ import type { Database } from '../storage/schema.js';
 import type { SceneAnalysis } from '../recognition/analysis.js';
 import type { Analyzer } from '../recognition/analyzer/scene-analyzer.js';
 import { loadIdentifier } from '../recognition/identification/references.js';
-import { getUpload, uploadFilePath } from '../domain/uploads.js';
+import { getUpload } from '../domain/uploads.js';
+import { localUploadFile, type PhotoBucket } from '../domain/upload-cache.js';
 import { findScene } from './queries.js';
 
 export interface SuggestionBox {
@@ -25,6 +26,7 @@ export async function suggestSkus(
   analyzer: Pick<Analyzer, 'describe' | 'identify'>,
   sceneId: string,
   box: SuggestionBox,
+  bucket: PhotoBucket = null,
 ): Promise<{ sku_id: string; score: number }[]> {
   const scene = await findScene(db, sceneId);
   if (!scene) throw new NotFoundError('scene');
@@ -43,14 +45,14 @@ export async function suggestSkus(
   if (right - left < 2 || bottom - top < 2) {
     throw new ValidationError({ non_field_errors: [`The box (centre ${box.x}, ${box.y}, size ${box.w} x ${box.h}) does not cover the ${width} x ${height} photo.`] });
   }
-  const { data, info } = await sharp(uploadFilePath(dataDir, upload), { failOn: 'error', limitInputPixels: false })
+  const { data, info } = await sharp(await localUploadFile(dataDir, bucket, upload), { failOn: 'error', limitInputPixels: false })
     .rotate()
     .extract({ left, top, width: right - left, height: bottom - top })
     .removeAlpha()
     .toColourspace('srgb')
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const identifier = await loadIdentifier(db, dataDir, analyzer);
+  const identifier = await loadIdentifier(db, dataDir, analyzer, bucket);
   const [identity] = await analyzer.identify([{ data, width: info.width, height: info.height, channels: info.channels }], identifier);
   return identity.suggestions.map((s) => ({ sku_id: s.skuId, score: s.score }));
 }

@@ -15,7 +15,8 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { Database } from '../storage/schema.js';
 import type { StoredBox } from './review.js';
-import { getUpload, uploadFilePath } from '../domain/uploads.js';
+import { getUpload } from '../domain/uploads.js';
+import { localUploadFile, type PhotoBucket } from '../domain/upload-cache.js';
 import { reviewedPhotos, scenesByIds } from './queries.js';
 
 export interface ExportOptions {
@@ -36,7 +37,7 @@ export function skuFolder(skuId: string): string {
   return name === '.' || name === '..' ? name.replace(/\./g, '%2E') : name;
 }
 
-export async function exportTraining(db: Kysely<Database>, dataDir: string, outDir: string, options: ExportOptions = {}): Promise<ExportSummary> {
+export async function exportTraining(db: Kysely<Database>, dataDir: string, outDir: string, options: ExportOptions = {}, bucket: PhotoBucket = null): Promise<ExportSummary> {
   const rows = await reviewedPhotos(db);
   const byScene = new Map<string, typeof rows>();
   for (const row of rows) byScene.set(row.scene_id, [...(byScene.get(row.scene_id) ?? []), row]);
@@ -63,7 +64,7 @@ export async function exportTraining(db: Kysely<Database>, dataDir: string, outD
       const row = reviewed.find((x) => x.image_id === photo)!;
       const upload = await getUpload(db, photo);
       // Decoded once, oriented as displayed: the boxes are in these pixels.
-      const { data, info } = await sharp(uploadFilePath(dataDir, upload), { limitInputPixels: false }).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const { data, info } = await sharp(await localUploadFile(dataDir, bucket, upload), { limitInputPixels: false }).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
       const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
       const imageId = coco.images.length + 1;
       const fileName = `images/${imageId}.jpg`;

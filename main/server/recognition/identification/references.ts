@@ -1,13 +1,14 @@
 // SKU reference images: what identification compares products against. The descriptor of a
 // reference is computed once, when it is added, and stored with it; recognition loads the stored
 // descriptors instead of decoding every reference image per request.
-import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError, messages } from '../../domain/errors.js';
 import { newId, now } from '../../storage/ids.js';
 import type { Database, SkuImageTable } from '../../storage/schema.js';
 import { write } from '../../storage/transaction.js';
-import { getUpload, uploadFilePath } from '../../domain/uploads.js';
+import { getUpload } from '../../domain/uploads.js';
+import { CorruptPhotoError, localUploadFile, type PhotoBucket } from '../../domain/upload-cache.js';
 import { decodeDescriptor, encodeDescriptor, type ProductDescriptor } from './describe.js';
 import { embedderVersion } from './embedding.js';
 import { Identifier, PIPELINE_IDENTIFIER } from './identifier.js';
@@ -53,6 +54,7 @@ export async function addSkuImage(
   describer: Describer,
   skuId: string,
   input: { upload: string; crop?: Rect | null },
+  bucket: PhotoBucket = null,
 ): Promise<SkuImageRecord> {
   await requireSku(db, skuId);
   const upload = await getUpload(db, input.upload).catch(() => {
@@ -60,7 +62,7 @@ export async function addSkuImage(
   });
   const crop = input.crop ?? null;
   checkCrop(crop, upload);
-  const descriptor = encodeDescriptor(await describer.describe(uploadFilePath(dataDir, upload), crop));
+  const descriptor = encodeDescriptor(await describer.describe(await localUploadFile(dataDir, bucket, upload), crop));
   return write(db, async (ctx) => {
     const at = now();
     const row = { id: newId(), sku_id: skuId, upload_id: upload.id, crop: crop ? JSON.stringify(crop) : null, descriptor, source: 'upload' as const, correction_id: null, created_at: at, updated_at: at };
@@ -124,7 +126,7 @@ function embedderKey(): string {
   }
 }
 
-export async function loadIdentifier(db: Kysely<Database>, dataDir: string, describer: Describer): Promise<Identifier> {
+export async function loadIdentifier(db: Kysely<Database>, dataDir: string, describer: Describer, bucket: PhotoBucket = null): Promise<Identifier> {
   // The references' ids and SKUs (an SKU rename cascades into sku_id) say whether the catalog changed;
   // reading them skips the descriptor blobs.
   const keys = await db.selectFrom('sku_images').select(['id', 'sku_id']).orderBy('data_id').execute();
@@ -144,13 +146,22 @@ export async function loadIdentifier(db: Kysely<Database>, dataDir: string, desc
   let absent = 0;
   for (const r of rows) {
     let descriptor = r.descriptor ? decodeDescriptor(r.descriptor) : null;
-    if (!descriptor && !existsSync(uploadFilePath(dataDir, r))) {
+    // On a central, a photo another process received comes from the bucket (the describer runs on the
+    // analysis thread, which reads local files only).
+    let file: string | null = null;
+    try {
+      file = descriptor ? null : await localUploadFile(dataDir, bucket, r);
+    } catch (error) {
+      // One photo the bucket holds corrupted must not stop recognition: that reference waits, like a missing one.
+      if (!(error instanceof CorruptPhotoError)) throw error;
+    }
+    if (!descriptor && !(file && (await stat(file).catch(() => null)))) {
       // A reference pulled from the central whose photo has not come down yet: left out this time.
       absent++;
       continue;
     }
     if (!descriptor) {
-      descriptor = await describer.describe(uploadFilePath(dataDir, r), r.crop ? (JSON.parse(r.crop) as Rect) : null);
+      descriptor = await describer.describe(file!, r.crop ? (JSON.parse(r.crop) as Rect) : null);
       await db.updateTable('sku_images').set({ descriptor: encodeDescriptor(descriptor) }).where('id', '=', r.id).execute();
     }
     identifier.add({ id: r.id, skuId: r.sku_id, descriptor });

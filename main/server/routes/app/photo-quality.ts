@@ -36,7 +36,7 @@ const photoQuality: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const { visit, scene } = request.query;
     if (!(await visitExists(app.db, visit))) throw new ValidationError({ visit: [`Invalid pk "${visit}" - object does not exist.`] });
-    const scenes = await visitQuality(app.db, app.dataDir, visit, scene);
+    const scenes = await visitQuality(app.db, app.dataDir, visit, scene, app.objectStore);
     return { visit, mark: worstMark(scenes), scenes };
   });
 
@@ -48,7 +48,7 @@ const photoQuality: FastifyPluginAsyncTypebox = async (app) => {
     const out: { visit: string; mark: 'fine' | 'check' | 'retake' }[] = [];
     for (const visit of ids) {
       if (!(await visitExists(app.db, visit))) continue;
-      out.push({ visit, mark: worstMark(await visitQuality(app.db, app.dataDir, visit)) });
+      out.push({ visit, mark: worstMark(await visitQuality(app.db, app.dataDir, visit, undefined, app.objectStore)) });
     }
     return out;
   });
@@ -59,7 +59,7 @@ const photoQuality: FastifyPluginAsyncTypebox = async (app) => {
     const { mark } = request.query;
     const visits: string[] = [];
     for (const visit of await visitsWithScenes(app.db, FILTER_VISITS)) {
-      if (worstMark(await visitQuality(app.db, app.dataDir, visit)) === mark) visits.push(visit);
+      if (worstMark(await visitQuality(app.db, app.dataDir, visit, undefined, app.objectStore)) === mark) visits.push(visit);
     }
     return { mark, visits };
   });

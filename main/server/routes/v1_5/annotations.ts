@@ -44,7 +44,7 @@ const annotations: FastifyPluginAsyncTypebox = async (app) => {
       body: SuggestionsBody,
       response: { 200: SuggestionsAnswer, ...errorResponses },
     },
-  }, async (request) => ({ suggestions: await suggestSkus(app.db, app.dataDir, app.recognitionAnalyzer, request.params.id, request.body) }));
+  }, async (request) => ({ suggestions: await suggestSkus(app.db, app.dataDir, app.recognitionAnalyzer, request.params.id, request.body, app.objectStore) }));
   app.get('/scenes/:id/corrections/', {
     schema: {
       tags,

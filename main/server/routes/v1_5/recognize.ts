@@ -18,7 +18,7 @@ const recognizeRoute: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const result = await recognize(app.db, request.body);
     app.recognitionWorker?.notify();
-    const [scene] = await visitQuality(app.db, app.dataDir, result.visit, result.scene);
+    const [scene] = await visitQuality(app.db, app.dataDir, result.visit, result.scene, app.objectStore);
     reply.code(201);
     return { ...result, quality: scene?.photos ?? [] };
   });

@@ -10,7 +10,7 @@ import { ValidationError } from '../../domain/errors.js';
 import { envelope, pageOf, readFormPaging } from '../../http/pagination.js';
 import { addSkuImage, checkCrop, deleteSkuImage, listManySkuImages, listSkuImages, requireSku, type SkuImageRecord } from '../../recognition/identification/references.js';
 import { getUpload, inspectImage, storeUploadFile } from '../../domain/uploads.js';
-import { keepInBucket } from '../../sync/central/bucket.js';
+import { keepInBucket } from '../../domain/upload-cache.js';
 import { Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../../schemas/common.js';
 import { Type, type Static } from 'typebox';
 import { Crop, SkuImageCreate, SkuImageItem, SkuImageListQuery, SkuImageParams } from '../../schemas/recognition.js';
@@ -87,7 +87,7 @@ const skuImages: FastifyPluginAsyncTypebox = async (app) => {
       upload = stored.id;
     }
     if (upload === undefined) throw new ValidationError({ image: ['This field is required.'] });
-    const record = await addSkuImage(app.db, app.dataDir, app.recognitionAnalyzer, request.params.id, { upload, crop });
+    const record = await addSkuImage(app.db, app.dataDir, app.recognitionAnalyzer, request.params.id, { upload, crop }, app.objectStore);
     reply.code(201);
     return withUrl(request, record);
   });

@@ -6,8 +6,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { HttpError, detail } from '../../http/errors.js';
-import { keepInBucket } from '../../sync/central/bucket.js';
-import { getUpload, storeUpload, storeUploadFile, uploadFilePath, uploadUrlPath, type UploadRow } from '../../domain/uploads.js';
+import { getUpload, storeUpload, storeUploadFile, uploadUrlPath, type UploadRow } from '../../domain/uploads.js';
+import { keepInBucket, localUploadFile } from '../../domain/upload-cache.js';
 import { fetchImage } from '../../http/fetch-image.js';
 import { IdParams, errorResponses } from '../../schemas/common.js';
 import { UploadByUrlBody, UploadContentParams, UploadCreated, UploadFetched, UploadItem } from '../../schemas/recognition.js';
@@ -38,7 +38,7 @@ const uploads: FastifyPluginAsyncTypebox = async (app) => {
     const { row, duplicate } = await storeUploadFile(app.db, app.dataDir, file, { field: file.field });
     await keepInBucket(app.objectStore, app.dataDir, row.file);
     // The pixel checks answer with the upload, so the auditor hears about a bad photo at the shelf.
-    const quality = await uploadQuality(app.db, app.dataDir, row);
+    const quality = await uploadQuality(app.db, app.dataDir, row, app.objectStore);
     reply.code(201);
     return { ...present(request, row), duplicate, quality };
   });
@@ -51,7 +51,7 @@ const uploads: FastifyPluginAsyncTypebox = async (app) => {
       const bytes = await fetchImage(url, { reach: app.serverConfig.settings.allowPrivateUrls ? 'any' : 'public' });
       const { row } = await storeUpload(app.db, app.dataDir, bytes, { sourceUrl: url, field: 'url' });
       await keepInBucket(app.objectStore, app.dataDir, row.file);
-      return { ...present(request, row), quality: await uploadQuality(app.db, app.dataDir, row) };
+      return { ...present(request, row), quality: await uploadQuality(app.db, app.dataDir, row, app.objectStore) };
     });
   }
 
@@ -70,7 +70,8 @@ const uploads: FastifyPluginAsyncTypebox = async (app) => {
     const { id, token } = request.params;
     const row = await getUpload(app.db, id).catch(() => null);
     if (!row || row.token !== token) throw new NotFoundError('upload');
-    const file = uploadFilePath(app.dataDir, row);
+    // Another central process may have received it: then it comes from the bucket (503 when that is away).
+    const file = await localUploadFile(app.dataDir, app.objectStore, row);
     // On the central (or a supervisor's laptop) a record may arrive before its photo (docs/sync.md).
     if (!(await stat(file).catch(() => null))) throw new HttpError(404, detail('This photo has not reached this instance yet (pending sync).'));
     reply

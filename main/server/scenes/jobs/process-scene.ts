@@ -20,7 +20,8 @@ import { buildRealogram } from '../reports/realogram.js';
 import { buildShareOfSpace } from '../reports/share-of-space.js';
 import { reviewedAnalysis } from '../review.js';
 import { presentReport, type ReportObject } from '../recognize.js';
-import { getUpload, storeUpload, uploadFilePath, uploadUrlPath } from '../../domain/uploads.js';
+import { getUpload, storeUpload, uploadUrlPath } from '../../domain/uploads.js';
+import { keepInBucket, localUploadFile, type PhotoBucket } from '../../domain/upload-cache.js';
 import { setVisitKpi } from '../visit-kpis.js';
 import { enqueueDelivery } from '../webhooks/deliveries.js';
 import type { SceneOptions } from '../recognize.js';
@@ -34,6 +35,8 @@ import type { PanoramaBay } from '../../recognition/panorama.js';
 export interface JobContext {
   db: Kysely<Database>;
   dataDir: string;
+  /** The central's bucket: photos another process received are fetched from it (domain/upload-cache.ts). */
+  bucket?: PhotoBucket;
   /** Detects and identifies the products of a scene's photos (recognition/analyzer/). */
   analyze: (images: readonly SceneImage[], identifier: Identifier, hints?: BayHints) => Promise<SceneAnalysis>;
   /** Describes references stored without a descriptor, and stitches panoramas (off the main thread). */
@@ -54,7 +57,8 @@ type Scene = SceneRow;
 async function sceneImages(ctx: JobContext, scene: Scene) {
   const ids = JSON.parse(scene.images) as string[];
   const out = [];
-  for (const id of ids) out.push({ id, path: uploadFilePath(ctx.dataDir, await getUpload(ctx.db, id)) });
+  // Local files: the analysis thread reads them by path.
+  for (const id of ids) out.push({ id, path: await localUploadFile(ctx.dataDir, ctx.bucket ?? null, await getUpload(ctx.db, id)) });
   return out;
 }
 
@@ -65,7 +69,7 @@ async function analysisOf(ctx: JobContext, scene: Scene): Promise<SceneAnalysis>
 
 async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalysis> {
   if (scene.analysis) return JSON.parse(scene.analysis) as SceneAnalysis;
-  const identifier = await loadIdentifier(ctx.db, ctx.dataDir, ctx.analyzer);
+  const identifier = await loadIdentifier(ctx.db, ctx.dataDir, ctx.analyzer, ctx.bucket ?? null);
   const options = JSON.parse(scene.options) as SceneOptions;
   const analysis = await ctx.analyze(await sceneImages(ctx, scene), identifier, { stackWidth: options.panorama_stack_width });
   // Through write(): the scene's analysis is part of the record that syncs (a supervisor reviews it).
@@ -130,6 +134,8 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
       const bay = a?.bay ? panoramaBay(a) : undefined;
       const pano = await ctx.analyzer.panorama(images.map((i) => i.path), { stackWidth: options.panorama_stack_width, stackHeight: options.panorama_stack_height, bay });
       const { row } = await storeUpload(db, ctx.dataDir, pano.jpeg);
+      // Served by any process: in the bucket before the report says where it is.
+      await keepInBucket(ctx.bucket ?? null, ctx.dataDir, row.file);
       const body = bay && a ? bayBody(a) : null;
       return {
         json: {

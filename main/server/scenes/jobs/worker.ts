@@ -4,6 +4,8 @@
 // queue unfinished, and waits for that, so shutdown never leaves a half-written report.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
+import type { PhotoBucket } from '../../domain/upload-cache.js';
+import { BUCKET_RETRY_AFTER_S, BucketUnavailableError } from '../../storage/object-store.js';
 import { write } from '../../storage/transaction.js';
 import { DetectorLoadError, type Analyzer } from '../../recognition/analyzer/scene-analyzer.js';
 import type { Identifier } from '../../recognition/identification/identifier.js';
@@ -19,6 +21,8 @@ import { claimJob, MAX_ATTEMPTS, newLeaseOwner, reclaimOrphanedJobs, releaseJob,
 export interface WorkerOptions {
   db: Kysely<Database>;
   dataDir: string;
+  /** The central's bucket, for photos another process received (domain/upload-cache.ts). */
+  bucket?: PhotoBucket;
   baseUrl: () => string;
   concurrency?: number;
   /** How long a claimed job stays ours without a renewal. */
@@ -55,6 +59,7 @@ export class RecognitionWorker {
       pollMs: 250,
       webhookBackoffMs: 5_000,
       webhookReach: 'public',
+      bucket: null,
       ...options,
     };
     this.analyzer = options.analyzer;
@@ -169,6 +174,7 @@ export class RecognitionWorker {
           {
             db: this.o.db,
             dataDir: this.o.dataDir,
+            bucket: this.o.bucket,
             analyze: (images, identifier, hints) => this.analyze(images, identifier, detectorPath, checkpoint, hints),
             analyzer: this.analyzer,
             checkpoint,
@@ -184,6 +190,14 @@ export class RecognitionWorker {
         if (e instanceof Stopping) {
           // Not the job's fault: give the attempt back.
           await write(this.o.db, (ctx) => returnJob(ctx, job.id, this.owner));
+          return;
+        }
+        if (e instanceof BucketUnavailableError) {
+          // The central's bucket away (its photos are there): not the job's fault either; given back, and
+          // this loop waits as a client would be told to, so an outage does not use up the job's attempts.
+          this.o.log?.(`recognition job ${job.id} waits for the bucket`, e);
+          await write(this.o.db, (ctx) => returnJob(ctx, job.id, this.owner));
+          await this.sleep(BUCKET_RETRY_AFTER_S * 1000);
           return;
         }
         const message = e instanceof Error ? e.message : String(e);

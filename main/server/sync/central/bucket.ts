@@ -78,17 +78,6 @@ export async function publishModels(dataDir: string, objects: ObjectStore, repor
   return offer;
 }
 
-/**
- * A photo stored through the central's own API (a reference image, an upload for recognition on the
- * central) is written to this process's data folder first (recognition reads files by path); with a
- * bucket it is also put there before the request is answered, so laptops get it from any process.
- */
-export async function keepInBucket(objects: ObjectStore | null, dataDir: string, file: string): Promise<void> {
-  if (!objects || !isBlobKey(file)) return;
-  if (await objects.head(file)) return;
-  await objects.putFile(file, path.join(dataDir, 'uploads', file));
-}
-
 export function emptyReport(): CopyReport {
   return { stored: [], present: [], refused: [], removed: [] };
 }
