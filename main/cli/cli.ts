@@ -27,14 +27,14 @@ import { exportTraining } from '../server/scenes/training-export.js';
 import { MODEL_KINDS, ModelError, installModel, isModelKind, readModelChoice, rollbackModel, type ModelKind } from '../server/recognition/model-store.js';
 
 /** The central's bucket when SHELF_AUDIT_S3_BUCKET is set, for the commands that write to it. */
-function bucketFromEnv(): ObjectStore | null {
+async function bucketFromEnv(): Promise<ObjectStore | null> {
   const settings = objectStoreSettings();
-  return settings ? new ObjectStore(settings) : null;
+  return settings ? ObjectStore.open(settings) : null;
 }
 
 /** A central with a bucket offers what the bucket's offer names: published after each change. */
 async function publishIfBucket(dataDir: string): Promise<void> {
-  const objects = bucketFromEnv();
+  const objects = await bucketFromEnv();
   if (!objects) return;
   try {
     const offer = await publishModels(dataDir, objects);
@@ -46,7 +46,7 @@ async function publishIfBucket(dataDir: string): Promise<void> {
 
 async function bucketCommand(dataDir: string, sub: string | undefined, remove: boolean): Promise<number> {
   if (sub !== 'migrate') throw new UsageError(`unknown command: bucket ${sub ?? ''}`);
-  const objects = bucketFromEnv();
+  const objects = await bucketFromEnv();
   if (!objects) throw new UsageError('bucket migrate needs the bucket\'s settings: SHELF_AUDIT_S3_BUCKET (and _ENDPOINT, _REGION; credentials in AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or a shared credentials file)');
   try {
     const report = await migrateToBucket(dataDir, objects, { remove });
@@ -189,7 +189,7 @@ async function main(argv: string[]): Promise<number> {
         since = new Date(t).toISOString();
       }
       // Photos are files under the data directory; a central's that are only in its bucket are fetched into it.
-      const bucket = bucketFromEnv();
+      const bucket = await bucketFromEnv();
       try {
         const summary = await exportTraining(db, values['data-dir'] ?? defaultDataDir(), values.out, { since }, bucket);
         console.log(JSON.stringify(summary));

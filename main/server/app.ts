@@ -9,7 +9,7 @@ import { BODY_LIMIT } from './http/body.js';
 import { registerRequestPlugins } from './http/request-plugins.js';
 import { registerWebUi } from './http/web-ui.js';
 import { warmUpPlugin } from './http/warm-up.js';
-import { LazySchemas } from './http/lazy-schemas.js';
+import { LazySchemas, SCHEMAS_IDLE_MS } from './http/lazy-schemas.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import health from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
@@ -62,7 +62,7 @@ export async function buildApp({ db, readDb = db, config: given, changeStamp = (
   app.decorate('dataDir', config.dataDir);
   app.decorate('serverConfig', config);
   // Only a central keeps its photos in a bucket: a laptop's are its own files, offline.
-  const bucket = config.role === 'central' && config.settings.objectStore ? new ObjectStore(config.settings.objectStore) : null;
+  const bucket = config.role === 'central' && config.settings.objectStore ? await ObjectStore.open(config.settings.objectStore) : null;
   app.decorate('objectStore', bucket);
   if (bucket) app.addHook('onClose', async () => bucket.destroy());
   // What runs on a request, in order, before any route (docs/api.md, "What a request passes through").
@@ -79,7 +79,18 @@ export async function buildApp({ db, readDb = db, config: given, changeStamp = (
   await registerOpenApiRoutes(app);
   if (config.webRoot) await registerWebUi(app, config.webRoot);
   app.decorate('lazySchemas', schemas);
-  // Last: the first screens' own warm-ups (added by the routes above) compile what they use first.
-  app.warmUp('schemas', () => schemas.compileAll());
+  // Last, and only once no request came for a second: the first screen's requests compile what they
+  // use themselves, without the rest of the routes' compiling beside them.
+  // On the HTTP server itself: a hook added here would not reach the routes' plugins registered above.
+  let lastRequest = performance.now();
+  app.server.on('request', () => {
+    lastRequest = performance.now();
+  });
+  const closing = new AbortController();
+  app.addHook('preClose', (done) => {
+    closing.abort();
+    done();
+  });
+  app.warmUp('schemas', () => schemas.compileAll({ idle: () => performance.now() - lastRequest > SCHEMAS_IDLE_MS, signal: closing.signal }));
   return app;
 }

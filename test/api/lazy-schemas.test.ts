@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../main/server/app.js';
 import { openDatabase } from '../../main/server/storage/database.js';
+import { LazySchemas } from '../../main/server/http/lazy-schemas.js';
 import { TestServer } from './harness.js';
 
 describe('schemas compiled lazily', () => {
@@ -56,5 +57,42 @@ describe('before the server listens', () => {
       await opened.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the warm-up’s compiling', () => {
+  it('waits while requests come, compiles all once idle, and stops when the server closes', async () => {
+    const schemas = new LazySchemas();
+    const build = schemas.compilersFactory.buildValidator as unknown as (
+      external: unknown,
+      options: unknown,
+    ) => (route: { schema: unknown; method: string; url: string; httpPart: string }) => ((data: unknown) => boolean) & { errors?: unknown };
+    const compile = build({}, { customOptions: {} });
+    const validators = Array.from({ length: 20 }, (_, i) =>
+      compile({ schema: { type: 'object', properties: { [`f${i}`]: { type: 'integer' } } }, method: 'GET', url: `/r${i}`, httpPart: 'querystring' }),
+    );
+    expect(schemas.pendingCount).toBe(20);
+    // Used before the warm-up: compiled on the spot, and it validates.
+    expect(validators[0]({ f0: 'x' })).toBe(false);
+    expect(validators[0].errors).toBeTruthy();
+    expect(schemas.pendingCount).toBe(19);
+
+    let idle = false;
+    const closing = new AbortController();
+    const run = schemas.compileAll({ batch: 4, idle: () => idle, signal: closing.signal });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(schemas.pendingCount).toBe(19);
+    idle = true;
+    await run;
+    expect(schemas.pendingCount).toBe(0);
+    expect(schemas.compiledCount).toBe(20);
+
+    // A server closing stops the waiting at once, with what is left still compiled on first use.
+    const late = compile({ schema: { type: 'string' }, method: 'GET', url: '/late', httpPart: 'params' });
+    closing.abort();
+    await schemas.compileAll({ idle: () => false, signal: closing.signal });
+    expect(schemas.pendingCount).toBe(1);
+    expect(late('text')).toBe(true);
+    expect(schemas.pendingCount).toBe(0);
   });
 });

@@ -374,8 +374,8 @@ describe('a central of two processes over PostgreSQL and an S3 bucket (Ceph RADO
   it('the read-through cache: a photo only in the bucket becomes a local file, checked against its name, fetched once however many ask', async () => {
     // This test process's own client, with the gateway's credentials (the SDK's chain reads them here).
     Object.assign(process.env, { AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey });
-    const objects = new ObjectStore(objectStoreSettings(env)!);
-    const impatient = new ObjectStore({ ...objectStoreSettings(env)!, timeoutMs: 800 });
+    const objects = await ObjectStore.open(objectStoreSettings(env)!);
+    const impatient = await ObjectStore.open({ ...objectStoreSettings(env)!, timeoutMs: 800 });
     try {
       const dir = tmp('shelf-audit-cache-');
       const bytes = await photo(6060, 200, 150);

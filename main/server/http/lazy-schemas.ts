@@ -2,8 +2,9 @@
 // the server starts: about a fifth of a fresh server's start on this machine, paid before it listens
 // and before the desktop window's first rows. Here they are compiled on a route's first use instead,
 // by Fastify's own compilers with the same options; the warm-up (http/warm-up.ts) then compiles the rest
-// in small batches once the server listens, so a schema that cannot compile still shows within
-// seconds of a start, and a rarely used route does not pay for it on its first request.
+// in small batches once the server has had no request for a second (after the first screen's requests),
+// so a schema that cannot compile still shows soon after a start, and a rarely used route does not pay
+// for it on its first request.
 import AjvCompiler from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyServerOptions } from 'fastify';
@@ -23,6 +24,9 @@ interface ValidateFunction {
   (data: unknown): unknown;
   errors?: unknown;
 }
+
+/** How long the server must have had no request before the warm-up compiles the remaining schemas. */
+export const SCHEMAS_IDLE_MS = 1000;
 
 export class LazySchemas {
   private readonly pending = new Set<() => void>();
@@ -82,9 +86,18 @@ export class LazySchemas {
     return this.compiled;
   }
 
-  /** Compiles every pending schema, `batch` at a time with a turn of the event loop between batches. */
-  async compileAll(batch = 8): Promise<void> {
-    while (this.pending.size > 0) {
+  /**
+   * Compiles every pending schema, `batch` at a time with a turn of the event loop between batches,
+   * only while `idle()` says no request came lately (a page opening on a fresh server must not share
+   * the cores with compiling routes it does not use), until done or `signal` aborts.
+   */
+  async compileAll(options: { batch?: number; idle?: () => boolean; signal?: AbortSignal } = {}): Promise<void> {
+    const { batch = 8, idle = () => true, signal } = options;
+    while (this.pending.size > 0 && !signal?.aborted) {
+      if (!idle()) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
       let n = 0;
       for (const force of this.pending) {
         force();

@@ -8,20 +8,24 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import {
-  CopyObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
+import type * as S3 from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { ObjectStoreSettings } from '../config/config.js';
 import type { BlobStore } from './blob-store.js';
 import { isBlobKey } from './blob-store.js';
 
+
+// The SDK is loaded when a bucket is opened (ObjectStore.open): a laptop or a central without a
+// bucket never loads it (about 0.1 s of every start otherwise). Before that no SDK error can exist.
+let sdk: typeof S3 | undefined;
+
+async function loadSdk(): Promise<typeof S3> {
+  return (sdk ??= await import('@aws-sdk/client-s3'));
+}
+
+function isS3Exception(error: unknown): error is S3.S3ServiceException {
+  return sdk !== undefined && error instanceof sdk.S3ServiceException;
+}
 
 /** The bucket could not be reached or answered with a server error: the caller answers 503, the client retries. */
 export class BucketUnavailableError extends Error {}
@@ -30,7 +34,7 @@ export class BucketUnavailableError extends Error {}
 export const BUCKET_RETRY_AFTER_S = 5;
 
 function isNotFound(error: unknown): boolean {
-  if (!(error instanceof S3ServiceException)) return false;
+  if (!isS3Exception(error)) return false;
   return error.$metadata?.httpStatusCode === 404 || error.name === 'NotFound' || error.name === 'NoSuchKey';
 }
 
@@ -41,7 +45,7 @@ function isNotFound(error: unknown): boolean {
  */
 export function isBucketFailure(error: unknown): boolean {
   if (error instanceof BucketUnavailableError) return true;
-  if (error instanceof S3ServiceException) {
+  if (isS3Exception(error)) {
     const status = error.$metadata?.httpStatusCode ?? 0;
     return status >= 500 || status === 403 || status === 429 || error.name === 'SlowDown';
   }
@@ -81,9 +85,17 @@ export class ObjectStore {
   readonly client: S3Client;
   readonly bucket: string;
 
-  constructor(readonly settings: ObjectStoreSettings) {
-    this.client = new S3Client(s3ClientConfig(settings));
+  private constructor(
+    readonly settings: ObjectStoreSettings,
+    private readonly s3: typeof S3,
+  ) {
+    this.client = new s3.S3Client(s3ClientConfig(settings));
     this.bucket = settings.bucket;
+  }
+
+  /** A client of the bucket the settings name (the SDK loaded on the first). */
+  static async open(settings: ObjectStoreSettings): Promise<ObjectStore> {
+    return new ObjectStore(settings, await loadSdk());
   }
 
   /** Runs one SDK call; a failure of the bucket itself becomes BucketUnavailableError. */
@@ -99,7 +111,7 @@ export class ObjectStore {
   /** Size and user metadata, or null when there is no such object. */
   async head(key: string): Promise<{ size: number; etag: string; metadata: Record<string, string> } | null> {
     try {
-      const r = await this.call('answer', () => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })));
+      const r = await this.call('answer', () => this.client.send(new this.s3.HeadObjectCommand({ Bucket: this.bucket, Key: key })));
       return { size: Number(r.ContentLength ?? 0), etag: (r.ETag ?? '').replaceAll('"', ''), metadata: r.Metadata ?? {} };
     } catch (error) {
       if (isNotFound(error)) return null;
@@ -110,7 +122,7 @@ export class ObjectStore {
   /** The object's bytes as a stream (null when there is none); `range`: e.g. `bytes=0-65535`. */
   async get(key: string, range?: string): Promise<Readable | null> {
     try {
-      const r = await this.call('be read', () => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range })));
+      const r = await this.call('be read', () => this.client.send(new this.s3.GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range })));
       return r.Body as Readable;
     } catch (error) {
       if (isNotFound(error)) return null;
@@ -137,28 +149,28 @@ export class ObjectStore {
     if (size !== d.size) throw new Error(`${file} changed while it was being read`);
     await this.call('store the object', () =>
       this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentMD5: d.md5, Metadata: { sha256: d.sha256 } }),
+        new this.s3.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentMD5: d.md5, Metadata: { sha256: d.sha256 } }),
       ),
     );
   }
 
   async putBuffer(key: string, body: Buffer, contentType = 'application/octet-stream'): Promise<void> {
     const md5 = createHash('md5').update(body).digest('base64');
-    await this.call('store the object', () => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentMD5: md5, ContentType: contentType })));
+    await this.call('store the object', () => this.client.send(new this.s3.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentMD5: md5, ContentType: contentType })));
   }
 
   /** A copy made by the server itself: no byte passes through this process. */
   async copy(from: string, to: string, metadata: Record<string, string>): Promise<void> {
     await this.call('copy the object', () =>
       this.client.send(
-        new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${encodeURIComponent(from).replaceAll('%2F', '/')}`, Metadata: metadata, MetadataDirective: 'REPLACE' }),
+        new this.s3.CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${encodeURIComponent(from).replaceAll('%2F', '/')}`, Metadata: metadata, MetadataDirective: 'REPLACE' }),
       ),
     );
   }
 
   async remove(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.call('remove objects', () => this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } })));
+    await this.call('remove objects', () => this.client.send(new this.s3.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } })));
   }
 
   destroy(): void {
