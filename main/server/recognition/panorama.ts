@@ -7,7 +7,7 @@
 // A scene already joined into a bay (bay/register.ts) is laid out by the bay's transforms instead, so
 // the picture and the counted facings agree, and the merged facings are drawn on it.
 import sharp from 'sharp';
-import { loadOpenCv, type OpenCv } from './opencv.js';
+import { loadOpenCv, ratioTestPairs, type OpenCv } from './opencv.js';
 
 export interface PanoramaHints {
   stackWidth?: number | null;
@@ -88,16 +88,11 @@ function register(cv: OpenCv, a: Photo, b: Photo): H | null {
     matcher.knnMatch(db, da, knn, 2);
     const src: number[] = [];
     const dst: number[] = [];
-    for (let i = 0; i < knn.size(); i++) {
-      const pair = knn.get(i);
-      if (pair.size() < 2) continue;
-      const m = pair.get(0);
-      if (m.distance < 0.75 * pair.get(1).distance) {
-        const pb = kb.get(m.queryIdx).pt;
-        const pa = ka.get(m.trainIdx).pt;
-        src.push(pb.x, pb.y);
-        dst.push(pa.x, pa.y);
-      }
+    for (const [q, t] of ratioTestPairs(knn, 0.75)) {
+      const pb = kb.get(q).pt;
+      const pa = ka.get(t).pt;
+      src.push(pb.x, pb.y);
+      dst.push(pa.x, pa.y);
     }
     if (src.length / 2 < MIN_INLIERS) return null;
     const ps = mat(cv.matFromArray(src.length / 2, 1, cv.CV_32FC2, src));

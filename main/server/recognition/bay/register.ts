@@ -8,7 +8,7 @@
 // makes the overlapping pixels agree best is taken. The accepted pairs form a graph; its largest
 // connected part, joined along the strongest matches, is the bay. Every other photo is reported with
 // the reason and counted as its own rack.
-import type { OpenCv } from '../opencv.js';
+import { ratioTestPairs, type OpenCv } from '../opencv.js';
 import { apply, iou, IDENTITY, invert, mapBox, mul, scaling, translation, type Box, type H } from './homography.js';
 import { median } from '../median.js';
 
@@ -144,14 +144,9 @@ function matchPair(cv: OpenCv, fa: Features, fb: Features): { g: H; inliers: num
     matcher.knnMatch(fb.descriptors as never, fa.descriptors as never, knn, 2);
     const src: number[] = [];
     const dst: number[] = [];
-    for (let i = 0; i < knn.size(); i++) {
-      const pair = knn.get(i);
-      if (pair.size() < 2) continue;
-      const m = pair.get(0);
-      if (m.distance < RATIO * pair.get(1).distance) {
-        src.push(fb.keypoints[m.queryIdx * 2], fb.keypoints[m.queryIdx * 2 + 1]);
-        dst.push(fa.keypoints[m.trainIdx * 2], fa.keypoints[m.trainIdx * 2 + 1]);
-      }
+    for (const [q, t] of ratioTestPairs(knn, RATIO)) {
+      src.push(fb.keypoints[q * 2], fb.keypoints[q * 2 + 1]);
+      dst.push(fa.keypoints[t * 2], fa.keypoints[t * 2 + 1]);
     }
     if (src.length / 2 < MIN_INLIERS) return null;
     const ps = cv.matFromArray(src.length / 2, 1, cv.CV_32FC2, src);
