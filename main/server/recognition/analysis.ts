@@ -3,6 +3,7 @@
 // are built from it without detecting again. A scene of several photos also keeps how they were
 // joined into one bay (recognition/bay/): the reports count the bay's facings once (bay/facings.ts).
 import type { BayRegistration } from './bay/register.js';
+import type { TagReading } from './prices/price-text.js';
 
 export interface ProductFound {
   x1: number;
@@ -24,12 +25,37 @@ export interface ProductFound {
   reviewed?: boolean;
 }
 
+/** A price tag found on the photo (recognition/prices/), read and linked to the facing it prices. */
+export interface PriceTagFound {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  /** Tag detector confidence. */
+  score: number;
+  /** The lines read on the tag (OCR), top to bottom, joined by newlines; '' when nothing was read. */
+  text: string;
+  /** What the text says: the shelf price, or unreadable with the reason (never a guessed price). */
+  reading: TagReading;
+  /** Confidence of the text read, 0..1. */
+  read_score: number;
+  /** EAN-13/EAN-8 printed on the tag as a barcode, when one was decoded. */
+  ean: string | null;
+  /** Index in this image's `products` of the facing the tag prices, or null when it prices none. */
+  product_index: number | null;
+  /** The SKU the tag is linked to (the linked facing's, or the SKU whose EAN it prints), null when none. */
+  sku_id: string | null;
+  shelf_index: number | null;
+}
+
 export interface ImageAnalysis {
   image: string;
   width: number;
   height: number;
   products: ProductFound[];
   shelves: { x1: number; y1: number; x2: number; y2: number }[];
+  /** Price tags; absent in analyses stored before prices were read. */
+  price_tags?: PriceTagFound[];
 }
 
 export interface StageTimes {
@@ -38,6 +64,8 @@ export interface StageTimes {
   identify: number;
   /** Joining the photos into a bay (scenes of several photos). */
   bay?: number;
+  /** Finding, reading and linking price tags. */
+  prices?: number;
 }
 
 export interface SceneAnalysis {
