@@ -17,6 +17,7 @@ import sharp from 'sharp';
 
 import {
   DEFAULT_THRESHOLDS,
+  edgeRoom,
   estimateOverlap,
   hashDistance,
   judgeBoxes,
@@ -38,6 +39,8 @@ const WORK = 2048; // defects are made at this long side: the checks measure at 
 
 let seed = 43;
 const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+let seed2 = 4343;
+const rnd2 = () => ((seed2 = (seed2 * 16807) % 2147483647) / 2147483647);
 const between = (a, b) => a + (b - a) * rnd();
 
 const files = readdirSync(DIR).filter((f) => f.endsWith('.jpg')).sort();
@@ -116,12 +119,27 @@ const DEFECTS = {
     const t = Math.floor((h - sh) / 2);
     return jpeg(sharp(small).extend({ left: l, right: w - sw - l, top: t, bottom: h - sh - t, extendWith: 'mirror' }));
   } },
-  close_crop: { measure: 'product_height', bad: 'high', boxes: true, make: async (b) => {
+  // Too close: a crop into the middle, two per photo. A crop that still shows the bay's top or its
+  // floor is no too-close photo (the set's photos are of very different framings): it counts only when
+  // it cuts the untouched photo's products at both the top and the bottom, by half a product height.
+  close_crop: { measure: 'edge_room', bad: 'low', boxes: true, copies: 2, make: async (b, copy) => {
     const { width: w, height: h } = await sharp(b).metadata();
-    const s = between(0.4, 0.55);
+    // The second copy draws from its own stream, so the other defects' draws stay those of one copy.
+    const draw = copy === 0 ? rnd : rnd2;
+    const s = 0.4 + 0.15 * draw();
     const cw = Math.round(w * s);
     const ch = Math.round(h * s);
-    return jpeg(sharp(b).extract({ left: Math.round((w - cw) * rnd()), top: Math.round((h - ch) / 2), width: cw, height: ch }));
+    const window = { left: Math.round((w - cw) * draw()), top: Math.round((h - ch) / 2), width: cw, height: ch };
+    return { buf: await jpeg(sharp(b).extract(window)), window };
+  }, applies: (window, untouched) => {
+    if (untouched.length === 0) return false;
+    const hs = untouched.map((x) => x.h).sort((p, q) => p - q);
+    const half = hs[Math.floor(hs.length / 2)] / 2;
+    // The box 5 % in from each end, as the check takes it: a ceiling light or a sign is not the bay's top.
+    const k = Math.min(Math.max(1, Math.floor(0.05 * untouched.length)), untouched.length - 1);
+    const top = untouched.map((x) => x.y).sort((p, q) => p - q)[k];
+    const bottom = untouched.map((x) => x.y + x.h).sort((p, q) => q - p)[k];
+    return window.top > top + half && window.top + window.height < bottom - half;
   } },
   side_crop: { measure: 'side_cut', bad: 'high', boxes: true, make: async (b) => {
     const { width: w, height: h } = await sharp(b).metadata();
@@ -140,9 +158,13 @@ async function boxMeasures(buf) {
   const issues = judgeBoxes(boxes, size, never);
   const value = (code) => issues.find((i) => i.code === code)?.value ?? 0;
   const heights = boxes.map((b) => b.h / size.height).sort((a, b) => a - b);
+  const median = heights.length ? heights[Math.floor(heights.length / 2)] : 0;
   return {
     n: boxes.length,
-    product_height: heights.length ? heights[Math.floor(heights.length / 2)] : 0,
+    boxes,
+    size,
+    product_height: median,
+    edge_room: edgeRoom(boxes, size.height, median * size.height),
     cut_products: boxes.length ? boxes.filter((b) => b.y <= 0.01 * size.height || b.y + b.h >= 0.99 * size.height).length / boxes.length : 0,
     side_cut: value('bay_end_cut'),
   };
@@ -182,6 +204,7 @@ if (process.env.QUALITY_ONLY === 'time') {
 }
 
 const rows = []; // { photo, half, defect ('none' for untouched), values }
+const notApplicable = {}; // defects made but not counted (a crop that cuts no product), per defect
 const t0 = performance.now();
 for (let i = 0; i < files.length; i++) {
   const f = files[i];
@@ -192,15 +215,22 @@ for (let i = 0; i < files.length; i++) {
   const bm = await boxMeasures(b);
   rows.push({ photo: name, half, defect: 'none', values: { ...m, tilt: Math.abs(m.tilt), ...bm } });
   for (const [defect, d] of Object.entries(DEFECTS)) {
-    const made = await d.make(b);
-    const dm = await measurePhoto(made);
-    const values = { ...dm, tilt: Math.abs(dm.tilt) };
-    if (d.boxes) Object.assign(values, await boxMeasures(made));
-    rows.push({ photo: name, half, defect, values });
+    for (let c = 0; c < (d.copies ?? 1); c++) {
+      const made = await d.make(b, c);
+      const buf = Buffer.isBuffer(made) ? made : made.buf;
+      if (d.applies && !d.applies(made.window, bm.boxes)) {
+        notApplicable[defect] = (notApplicable[defect] ?? 0) + 1;
+        continue;
+      }
+      const dm = await measurePhoto(buf);
+      const values = { ...dm, tilt: Math.abs(dm.tilt) };
+      if (d.boxes) Object.assign(values, await boxMeasures(buf));
+      rows.push({ photo: name, half, defect, values });
+    }
   }
   process.stdout.write(`\r${i + 1}/${files.length} photos`);
 }
-if (process.env.QUALITY_DUMP) (await import('node:fs')).writeFileSync(process.env.QUALITY_DUMP, JSON.stringify(rows.map((r) => ({ ...r, values: { ...r.values, profile: undefined } }))));
+if (process.env.QUALITY_DUMP) (await import('node:fs')).writeFileSync(process.env.QUALITY_DUMP, JSON.stringify(rows.map((r) => ({ ...r, values: { ...r.values, profile: undefined, boxes: undefined } }))));
 process.stdout.write(`\r${files.length} photos, ${Object.keys(DEFECTS).length} defects each, made and measured in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 
 /**
@@ -263,6 +293,15 @@ const tAll = {
 const reportUntouched = rows.filter((r) => r.half === 'report' && r.defect === 'none');
 const anyFlag = reportUntouched.filter((r) => judgePixels(r.values, tAll).some((i) => !(['perspective', 'tilt'].includes(i.code) && OBLIQUE.has(r.photo)) && !(i.code === 'blur' && BLURRED.has(r.photo))));
 console.log(`untouched photos (report half) with any pixel issue at these thresholds: ${anyFlag.length}/${reportUntouched.length}${anyFlag.length ? ` (${anyFlag.map((r) => `${r.photo}: ${judgePixels(r.values, tAll).map((i) => i.code).join(',')}`).join('; ')})` : ''}`);
+// Too close as the app judges it: any of its rules (product height at its default, the room above or
+// below the products at the chosen threshold, the share cut at top and bottom).
+const tClose = { ...DEFAULT_THRESHOLDS, min_edge_room: chosen['edge_room:low'] };
+const tooClose = (r) => judgeBoxes(r.values.boxes, r.values.size, tClose, { left: false, right: false }).some((i) => i.code === 'too_close');
+const closeRows = rows.filter((r) => r.half === 'report' && r.defect === 'close_crop');
+const closeAlarms = reportUntouched.filter(tooClose);
+console.log(`too close, every rule (height > ${tClose.max_product_height}, room < ${tClose.min_edge_room.toFixed(2)}, cut > ${tClose.max_cut_products}), report half: ` +
+  `recall ${closeRows.filter(tooClose).length}/${closeRows.length}, false alarms ${closeAlarms.length}/${reportUntouched.length}${closeAlarms.length ? ` (${closeAlarms.map((r) => r.photo).join(', ')})` : ''}`);
+for (const [defect, n] of Object.entries(notApplicable)) console.log(`${defect}: ${n} made but not counted (they cut no products at both ends: not that defect)`);
 
 // Duplicates: a re-encoded, resized, slightly cropped copy of each photo against its original, and
 // every pair of different photos.

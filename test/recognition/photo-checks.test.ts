@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_THRESHOLDS as T,
+  edgeRoom,
   estimateOverlap,
   hashDistance,
   judgeBoxes,
@@ -180,6 +181,20 @@ describe('checks from the detector\'s boxes', () => {
     expect(cut.map((i) => i.code)).toContain('bay_end_cut');
     // The middle photo of a scene has no bay end.
     expect(judgeBoxes(grid(8, 16, 100, 900, 0, 1000), size, T, { left: false, right: false })).toEqual([]);
+  });
+  it('says too close when products of an ordinary size run into both the top and the bottom edge', () => {
+    // Ten rows from edge to edge: products 0.08 of the photo tall (under the height rule), few cut.
+    const close = judgeBoxes(grid(10, 16, 0, 1000), size, T, { left: false, right: false });
+    expect(close.map((i) => i.code)).toEqual(['too_close']);
+    expect(close[0]).toMatchObject({ threshold: T.min_edge_room });
+    expect(close[0].value).toBeCloseTo(0.25, 2);
+    // The same products with the bay's top in view (room above them), or the floor below: fine.
+    expect(judgeBoxes(grid(10, 16, 150, 1000), size, T, { left: false, right: false })).toEqual([]);
+    expect(judgeBoxes(grid(10, 16, 0, 850), size, T, { left: false, right: false })).toEqual([]);
+    // One stray box at the very top (a sign) does not hide the room above the shelves.
+    const stray = [{ x: 400, y: 0, w: 100, h: 60 }, ...grid(10, 16, 150, 1000)];
+    expect(judgeBoxes(stray, size, T, { left: false, right: false })).toEqual([]);
+    expect(edgeRoom([], 1000, 80)).toBe(Infinity);
   });
   it('marks a photo retake, check or fine', () => {
     expect(summarise([]).mark).toBe('fine');

@@ -59,6 +59,7 @@ export const DEFAULT_THRESHOLDS: QualityThresholds = {
   min_product_height: 0.031,
   max_product_height: 0.106,
   max_cut_products: 0.3,
+  min_edge_room: 1.04,
   max_side_cut: 0.87,
   max_duplicate_distance: 11,
   min_overlap: 0.1,
@@ -437,9 +438,12 @@ export function judgeBoxes(
   }
   const margin = 0.01;
   const cut = boxes.filter((b) => b.y <= margin * size.height || b.y + b.h >= (1 - margin) * size.height).length / boxes.length;
+  const room = edgeRoom(boxes, size.height, median * size.height);
   const closeMessage = 'Too close: products are large or cut at the top or bottom of the photo. Step back so whole shelves are in the photo.';
   if (median > t.max_product_height) {
     issues.push({ code: 'too_close', severity: 'check', value: round(median, 4), threshold: t.max_product_height, message: closeMessage });
+  } else if (room < t.min_edge_room) {
+    issues.push({ code: 'too_close', severity: 'check', value: round(room, 3), threshold: t.min_edge_room, message: closeMessage });
   } else if (cut > t.max_cut_products) {
     issues.push({ code: 'too_close', severity: 'check', value: round(cut, 3), threshold: t.max_cut_products, message: closeMessage });
   }
@@ -457,6 +461,21 @@ export function judgeBoxes(
     }
   }
   return issues;
+}
+
+/**
+ * The room left above or below the products (the larger), in median product heights: a photo taken
+ * from far enough shows the top of the bay or the floor; one taken too close has products running into
+ * both its top and bottom edges. The box 5 % in from each edge (at least the second) is taken, so a few
+ * stray boxes (a ceiling light, a sign above the bay) do not decide it. Products merely large do not say it (a crop into a bay makes them only
+ * about 1.5x taller to the detector); products cut at both ends do (docs/recognition.md, "Photo quality").
+ */
+export function edgeRoom(boxes: readonly Box[], height: number, productHeight: number): number {
+  if (boxes.length === 0 || productHeight <= 0) return Infinity;
+  const k = Math.min(Math.max(1, Math.floor(0.05 * boxes.length)), boxes.length - 1);
+  const tops = boxes.map((b) => b.y).sort((a, b) => a - b);
+  const bottoms = boxes.map((b) => b.y + b.h).sort((a, b) => b - a);
+  return Math.max(tops[k], height - bottoms[k]) / productHeight;
 }
 
 /** Rows of boxes by bottom edge, as the shelves are found (recognition/shelves.ts), in plain form. */

@@ -15,6 +15,7 @@ export const QUALITY_THRESHOLD_RANGES = {
   min_product_height: { minimum: 0, maximum: 1, description: 'Least median product height, share of the photo height (too far)' },
   max_product_height: { minimum: 0, maximum: 1, description: 'Greatest median product height, share of the photo height (too close)' },
   max_cut_products: { minimum: 0, maximum: 1, description: 'Greatest share of products cut by the top or bottom edge (too close)' },
+  min_edge_room: { minimum: 0, maximum: 20, description: 'Least room above or below the products, in product heights (too close: products run into the top and the bottom)' },
   max_side_cut: { minimum: 0, maximum: 1, description: 'Greatest share of shelves cut by the bay-end side of the photo' },
   max_duplicate_distance: { minimum: 0, maximum: 64, description: 'Bits of the perceptual hash under which two photos are the same' },
   min_overlap: { minimum: 0, maximum: 1, description: 'Least overlap with the previous photo of a scene' },

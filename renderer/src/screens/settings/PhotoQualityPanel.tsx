@@ -21,6 +21,7 @@ const FIELDS: { name: keyof QualityThresholds; label: string; hint: string }[] =
   { name: 'min_product_height', label: 'Least product height', hint: 'Share of the photo height; below it, too far' },
   { name: 'max_product_height', label: 'Greatest product height', hint: 'Share of the photo height; above it, too close' },
   { name: 'max_cut_products', label: 'Greatest share of products cut', hint: 'At the top or bottom edge' },
+  { name: 'min_edge_room', label: 'Least room above or below the products', hint: 'In product heights; below it, too close' },
   { name: 'max_side_cut', label: 'Greatest share of shelves cut at the bay end', hint: 'First and last photo of a scene' },
   { name: 'max_duplicate_distance', label: 'Duplicate distance (bits)', hint: 'Photos this close are the same' },
   { name: 'min_overlap', label: 'Least overlap with the previous photo', hint: 'Share of the width' },
