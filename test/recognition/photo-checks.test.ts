@@ -11,6 +11,7 @@ import {
   judgeDuplicate,
   judgePixels,
   measurePhoto,
+  sideRoom,
   summarise,
   type Box,
 } from '../../main/server/domain/photo-checks.js';
@@ -195,6 +196,22 @@ describe('checks from the detector\'s boxes', () => {
     const stray = [{ x: 400, y: 0, w: 100, h: 60 }, ...grid(10, 16, 150, 1000)];
     expect(judgeBoxes(stray, size, T, { left: false, right: false })).toEqual([]);
     expect(edgeRoom([], 1000, 80)).toBe(Infinity);
+  });
+  it('says the bay end is cut when products run into a bay-end side, whatever the share of shelves', () => {
+    // The left end in view (room beside the products), the right side running into the photo's edge.
+    const oneEnd = grid(8, 16, 100, 900, 150, 1000);
+    const cut = judgeBoxes(oneEnd, size, T);
+    expect(cut.map((i) => i.code)).toEqual(['bay_end_cut']);
+    expect(cut[0]).toMatchObject({ threshold: T.min_side_room });
+    expect(cut[0].value).toBeLessThan(0.2);
+    // The first photo of a scene: only its left side is a bay end, and it is in view.
+    expect(judgeBoxes(oneEnd, size, T, { left: true, right: false })).toEqual([]);
+    // A few boxes of the neighbouring bay at the side do not hide the end.
+    const neighbour = [{ x: 0, y: 300, w: 40, h: 80 }, { x: 960, y: 500, w: 40, h: 80 }, ...grid(8, 16)];
+    expect(judgeBoxes(neighbour, size, T)).toEqual([]);
+    const room = sideRoom(grid(8, 16), 1000, 45);
+    expect(room.left).toBeCloseTo(100 / 45, 6);
+    expect(room.right).toBeCloseTo(105 / 45, 6);
   });
   it('marks a photo retake, check or fine', () => {
     expect(summarise([]).mark).toBe('fine');

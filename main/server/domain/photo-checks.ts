@@ -61,6 +61,7 @@ export const DEFAULT_THRESHOLDS: QualityThresholds = {
   max_cut_products: 0.3,
   min_edge_room: 1.04,
   max_side_cut: 0.87,
+  min_side_room: 1.18,
   max_duplicate_distance: 11,
   min_overlap: 0.1,
   max_overlap: 0.7,
@@ -448,16 +449,25 @@ export function judgeBoxes(
     issues.push({ code: 'too_close', severity: 'check', value: round(cut, 3), threshold: t.max_cut_products, message: closeMessage });
   }
   if (ends.left || ends.right) {
-    const shelves = shelfRows(boxes);
-    let sideCut = 0;
-    for (const row of shelves) {
-      const left = Math.min(...row.map((b) => b.x));
-      const right = Math.max(...row.map((b) => b.x + b.w));
-      if ((ends.left && left <= margin * size.width) || (ends.right && right >= (1 - margin) * size.width)) sideCut++;
-    }
-    const share = shelves.length > 0 ? sideCut / shelves.length : 0;
-    if (share > t.max_side_cut) {
-      issues.push({ code: 'bay_end_cut', severity: 'check', value: round(share, 3), threshold: t.max_side_cut, message: 'The end of the bay is cut off: include the bay\'s side panel in the photo, or add a photo of the rest.' });
+    const endMessage = 'The end of the bay is cut off: include the bay\'s side panel in the photo, or add a photo of the rest.';
+    const widths = boxes.map((b) => b.w).sort((a, b) => a - b);
+    const sides = sideRoom(boxes, size.width, widths[Math.floor(widths.length / 2)]);
+    const rooms = [...(ends.left ? [sides.left] : []), ...(ends.right ? [sides.right] : [])];
+    const least = Math.min(...rooms);
+    if (least < t.min_side_room) {
+      issues.push({ code: 'bay_end_cut', severity: 'check', value: round(least, 3), threshold: t.min_side_room, message: endMessage });
+    } else {
+      const shelves = shelfRows(boxes);
+      let sideCut = 0;
+      for (const row of shelves) {
+        const left = Math.min(...row.map((b) => b.x));
+        const right = Math.max(...row.map((b) => b.x + b.w));
+        if ((ends.left && left <= margin * size.width) || (ends.right && right >= (1 - margin) * size.width)) sideCut++;
+      }
+      const share = shelves.length > 0 ? sideCut / shelves.length : 0;
+      if (share > t.max_side_cut) {
+        issues.push({ code: 'bay_end_cut', severity: 'check', value: round(share, 3), threshold: t.max_side_cut, message: endMessage });
+      }
     }
   }
   return issues;
@@ -476,6 +486,19 @@ export function edgeRoom(boxes: readonly Box[], height: number, productHeight: n
   const tops = boxes.map((b) => b.y).sort((a, b) => a - b);
   const bottoms = boxes.map((b) => b.y + b.h).sort((a, b) => b - a);
   return Math.max(tops[k], height - bottoms[k]) / productHeight;
+}
+
+/**
+ * The room left beside the products at each side, in median product widths, taken at the box 5 % in
+ * from that side (at least the second): a bay whose end is in the photo shows its side panel, an
+ * upright or the aisle beyond the last facings; a bay cut off runs its products into the photo's side.
+ */
+export function sideRoom(boxes: readonly Box[], width: number, productWidth: number): { left: number; right: number } {
+  if (boxes.length === 0 || productWidth <= 0) return { left: Infinity, right: Infinity };
+  const k = Math.min(Math.max(1, Math.floor(0.05 * boxes.length)), boxes.length - 1);
+  const lefts = boxes.map((b) => b.x).sort((a, b) => a - b);
+  const rights = boxes.map((b) => b.x + b.w).sort((a, b) => b - a);
+  return { left: lefts[k] / productWidth, right: (width - rights[k]) / productWidth };
 }
 
 /** Rows of boxes by bottom edge, as the shelves are found (recognition/shelves.ts), in plain form. */

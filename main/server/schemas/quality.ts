@@ -17,6 +17,7 @@ export const QUALITY_THRESHOLD_RANGES = {
   max_cut_products: { minimum: 0, maximum: 1, description: 'Greatest share of products cut by the top or bottom edge (too close)' },
   min_edge_room: { minimum: 0, maximum: 20, description: 'Least room above or below the products, in product heights (too close: products run into the top and the bottom)' },
   max_side_cut: { minimum: 0, maximum: 1, description: 'Greatest share of shelves cut by the bay-end side of the photo' },
+  min_side_room: { minimum: 0, maximum: 20, description: 'Least room beside the products at a bay-end side, in product widths (bay end cut)' },
   max_duplicate_distance: { minimum: 0, maximum: 64, description: 'Bits of the perceptual hash under which two photos are the same' },
   min_overlap: { minimum: 0, maximum: 1, description: 'Least overlap with the previous photo of a scene' },
   max_overlap: { minimum: 0, maximum: 1, description: 'Greatest overlap with the previous photo of a scene' },

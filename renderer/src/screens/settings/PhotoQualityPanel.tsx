@@ -23,6 +23,7 @@ const FIELDS: { name: keyof QualityThresholds; label: string; hint: string }[] =
   { name: 'max_cut_products', label: 'Greatest share of products cut', hint: 'At the top or bottom edge' },
   { name: 'min_edge_room', label: 'Least room above or below the products', hint: 'In product heights; below it, too close' },
   { name: 'max_side_cut', label: 'Greatest share of shelves cut at the bay end', hint: 'First and last photo of a scene' },
+  { name: 'min_side_room', label: 'Least room beside the products at the bay end', hint: 'In product widths; first and last photo of a scene' },
   { name: 'max_duplicate_distance', label: 'Duplicate distance (bits)', hint: 'Photos this close are the same' },
   { name: 'min_overlap', label: 'Least overlap with the previous photo', hint: 'Share of the width' },
   { name: 'max_overlap', label: 'Greatest overlap with the previous photo', hint: 'Share of the width' },
