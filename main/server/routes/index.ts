@@ -34,6 +34,7 @@ import v15Annotations from './v1_5/annotations.js';
 import appWebhookDeliveries from './app/webhook-deliveries.js';
 import appPhotoQuality from './app/photo-quality.js';
 import appOverview from './app/overview.js';
+import appPrices from './app/prices.js';
 
 export const V15_PREFIX = '/api/v1.5';
 export const DATA_PREFIX = '/api/data/v1.0';
@@ -64,7 +65,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(dataKpi, { prefix: '/api/data/v1.1' });
 
   // The app's own endpoints
-  for (const plugin of [appImport, appKeys, appInfo, appAgents]) await app.register(plugin, { prefix: APP_PREFIX });
+  for (const plugin of [appImport, appKeys, appInfo, appAgents, appPrices]) await app.register(plugin, { prefix: APP_PREFIX });
 
   // Sync (docs/sync.md): devices and the protocol everywhere; photos and models are served by the central.
   for (const plugin of [appDevices, appSync]) await app.register(plugin, { prefix: APP_PREFIX });
