@@ -46,3 +46,67 @@ export const PriceUpdate = Type.Object({
   valid_from: Type.Optional(Day),
   valid_to: Type.Optional(Nullable(Day)),
 });
+
+// --- the review of a scene's price tags (/api/v1.5/scenes/{id}/price_tags/) ---
+
+const Open = (description: string) => Nullable(Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description }));
+
+/** One tag as PRICE_TAGS shows it (scenes/reports/bodies.ts, PriceTagItem). */
+export const PriceTag = Type.Object({
+  index: Type.Integer({ description: "the tag's index in the photo: what a correction names" }),
+  x1: Type.Number(),
+  y1: Type.Number(),
+  x2: Type.Number(),
+  y2: Type.Number(),
+  score: Type.Number({ description: 'tag detector confidence' }),
+  text: Type.String({ description: 'the lines read, joined by newlines' }),
+  status: Type.Union([Type.Literal('read'), Type.Literal('unreadable')]),
+  price: Nullable(Type.String({ description: 'the shelf price, "1.99"; null when unreadable' })),
+  currency: Nullable(Type.String()),
+  reason: Nullable(Type.String({ description: 'why it is unreadable' })),
+  promotion: Open('{kind: "bundle", quantity, total, currency} or {kind: "multibuy", buy, pay}'),
+  unit_price: Open('{price, currency, per}'),
+  read_score: Type.Number(),
+  ean: Nullable(Type.String()),
+  sku_id: Nullable(Type.String()),
+  name: Nullable(Type.String()),
+  product_index: Nullable(Type.Integer()),
+  shelf_index: Nullable(Type.Integer()),
+  reviewed: Type.Boolean({ description: 'a reviewer corrected its price or link' }),
+});
+
+export const TagCorrection = Type.Object({
+  index: Type.Integer({ minimum: 0, maximum: 100_000, description: "the tag's index in the photo" }),
+  price: Type.Optional(Nullable(Type.String({ pattern: MONEY_PATTERN, maxLength: 12, description: 'the price on the tag, "1.99"; null: it cannot be read' }))),
+  currency: Type.Optional(Nullable(Type.String({ pattern: CURRENCY_PATTERN, description: 'with `price`: the currency printed' }))),
+  sku_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'the SKU it prices; null: none' }))),
+});
+
+export const PhotoPriceTags = Type.Object({
+  image: Type.String({ description: 'upload id' }),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  version: Type.Integer({ description: "0 until a reviewer saves this photo's tags; send it back with the corrections" }),
+  reviewer: Nullable(Type.String()),
+  reviewed_date: Nullable(Type.String()),
+  tags: Type.Array(PriceTag, { description: "the model's tags with the corrections laid over" }),
+  corrections: Type.Array(TagCorrection, { description: 'the corrections saved' }),
+});
+
+export const ScenePriceTags = Type.Object({ scene: Type.String(), visit: Type.String(), images: Type.Array(PhotoPriceTags) });
+
+export const PriceTagsPutBody = Type.Object({
+  images: Type.Array(
+    Type.Object({
+      image: Ref,
+      version: Type.Integer({ minimum: 0, description: 'the version read' }),
+      tags: Type.Array(TagCorrection, { maxItems: 5000, description: "replaces the photo's corrections" }),
+    }),
+    { minItems: 1, maxItems: 100 },
+  ),
+});
+
+export const PriceTagsSaved = Type.Object({
+  ...ScenePriceTags.properties,
+  reports: Type.Record(Type.String(), Type.String(), { description: 'report type -> id of the new report that recomputes it' }),
+});

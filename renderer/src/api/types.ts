@@ -80,6 +80,8 @@ export const REPORT_TYPES = [
   'PANORAMA',
   'REALOGRAM',
   'SHARE_OF_SPACE',
+  'PRICE_TAGS',
+  'PRICE_COMPLIANCE',
 ] as const satisfies ReadonlyArray<ReportType>;
 // A type the server adds and the list above lacks fails here.
 export const ALL_REPORT_TYPES_LISTED: Exclude<ReportType, (typeof REPORT_TYPES)[number]> extends never ? true : never = true;
