@@ -46,6 +46,7 @@ describe('price list API', () => {
       [{ sku: 'sku-a', price: '-1.00', currency: 'EUR', valid_from: '2026-01-01' }, { price: ['A valid amount is required: at least 0, at most 2 decimals, a point before them ("1.99").'] }],
       [{ sku: 'sku-a', price: 'abc', currency: 'EUR', valid_from: '2026-01-01' }, { price: ['A valid amount is required: at least 0, at most 2 decimals, a point before them ("1.99").'] }],
       [{ sku: 'sku-a', price: '1.999', currency: 'EUR', valid_from: '2026-01-01' }, { price: ['A valid amount is required: at least 0, at most 2 decimals, a point before them ("1.99").'] }],
+      [{ sku: 'sku-a', price: '1,99', currency: 'EUR', valid_from: '2026-01-01' }, { price: ['A valid amount is required: at least 0, at most 2 decimals, a point before them ("1.99").'] }],
       [{ sku: 'sku-a', price: '1.00', currency: 'eur', valid_from: '2026-01-01' }, { currency: ['Enter a 3-letter ISO 4217 currency code in capitals ("EUR").'] }],
       [{ sku: 'sku-a', price: '1.00', currency: 'EUR', valid_from: '01/02/2026' }, { valid_from: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'] }],
       [{ sku: 'sku-a', price: '1.00', currency: 'EUR', valid_from: '2026-02-30' }, { valid_from: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'] }],

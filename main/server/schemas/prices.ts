@@ -4,13 +4,14 @@ import { Type } from 'typebox';
 import { Id, Nullable, Ref } from './common.js';
 
 /** A non-negative amount with at most two decimals, point-separated: "0", "1.5", "12.99". */
-export const MONEY_PATTERN = '^[0-9]{1,9}(\\.[0-9]{1,2})?$';
+// Up to 9,999,999.99: hundredths fit PostgreSQL's 32-bit integer.
+export const MONEY_PATTERN = '^[0-9]{1,7}(\\.[0-9]{1,2})?$';
 /** A day as the price list writes it. */
 export const DAY_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 /** An ISO 4217 code. */
 export const CURRENCY_PATTERN = '^[A-Z]{3}$';
 
-const Money = Type.String({ pattern: MONEY_PATTERN, maxLength: 12, description: 'A decimal string, at least 0, at most 2 decimals: "1.99"' });
+const Money = Type.String({ pattern: MONEY_PATTERN, maxLength: 10, description: 'A decimal string, at least 0, at most 2 decimals: "1.99"' });
 const Currency = Type.String({ pattern: CURRENCY_PATTERN, description: 'ISO 4217 code: "EUR"' });
 const Day = Type.String({ pattern: DAY_PATTERN, description: 'A day, YYYY-MM-DD' });
 const Shop = Type.String({ minLength: 1, maxLength: 255, description: "The visits' `shop` this price is for; null: every shop without a price of its own" });
