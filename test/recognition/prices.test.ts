@@ -3,6 +3,8 @@
 // known readings and links (what the tag reader stores: recognition/analysis.ts, PriceTagFound), the
 // reports built again from it and checked against hand-computed statuses, the visit's KPI, and a
 // supervisor's corrections of a price and a link changing the reports.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../api/harness.js';
@@ -12,7 +14,13 @@ import { now } from '../../main/server/storage/ids.js';
 import { write } from '../../main/server/storage/transaction.js';
 import { upload, waitForReports } from './helpers.js';
 
+// The webhook's receiver is on loopback: allowed explicitly, as a local integration would.
+process.env.SHELF_AUDIT_ALLOW_PRIVATE_URLS = '1';
+
 const TYPES = ['FACING_COUNT', 'PRICE_TAGS', 'PRICE_COMPLIANCE'];
+const delivered: any[] = [];
+let receiver: http.Server;
+let hook: string;
 let t: TestServer;
 let created: any;
 let photo: any;
@@ -48,6 +56,16 @@ async function rebuild(): Promise<Record<string, any>> {
 const statuses = (body: any) => Object.fromEntries(body.skus.map((s: any) => [s.sku_id, s.status]));
 
 beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      delivered.push(JSON.parse(body));
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   t = await startTestServer();
   for (const id of ['sku-a', 'sku-b', 'sku-c', 'sku-d', 'sku-e']) expect((await t.post('/api/v1.5/sku/', { id, name: `Product ${id}` })).status).toBe(201);
   const prices = [
@@ -67,11 +85,15 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await t?.close();
+  await new Promise((r) => receiver?.close(r));
 });
+
+/** The report bodies of a type the webhook has received so far. */
+const deliveredOf = (type: string) => delivered.flatMap((d) => Object.values(d.reports as Record<string, any>)).filter((r) => r.report_type === type);
 
 describe('price reports', () => {
   it('builds both reports through /recognize: a photo without tags has none, and no SKU is checked', async () => {
-    const res = await t.post('/api/v1.5/recognize/', { images: [photo.id], visit: 'visit-prices', report_types: TYPES });
+    const res = await t.post('/api/v1.5/recognize/', { images: [photo.id], visit: 'visit-prices', report_types: TYPES, webhook: hook });
     expect(res.status, res.text).toBe(201);
     created = res.body;
     const done = await waitForReports(t, Object.values(created.reports));
@@ -163,5 +185,28 @@ describe('price reports', () => {
     const c = done[res.body.reports.PRICE_COMPLIANCE].json;
     // d: its tag says 2.50, the list 0.89; b: no longer on the shelf.
     expect(statuses(c)).toEqual({ 'sku-a': 'unreadable', 'sku-c': 'unreadable', 'sku-d': 'wrong_price', 'sku-e': 'no_expected_price' });
+  }, 120_000);
+
+  it('force_update builds the price reports again from a new analysis, delivered to the webhook; corrections follow their tags', async () => {
+    const id = created.reports.PRICE_COMPLIANCE;
+    // Every price report built so far reached the webhook, each READY with its body.
+    await expect.poll(() => deliveredOf('PRICE_COMPLIANCE').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(5);
+    expect(deliveredOf('PRICE_COMPLIANCE').every((r) => r.status === 'READY' && typeof r.json.compliance === 'number')).toBe(true);
+    const forced = await t.post('/api/v1.5/reports/force_update/', { reports: [id] });
+    expect(forced.status, forced.text).toBe(200);
+    const done = (await waitForReports(t, [id]))[id];
+    // Detected again: the photo has no tags of its own.
+    expect(done.status).toBe('READY');
+    expect(done.json.unlinked_tags).toEqual([]);
+    expect(done.json.skus.every((s: any) => s.found_prices.length === 0)).toBe(true);
+    await expect.poll(() => deliveredOf('PRICE_COMPLIANCE').filter((r) => r.id === id).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    // Analysed again with the same tags in another order: each correction stays on the tag it was made on
+    // (the one at x 10 marked unreadable, the one at x 560 linked to nothing), not on its old index.
+    const again = analysisOf(photo.id, 640, 480);
+    again.images[0].price_tags!.reverse();
+    await t.server.app.db.updateTable('scenes').set({ analysis: JSON.stringify(again) }).where('id', '=', created.scene).execute();
+    const tags = (await rebuild()).PRICE_TAGS.json[0].tags;
+    expect(tags.map((x: any) => [x.x1, x.price, x.reviewed])).toEqual([[560, '0.99', true], [280, null, false], [190, '2.50', false], [10, null, true]]);
+    expect(tags[0].sku_id).toBeNull();
   }, 120_000);
 });

@@ -13,6 +13,34 @@ export interface TagCorrection {
   currency?: string | null;
   /** The SKU the tag prices; null: none. */
   sku_id?: string | null;
+  /**
+   * The tag's box when the correction was saved (set by the server): the correction follows the tag
+   * it was made on when the analysis is made again (force_update) and the tags come in another order.
+   */
+  box?: { x1: number; y1: number; x2: number; y2: number };
+}
+
+type Box = { x1: number; y1: number; x2: number; y2: number };
+
+function iou(a: Box, b: Box): number {
+  const w = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
+  const h = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  return inter / ((a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter);
+}
+
+/** The tag a correction was made on: the one at its box (IoU at least 0.5), else none; without a box, its index. */
+function tagOf(c: TagCorrection, tags: readonly PriceTagFound[]): number | null {
+  if (!c.box) return c.index < tags.length ? c.index : null;
+  if (c.index < tags.length && iou(tags[c.index], c.box) >= 0.5) return c.index;
+  let best: number | null = null;
+  let bestIou = 0.5;
+  tags.forEach((t, i) => {
+    const v = iou(t, c.box!);
+    if (v >= bestIou) [best, bestIou] = [i, v];
+  });
+  return best;
 }
 
 function corrected(tag: PriceTagFound, c: TagCorrection): PriceTagFound {
@@ -43,8 +71,13 @@ export function withPriceReview(analysis: SceneAnalysis, rows: readonly Pick<Pri
     images: analysis.images.map((img) => {
       const cs = byImage.get(img.image);
       if (!cs || !img.price_tags) return img;
-      const byIndex = new Map(cs.map((c) => [c.index, c]));
-      return { ...img, price_tags: img.price_tags.map((t, i) => (byIndex.has(i) ? corrected(t, byIndex.get(i)!) : t)) };
+      const tags = img.price_tags;
+      const byIndex = new Map<number, TagCorrection>();
+      for (const c of cs) {
+        const i = tagOf(c, tags);
+        if (i !== null) byIndex.set(i, c);
+      }
+      return { ...img, price_tags: tags.map((t, i) => (byIndex.has(i) ? corrected(t, byIndex.get(i)!) : t)) };
     }),
   };
 }

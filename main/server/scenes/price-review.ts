@@ -143,8 +143,15 @@ export async function savePriceTags(db: Db, sceneId: string, photos: readonly Ph
     if (theirs.length > 0) throw new ForbiddenError(TAGS_REVIEWED_ELSEWHERE);
     for (const p of photos) {
       const row = rows.get(p.image);
-      // Only what a correction changes is kept: a field left out follows the model.
-      const kept = p.tags.filter((c) => c.price !== undefined || c.sku_id !== undefined);
+      // Only what a correction changes is kept (a field left out follows the model), with the box of
+      // the tag it was made on (price-corrections.ts).
+      const modelTags = analysis.images.find((a) => a.image === p.image)?.price_tags ?? [];
+      const kept = p.tags
+        .filter((c) => c.price !== undefined || c.sku_id !== undefined)
+        .map(({ index, price, currency, sku_id }) => {
+          const { x1, y1, x2, y2 } = modelTags[index];
+          return { index, price, currency, sku_id, box: { x1, y1, x2, y2 } };
+        });
       const corrections = JSON.stringify(kept);
       const version = p.version + 1;
       let id: string;

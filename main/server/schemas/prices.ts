@@ -81,6 +81,12 @@ export const TagCorrection = Type.Object({
   price: Type.Optional(Nullable(Type.String({ pattern: MONEY_PATTERN, maxLength: 12, description: 'the price on the tag, "1.99"; null: it cannot be read' }))),
   currency: Type.Optional(Nullable(Type.String({ pattern: CURRENCY_PATTERN, description: 'with `price`: the currency printed' }))),
   sku_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'the SKU it prices; null: none' }))),
+  box: Type.Optional(
+    Type.Object(
+      { x1: Type.Number(), y1: Type.Number(), x2: Type.Number(), y2: Type.Number() },
+      { description: 'the tag the correction was made on (set by the server, ignored when sent): a correction follows its tag when the photo is analysed again' },
+    ),
+  ),
 });
 
 export const PhotoPriceTags = Type.Object({
