@@ -91,7 +91,7 @@ test("a visit's price compliance: expected and found per SKU, tags drawn on the 
   await created(await api.post('/api/v1.5/visits/', { data: { id: 'visit-prices', shop: 'shop-1', started_date: '2026-03-10T09:00:00Z' } }));
   const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 205, g: 200, b: 190 } } }).jpeg().toBuffer();
   const up = await created(await api.post('/api/v1.5/uploads/', { multipart: { datafile: { name: 'shelf.jpg', mimeType: 'image/jpeg', buffer: jpeg } } }));
-  const rec = await created(await api.post('/api/v1.5/recognize/', { data: { images: [up.id], visit: 'visit-prices', report_types: ['FACING_COUNT', 'PRICE_TAGS', 'PRICE_COMPLIANCE'] } }));
+  const rec = await created(await api.post('/api/v1.5/recognize/', { data: { images: [up.id], visit: 'visit-prices', report_types: ['FACING_COUNT', 'REALOGRAM', 'PRICE_TAGS', 'PRICE_COMPLIANCE'] } }));
   const waitReady = async (ids: string[]) =>
     expect
       .poll(async () => Promise.all(ids.map(async (id) => (await (await api.get(`/api/v1.5/reports/${id}/`)).json()).status)), { timeout: 60_000 })
@@ -150,4 +150,10 @@ test("a visit's price compliance: expected and found per SKU, tags drawn on the 
   await expect(statusOf('b')).toHaveText('OK');
   await expect(page.getByText('50% of the SKUs the price list prices show their price (2 of 4)')).toBeVisible();
   await expect(tags.getByRole('button', { name: 'Tag 2: 2.49 EUR, Juice b' })).toHaveAttribute('data-state', 'ok');
+
+  // The boxes' review shows the tags too, under the boxes, as corrected.
+  await page.getByRole('button', { name: 'Review boxes' }).click();
+  const reviewTags = page.locator('.review').getByRole('group', { name: 'Price tags on photo 1' });
+  await expect(reviewTags.getByRole('img')).toHaveCount(3);
+  await expect(reviewTags.getByRole('img', { name: 'Tag 2: 2.49' })).toBeVisible();
 });
