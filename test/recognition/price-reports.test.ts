@@ -97,3 +97,16 @@ describe('PRICE_COMPLIANCE statuses', () => {
     });
   });
 });
+
+describe('tags that price no known SKU', () => {
+  it('are reported apart, saying whether they price an unidentified facing or none', () => {
+    const a: SceneAnalysis = {
+      images: [{ image: 'p', width: 600, height: 400, products: [product(0, null)], shelves: [], price_tags: [tag(0, read(150), 0, null), tag(300, { status: 'unreadable', reason: 'no price in the text read', promotion: null, unitPrice: null }, null, null, { text: 'x' })] }],
+      ms: { decode: 0, detect: 0, identify: 0 },
+    };
+    expect(buildPriceCompliance(a, none).unlinked_tags).toEqual([
+      { image: 'p', index: 0, product_index: 0, price: '1.50', currency: null, status: 'read', text: '' },
+      { image: 'p', index: 1, product_index: null, price: null, currency: null, status: 'unreadable', text: 'x' },
+    ]);
+  });
+});

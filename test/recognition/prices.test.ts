@@ -120,7 +120,7 @@ describe('price reports', () => {
     expect(a).toMatchObject({ name: 'Product sku-a', facings: 2, expected_price: '1.99', expected_currency: 'EUR', found_prices: [{ price: '1.99', currency: 'EUR' }], tags: [{ image: photo.id, index: 0 }] });
     expect(c.skus.find((s: any) => s.sku_id === 'sku-b')).toMatchObject({ expected_price: '2.49', found_prices: [{ price: '2.50', currency: null }] });
     // A tag pricing no product is reported as such, never put on one.
-    expect(c.unlinked_tags).toEqual([{ image: photo.id, index: 3, price: '0.99', currency: null, status: 'read', text: '0.99' }]);
+    expect(c.unlinked_tags).toEqual([{ image: photo.id, index: 3, product_index: null, price: '0.99', currency: null, status: 'read', text: '0.99' }]);
     expect(c).toMatchObject({ checked: 4, ok: 1, compliance: 0.25 });
     // The visit's KPI: price compliance, in %.
     const kpi = await t.server.app.db.selectFrom('kpi_values').select('value').where('visit_id', '=', created.visit).where('kpi_id', '=', 'shelf-audit:price-compliance').executeTakeFirst();

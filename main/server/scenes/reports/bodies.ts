@@ -198,7 +198,10 @@ export interface PriceComplianceBody {
   checked: number;
   ok: number;
   skus: PriceComplianceItem[];
-  /** Tags linked to no product: reported as such, never guessed onto one. */
-  unlinked_tags: { image: string; index: number; price: string | null; currency: string | null; status: 'read' | 'unreadable'; text: string }[];
+  /**
+   * Tags that price no known SKU: reported as such, never guessed onto one. `product_index` null: linked
+   * to no facing; else the facing it prices, whose product was not identified.
+   */
+  unlinked_tags: { image: string; index: number; product_index: number | null; price: string | null; currency: string | null; status: 'read' | 'unreadable'; text: string }[];
   bay?: BayBody;
 }

@@ -96,7 +96,7 @@ export function buildPriceCompliance(analysis: SceneAnalysis, input: PriceInput)
       const sku = skus.get(tag) ?? null;
       if (sku === null) {
         const r = readingBody(tag.reading);
-        unlinked.push({ image: img.image, index, price: r.price, currency: r.currency, status: r.status, text: tag.text });
+        unlinked.push({ image: img.image, index, product_index: tag.product_index, price: r.price, currency: r.currency, status: r.status, text: tag.text });
       } else {
         const list = tagsOf.get(sku) ?? [];
         list.push({ image: img.image, index, tag });

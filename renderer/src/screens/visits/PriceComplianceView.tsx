@@ -47,7 +47,8 @@ export function PriceComplianceView({ report, nameOf }: { report: PriceComplianc
       </table>
       {report.unlinked_tags.length > 0 && (
         <p role="note">
-          {report.unlinked_tags.length} tag{report.unlinked_tags.length === 1 ? '' : 's'} linked to no product:{' '}
+          {report.unlinked_tags.length} tag{report.unlinked_tags.length === 1 ? '' : 's'} pricing no known product (
+          {report.unlinked_tags.filter((t) => t.product_index !== null).length} under a product not identified, the others under none):{' '}
           {report.unlinked_tags.map((t) => (t.status === 'read' ? money(t.price, t.currency) : 'unreadable')).join(', ')}.
         </p>
       )}
