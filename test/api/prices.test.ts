@@ -67,7 +67,7 @@ describe('price list API', () => {
     expect(first.status).toBe(201);
     const overlap = await t.post(PRICES, { sku: 'sku-c', price: '2.50', currency: 'EUR', valid_from: '2026-03-31' });
     expect(overlap.status).toBe(400);
-    expect(overlap.body.non_field_errors[0]).toContain(`Overlaps price "${first.body.id}" (2026-01-01 to 2026-03-31)`);
+    expect(overlap.body.non_field_errors[0]).toContain(`Overlaps price "${first.body.id}" (2.00 EUR, 2026-01-01 to 2026-03-31)`);
     // The next day, another shop or another currency: no overlap.
     expect((await t.post(PRICES, { sku: 'sku-c', price: '2.50', currency: 'EUR', valid_from: '2026-04-01' })).status).toBe(201);
     expect((await t.post(PRICES, { sku: 'sku-c', price: '2.20', currency: 'EUR', shop: 'shop-1', valid_from: '2026-01-01' })).status).toBe(201);
@@ -122,7 +122,7 @@ describe('price list import', () => {
     expect(res.body.failures[0].errors).toEqual({ sku: ['Invalid pk "ghost" - object does not exist.'] });
     expect(res.body.failures[1].errors).toEqual({ price: amount });
     expect(res.body.failures[2].errors).toEqual({ price: amount });
-    expect(res.body.failures[3].errors.non_field_errors[0]).toMatch(/^Overlaps price ".+" \(2028-01-01 to 2028-06-30\) of the same SKU, every shop and currency GBP/);
+    expect(res.body.failures[3].errors.non_field_errors[0]).toMatch(/^Overlaps price ".+" \(1\.00 GBP, 2028-01-01 to 2028-06-30\) of the same SKU, every shop and currency GBP/);
     expect(t.snapshot()).toEqual(before);
   });
 });

@@ -70,7 +70,7 @@ test('the Prices screen: add, refusals at their fields, overlap, a file refused 
   await expect(refused.getByRole('listitem')).toHaveText([
     'Line 3: sku: Invalid pk "ghost" - object does not exist.',
     'Line 4: price: A valid amount is required: at least 0, at most 2 decimals, a point before them ("1.99").',
-    /^Line 5: Overlaps price ".+" \(2026-01-01 to open-ended\)/,
+    /^Line 5: Overlaps price ".+" \(0\.89 EUR, 2026-01-01 to open-ended\)/,
   ]);
   await expect(page.getByText('bad-prices.csv was not imported')).toBeVisible();
   await screenshot(page, 'prices-import-refused');

@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import { DAY_PATTERN } from '../schemas/prices.js';
 import type { Database } from '../storage/schema.js';
+import { moneyText } from './money.js';
 import type { ResourceDef } from './resource.js';
 
 
@@ -27,7 +28,7 @@ async function checkPrice(db: Kysely<Database>, id: string): Promise<Record<stri
   if (Object.keys(errors).length > 0) return errors;
   let q = db
     .selectFrom('price_list')
-    .select(['id', 'valid_from', 'valid_to'])
+    .select(['id', 'price_cents', 'valid_from', 'valid_to'])
     .where('sku_id', '=', row.sku_id)
     .where('currency', '=', row.currency)
     .where('id', '!=', id)
@@ -39,7 +40,7 @@ async function checkPrice(db: Kysely<Database>, id: string): Promise<Record<stri
   const where = row.shop === null ? 'every shop' : `shop "${row.shop}"`;
   return {
     non_field_errors: [
-      `Overlaps price "${clash.id}" (${clash.valid_from} to ${clash.valid_to ?? 'open-ended'}) of the same SKU, ${where} and currency ${row.currency}: one price per day.`,
+      `Overlaps price "${clash.id}" (${moneyText(clash.price_cents)} ${row.currency}, ${clash.valid_from} to ${clash.valid_to ?? 'open-ended'}) of the same SKU, ${where} and currency ${row.currency}: one price per day.`,
     ],
   };
 }
