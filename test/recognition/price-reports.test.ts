@@ -50,7 +50,9 @@ describe('PRICE_COMPLIANCE in bay terms', () => {
     expect(c.skus.find((s) => s.sku_id === 'w')?.status).toBe('no_expected_price');
     expect(c).toMatchObject({ checked: 2, ok: 2, compliance: 1 });
     expect(c.bay?.joined).toEqual(['a', 'b']);
-    expect(buildPriceTags(analysis, new Map()).find((p) => p.image === 'b')!.tags[0].sku_id).toBe('y');
+    const bTag = buildPriceTags(analysis, new Map()).find((p) => p.image === 'b')!.tags[0];
+    // Priced by the merged facing, and placed in the bay: photo b starts 300 px to the right.
+    expect(bTag).toMatchObject({ sku_id: 'y', x1: 20, bay_x1: 320, bay_y1: 310, bay_x2: 380, bay_y2: 340 });
   });
 });
 

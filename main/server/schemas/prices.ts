@@ -74,6 +74,10 @@ export const PriceTag = Type.Object({
   product_index: Nullable(Type.Integer()),
   shelf_index: Nullable(Type.Integer()),
   reviewed: Type.Boolean({ description: 'a reviewer corrected its price or link' }),
+  bay_x1: Type.Optional(Type.Number({ description: "photos joined into a bay: the tag's box in bay pixels" })),
+  bay_y1: Type.Optional(Type.Number()),
+  bay_x2: Type.Optional(Type.Number()),
+  bay_y2: Type.Optional(Type.Number()),
 });
 
 export const TagCorrection = Type.Object({

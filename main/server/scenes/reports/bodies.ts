@@ -154,6 +154,11 @@ export interface PriceTagItem {
   shelf_index: number | null;
   /** A reviewer corrected its price or link. */
   reviewed: boolean;
+  /** Photos joined into a bay: the tag's box in bay pixels (as REALOGRAM's `bay_*`, corners here). */
+  bay_x1?: number;
+  bay_y1?: number;
+  bay_x2?: number;
+  bay_y2?: number;
 }
 
 /** PRICE_TAGS: one item per photo, every tag found on it. */

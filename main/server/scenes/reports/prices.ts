@@ -4,6 +4,7 @@
 // a product seen in two photos is one SKU line.
 import type { PriceTagFound, SceneAnalysis } from '../../recognition/analysis.js';
 import { sceneFacings } from '../../recognition/bay/facings.js';
+import { mapBox } from '../../recognition/bay/homography.js';
 import type { Promotion, TagReading } from '../../recognition/prices/price-text.js';
 import { moneyText } from '../../domain/money.js';
 import type { ExpectedPrice } from '../../domain/prices.js';
@@ -26,6 +27,8 @@ function readingBody(r: TagReading): Pick<PriceTagItem, 'status' | 'price' | 'cu
   };
 }
 
+const round = (v: number) => Math.round(v * 10) / 10;
+
 /** Each tag's SKU in bay terms: the merged facing's where its linked box is a view of one, else its own. */
 function tagSkus(analysis: SceneAnalysis): Map<PriceTagFound, string | null> {
   const byView = new Map<string, string | null>();
@@ -42,6 +45,12 @@ function tagSkus(analysis: SceneAnalysis): Map<PriceTagFound, string | null> {
 
 export function buildPriceTags(analysis: SceneAnalysis, names: ReadonlyMap<string, string>): PriceTagsImage[] {
   const skus = tagSkus(analysis);
+  const transforms = new Map((analysis.bay?.photos ?? []).flatMap((p) => (p.joined && p.transform ? [[p.image, p.transform] as const] : [])));
+  const inBay = (image: string, t: PriceTagFound) => {
+    const h = transforms.get(image);
+    const b = h ? mapBox(h, t) : null;
+    return b ? { bay_x1: round(b.x1), bay_y1: round(b.y1), bay_x2: round(b.x2), bay_y2: round(b.y2) } : {};
+  };
   return analysis.images.map((img) => ({
     image: img.image,
     width: img.width,
@@ -64,6 +73,7 @@ export function buildPriceTags(analysis: SceneAnalysis, names: ReadonlyMap<strin
         product_index: t.product_index,
         shelf_index: t.shelf_index,
         reviewed: t.reviewed === true,
+        ...inBay(img.image, t),
       };
     }),
   }));
