@@ -72,7 +72,7 @@ describe('PRICE_COMPLIANCE statuses', () => {
     expect(c.skus.find((s) => s.sku_id === 'b')).toMatchObject({ status: 'wrong_price', expected_currency: 'EUR' });
   });
 
-  it('an SKU a tag names by its EAN, off the shelf, is checked with no facings; nothing to check is compliance 1', () => {
+  it('an SKU a tag names by its EAN, off the shelf, is checked with no facings; nothing to check has no compliance figure', () => {
     const ean: SceneAnalysis = {
       images: [{ image: 'p', width: 600, height: 400, products: [product(0, null)], shelves: [], price_tags: [tag(0, read(120), null, 'q', { ean: '4006381333931' })] }],
       ms: { decode: 0, detect: 0, identify: 0 },
@@ -80,7 +80,7 @@ describe('PRICE_COMPLIANCE statuses', () => {
     const c = buildPriceCompliance(ean, { ...none, expected: new Map([['q', [{ id: 'q1', cents: 120, currency: 'EUR', shop: null }]]]) });
     expect(c.skus).toEqual([expect.objectContaining({ sku_id: 'q', facings: 0, status: 'ok' })]);
     const empty: SceneAnalysis = { images: [{ image: 'p', width: 10, height: 10, products: [], shelves: [] }], ms: { decode: 0, detect: 0, identify: 0 } };
-    expect(buildPriceCompliance(empty, none)).toMatchObject({ skus: [], unlinked_tags: [], checked: 0, compliance: 1 });
+    expect(buildPriceCompliance(empty, none)).toMatchObject({ skus: [], unlinked_tags: [], checked: 0, compliance: null });
     expect(buildPriceTags(empty, new Map())).toEqual([{ image: 'p', width: 10, height: 10, tags: [] }]);
   });
 

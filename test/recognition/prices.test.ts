@@ -104,6 +104,10 @@ describe('price reports', () => {
     expect(compliance.status).toBe('READY');
     expect(compliance.json).toMatchObject({ shop: 'shop-1', day: '2026-03-10', unlinked_tags: [] });
     for (const s of compliance.json.skus) expect(s.status === 'no_tag' || s.status === 'no_expected_price').toBe(true);
+    // No SKU identified on the plain photo: nothing is checked, so no figure and no KPI value.
+    expect(compliance.json).toMatchObject({ skus: [], checked: 0, compliance: null });
+    const kpi = await t.server.app.db.selectFrom('kpi_values').select('value').where('visit_id', '=', created.visit).where('kpi_id', '=', 'shelf-audit:price-compliance').executeTakeFirst();
+    expect(kpi).toBeUndefined();
   }, 120_000);
 
   it('reads every tag and every SKU of the shelf from the stored analysis: ok, wrong price, unreadable, no tag, unlisted', async () => {
@@ -191,7 +195,7 @@ describe('price reports', () => {
     const id = created.reports.PRICE_COMPLIANCE;
     // Every price report built so far reached the webhook, each READY with its body.
     await expect.poll(() => deliveredOf('PRICE_COMPLIANCE').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(5);
-    expect(deliveredOf('PRICE_COMPLIANCE').every((r) => r.status === 'READY' && typeof r.json.compliance === 'number')).toBe(true);
+    expect(deliveredOf('PRICE_COMPLIANCE').every((r) => r.status === 'READY' && Array.isArray(r.json.skus) && 'compliance' in r.json)).toBe(true);
     const forced = await t.post('/api/v1.5/reports/force_update/', { reports: [id] });
     expect(forced.status, forced.text).toBe(200);
     const done = (await waitForReports(t, [id]))[id];

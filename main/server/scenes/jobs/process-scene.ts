@@ -117,7 +117,8 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
       const { shop, day } = await visitShopAndDay(db, scene.visit_id, scene.created_at);
       const skus = priceSkus(a);
       const json = buildPriceCompliance(a, { shop, day, expected: await pricesOn(db, skus, shop, day), names: await skuNamesOf(db, skus) });
-      return { json, kpi: { kpi: 'prices', value: Math.round(json.compliance * 10_000) / 100 } };
+      // No KPI value where the price list prices nothing on the shelf: there is no figure to give.
+      return { json, ...(json.compliance === null ? {} : { kpi: { kpi: 'prices' as const, value: Math.round(json.compliance * 10_000) / 100 } }) };
     }
     case 'MHL_COMPLIANCE': {
       if (!scene.display_id) throw new ReportInputError('MHL_COMPLIANCE needs a display.');

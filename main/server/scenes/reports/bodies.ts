@@ -193,12 +193,12 @@ export interface PriceComplianceItem {
   status: PriceStatus;
 }
 
-/** PRICE_COMPLIANCE: per SKU, expected and found prices; compliance = ok / SKUs with an expected price. */
+/** PRICE_COMPLIANCE: per SKU, expected and found prices; compliance = ok / SKUs with an expected price (null: none has one). */
 export interface PriceComplianceBody {
   /** The visit's shop and day the price list was read for. */
   shop: string | null;
   day: string;
-  compliance: number;
+  compliance: number | null;
   /** SKUs with an expected price (the compliance's denominator), and how many are ok. */
   checked: number;
   ok: number;

@@ -150,8 +150,8 @@ export function buildPriceCompliance(analysis: SceneAnalysis, input: PriceInput)
   return {
     shop: input.shop,
     day: input.day,
-    // Nothing to check is nothing wrong, as MHL_COMPLIANCE's empty list.
-    compliance: checked === 0 ? 1 : Math.round((ok / checked) * 10_000) / 10_000,
+    // Nothing to check (no price listed for the shop and day): no figure, rather than a flattering 100 %.
+    compliance: checked === 0 ? null : Math.round((ok / checked) * 10_000) / 10_000,
     checked,
     ok,
     skus: items,

@@ -14,13 +14,17 @@ export const PRICE_STATUS_LABEL: Record<PriceStatus, string> = {
 const money = (price: string | null, currency: string | null) => (price === null ? '—' : `${price}${currency ? ` ${currency}` : ''}`);
 
 export function PriceComplianceView({ report, nameOf }: { report: PriceComplianceBody; nameOf(sku: string | null): string }) {
-  const pct = Math.round(report.compliance * 1000) / 10;
+  const where = `${report.shop ? `shop ${report.shop}` : 'every shop'} on ${report.day}`;
   return (
     <div className="price-compliance">
-      <p>
-        <strong>{pct}%</strong> of the SKUs the price list prices show their price ({report.ok} of {report.checked}); prices of{' '}
-        {report.shop ? `shop ${report.shop}` : 'every shop'} on {report.day}.
-      </p>
+      {report.compliance === null ? (
+        <p>No product here has a price in the price list for {where}: nothing to compare the tags with.</p>
+      ) : (
+        <p>
+          <strong>{Math.round(report.compliance * 1000) / 10}%</strong> of the SKUs the price list prices show their price ({report.ok} of{' '}
+          {report.checked}); prices of {where}.
+        </p>
+      )}
       <table aria-label="Price compliance">
         <thead>
           <tr>
