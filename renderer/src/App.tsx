@@ -11,7 +11,7 @@ import { ApiKeyScreen } from './screens/login/ApiKeyScreen';
 import { sessionStore, useSession } from './stores/session';
 
 function Screen({ route, screens }: { route: Route; screens: Screens }) {
-  const { DisplaysScreen, MhlScreen, NamedRecordScreen, NewVisitScreen, OverviewScreen, PlanogramScreen, ReviewQueueScreen, SettingsScreen, SkuListScreen, SkuScreen, VisitScreen, VisitsScreen } = screens;
+  const { DisplaysScreen, MhlScreen, NamedRecordScreen, NewVisitScreen, OverviewScreen, PlanogramScreen, PricesScreen, ReviewQueueScreen, SettingsScreen, SkuListScreen, SkuScreen, VisitScreen, VisitsScreen } = screens;
   switch (route.screen) {
     case 'catalog':
       return route.collection === 'sku' ? <SkuListScreen /> : <NamedRecordScreen key={route.collection} collection={route.collection} />;
@@ -31,6 +31,8 @@ function Screen({ route, screens }: { route: Route; screens: Screens }) {
       return <VisitScreen key={route.id} id={route.id} />;
     case 'settings':
       return <SettingsScreen />;
+    case 'prices':
+      return <PricesScreen />;
     case 'overview':
       return <OverviewScreen />;
     case 'review-queue':
@@ -50,6 +52,7 @@ const NAV: Array<{ label: string; route: Route; active(r: Route): boolean }> = [
   },
   { label: 'SKUs', route: { screen: 'catalog', collection: 'sku' }, active: (r) => (r.screen === 'catalog' && r.collection === 'sku') || r.screen === 'sku' },
   { label: 'Displays & planograms', route: { screen: 'displays' }, active: (r) => ['displays', 'planogram', 'mhl'].includes(r.screen) },
+  { label: 'Prices', route: { screen: 'prices' }, active: (r) => r.screen === 'prices' },
   { label: 'Settings', route: { screen: 'settings' }, active: (r) => r.screen === 'settings' },
 ];
 

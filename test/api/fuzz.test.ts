@@ -49,7 +49,7 @@ const png = readFileSync(referenceFiles('fanta_pet')[0]);
 /** Seeded records by path segment (v1.5 string ids; Data API paths take per-instance integers). */
 const seeded: Record<string, string> = {
   brands: 'b1', categories: 'c1', manufacturers: 'm1', sku: 's1', displays: 'd1', planograms: 'p1', planogram_records: 'pr1',
-  mhl: 'mh1', mhl_record: 'mr1', visits: 'v1', agents: 'agent-1',
+  mhl: 'mh1', mhl_record: 'mr1', visits: 'v1', agents: 'agent-1', prices: 'price1',
 };
 
 beforeAll(async () => {
@@ -119,7 +119,7 @@ const hostileString = fc.oneof(
     '', ' ', '\u0000', 'a\u0000b', ...LONE_SURROGATES, 'NaN', 'Infinity', '-Infinity', '1e999', '-0', '0x1F', ' 7 ', '١٢٣', '1_000',
     'null', 'true', '[]', '{}', '{"x":1}', '../../etc/passwd', '%00', '%zz', "' OR 1=1 --", '2024-13-45T99:99:99Z', '9999-12-31T23:59:59Z',
     'http://127.0.0.1:1/x.png', 'http://[::1]/', 'file:///etc/passwd', 'javascript:alert(1)', '<script>alert(1)</script>', '🙂', 'ß', '\u202e',
-    'FACING_COUNT', 'a,b,,c', '-name', 'name,-cid,unknown', '__proto__', 'constructor',
+    'FACING_COUNT', 'a,b,,c', '-1.99', '1,99', '1.999', '99999999.99', '2026-02-30', 'eur', '-name', 'name,-cid,unknown', '__proto__', 'constructor',
   ),
   fc.string({ maxLength: 30 }),
   fc.string({ unit: 'binary', maxLength: 20 }),

@@ -68,7 +68,7 @@ function fill(path: string): string {
   const v15: Record<string, string> = {
     brands: 'b1', categories: 'c1', manufacturers: 'm1', sku: 's1', displays: 'd1', planograms: 'p1', planogram_records: 'pr1',
     mhl: 'mh1', mhl_record: 'mr1', visits: 'v1', uploads: ids.upload, reports: ids.report, keys: ids.key, agents: 'agent-1',
-    scenes: ids.reviewScene,
+    scenes: ids.reviewScene, prices: 'price1',
   };
   const numeric = /^\/api\/data\/v1\.[01]\//.test(path);
   return path.replace(/\{(\w+)\}/g, (_, name: string, offset: number) => {
@@ -100,6 +100,8 @@ const bodies: Record<string, unknown> = {
   'POST /api/v1.5/recognize/': { images: ['<upload>'], report_types: ['FACING_COUNT'] },
   'POST /api/v1.5/reports/force_update/': { reports: ['<report>'] },
   'PUT /api/v1.5/scenes/{id}/annotations/': { images: [{ image: '<upload>', version: 0, boxes: [] }] },
+  'PUT /api/v1.5/scenes/{id}/price_tags/': { images: [{ image: '<upload>', version: 0, tags: [] }] },
+  'POST /api/app/v1/prices/': { sku: 's1', price: '0.99', currency: 'USD', valid_from: '2026-01-01' },
   'POST /api/v1.5/recognition_error/': { sku_gid: 's1', scene: '<scene>', message: 'not a cola' },
   'POST /api/v1.5/oos_reason/': { sku_gid: 's1', scene: '<scene>', reason: 'Delisted' },
   'POST /api/v1.5/uploads/upload_by_url/': { url: '<image url>' },
@@ -115,7 +117,7 @@ const bodies: Record<string, unknown> = {
 const updates: Record<string, unknown> = {
   brands: catalog.update, categories: catalog.update, manufacturers: catalog.update, sku: { name: 'Cola 0.5' },
   displays: { name: 'Display', musthavelist: 'mh1' }, planograms: { name: 'Planogram' }, planogram_records: { facing_x: 2 },
-  mhl: { name: 'MHL' }, mhl_record: { name: 'Cola or alike' }, visits: { name: 'Visit' },
+  mhl: { name: 'MHL' }, mhl_record: { name: 'Cola or alike' }, visits: { name: 'Visit' }, prices: { price: '2.05' },
 };
 /** Query strings an operation needs to succeed (required query parameters), by "METHOD /path". */
 const queries: Record<string, () => string> = {

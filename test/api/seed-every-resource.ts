@@ -28,6 +28,7 @@ export async function seedEveryResource(t: TestServer, png: Buffer): Promise<See
     mhls: [{ id: 'mh1', name: 'MHL', display: 'd1', records: [{ id: 'mr1', sku: 's1' }] }],
     tasks: [{ name: 'Task' }],
     kpis: [{ cid: 'kpi-1', name: 'KPI' }],
+    price_list: [{ id: 'price1', sku: 's1', price: '1.99', currency: 'EUR', valid_from: '2026-01-01' }],
   }), 'import');
   ok(await t.post('/api/v1.5/visits/', { id: 'v1', name: 'Visit' }), 'visit');
   const form = new FormData();

@@ -60,6 +60,7 @@ describe('sync registry', () => {
       ['mhl_records', undefined],
       ['tasks', 'name'],
       ['kpis', 'cid'],
+      ['price_list', undefined],
     ]);
     for (const e of IMPORT_ENTITIES) {
       expect(e.def.table).toBe(e.key);
@@ -69,6 +70,7 @@ describe('sync registry', () => {
       brand: 'brands', category: 'categories', manufacturer: 'manufacturers', sku: 'skus', display: 'displays',
       planogram: 'planograms', planogram_record: 'planogram_records', mhl: 'mhls', musthavelist: 'mhls',
       mhl_record: 'mhl_records', task: 'tasks', kpi: 'kpis', 'Planogram-Records': 'planogram_records', ' KPIS ': 'kpis',
+      price: 'price_list', prices: 'price_list', price_list: 'price_list',
     };
     for (const [name, key] of Object.entries(names)) expect(entityKey(name), name).toBe(key);
     for (const name of ['sku_image', 'visit', 'constructor', 'toString', '']) expect(() => entityKey(name), name).toThrow(/Unknown entity/);
@@ -93,6 +95,9 @@ describe('sync registry', () => {
     expect(differ.filter((u) => !mhlRecord.test(u))).toEqual([]);
     expect(differ).toContain('/api/v1.5/mhl_record/x/');
     expect(MASTER_WRITES.test('/api/v1.5/mhl_record/')).toBe(true);
+    // The price list's API is the app's own: refused there too, and only there.
+    expect(['/api/app/v1/prices/', '/api/app/v1/prices/x/', '/api/app/v1/prices?a=1'].every((u) => MASTER_WRITES.test(u))).toBe(true);
+    expect(['/api/app/v1/pricesx/', '/api/v1.5/prices/', '/api/app/v1/photo_quality/'].some((u) => MASTER_WRITES.test(u))).toBe(false);
     expect(urls.filter((u) => MASTER_WRITES.test(u)).length).toBeGreaterThan(100);
   });
 
@@ -110,11 +115,12 @@ describe('sync registry', () => {
         '/api/data/v1.0/visits', '/api/v1.5/oos_reason', '/api/v1.5/recognition_error', '/api/v1.5/recognize', '/api/v1.5/reports',
         '/api/v1.5/scenes', '/api/v1.5/uploads', '/api/v1.5/uploads_by_url', '/api/v1.5/visits',
       ]);
-      expect(writes.filter((p) => p.startsWith('/api/app/') && MASTER_WRITES.test(p))).toEqual(['/api/app/v1/import/']);
+      expect(writes.filter((p) => p.startsWith('/api/app/') && MASTER_WRITES.test(p))).toEqual(['/api/app/v1/import/', '/api/app/v1/prices/', '/api/app/v1/prices/x/', '/api/app/v1/prices/x/', '/api/app/v1/prices/x/']);
       // Every route a master-data entity names exists (a misspelt one would refuse nothing).
       const paths = Object.keys(doc.paths);
       for (const e of SYNC_ENTITIES) {
         for (const r of 'routes' in e ? e.routes : []) expect(paths.some((p) => /^\/api\/(?:v1\.5|data\/v1\.\d)\/([^/]+)/.exec(p)?.[1] === r), r).toBe(true);
+        for (const r of 'appRoutes' in e ? e.appRoutes : []) expect(paths.some((p) => /^\/api\/app\/v1\/([^/]+)/.exec(p)?.[1] === r), r).toBe(true);
       }
     } finally {
       await t.close();

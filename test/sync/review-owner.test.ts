@@ -103,6 +103,7 @@ describe("a supervisor's review reaches the visit's owner (central on PostgreSQL
       ['scenes', 'visit_id', [visit]],
       ['scene_annotations', 'scene_id', scenes],
       ['annotation_corrections', 'scene_id', scenes],
+      ['price_tag_reviews', 'scene_id', scenes],
       ['reports', 'visit_id', [visit]],
       ['kpi_values', 'visit_id', [visit]],
     ] as const) {
@@ -203,6 +204,25 @@ describe("a supervisor's review reaches the visit's owner (central on PostgreSQL
     await settled(auditor);
     const own = (await api(a, 'GET', `/api/v1.5/reports/${mine.reports.FACING_COUNT}/`)).body;
     expect(own.json).toEqual(facing.json);
+    await drained(auditor);
+    await expectSameAsCentral(mine.visit, [mine.scene]);
+
+    // The supervisor's review of the photo's price tags (migration 0029) travels the same way: to the
+    // central and the visit's owner, read-only there.
+    const s = supervisor.server!.url;
+    const tagsRead = await api(s, 'GET', `/api/v1.5/scenes/${mine.scene}/price_tags/`);
+    expect(tagsRead.status, JSON.stringify(tagsRead.body)).toBe(200);
+    const tagsSaved = await api(s, 'PUT', `/api/v1.5/scenes/${mine.scene}/price_tags/`, { images: [{ image: mine.image, version: 0, tags: [] }] });
+    expect(tagsSaved.status, JSON.stringify(tagsSaved.body)).toBe(200);
+    await settled(supervisor);
+    await drained(supervisor);
+    await until("the price-tag review to reach the auditor's laptop", async () => {
+      await api(a, 'POST', '/api/app/v1/sync/run/');
+      return [...sqliteRows(auditor.dir, 'price_tag_reviews').values()].some((r) => fields(r).scene_id === mine.scene) && sqliteRows(auditor.dir, 'reports').has(tagsSaved.body.reports.FACING_COUNT);
+    });
+    const tagsOverwrite = await api(a, 'PUT', `/api/v1.5/scenes/${mine.scene}/price_tags/`, { images: [{ image: mine.image, version: 1, tags: [] }] });
+    expect(tagsOverwrite.status, JSON.stringify(tagsOverwrite.body)).toBe(403);
+    expect(tagsOverwrite.body.detail).toMatch(/reviewed on another laptop/);
     await drained(auditor);
     await expectSameAsCentral(mine.visit, [mine.scene]);
   }, 480_000);

@@ -200,9 +200,20 @@ describe(`sync with a central on PostgreSQL (seed ${SEED})`, () => {
     const refImage = await refRes.json();
     expect((await api(centralUrl, 'PATCH', '/api/v1.5/brands/brand-fanta/', { name: 'Fanta (new)' })).status).toBe(200);
     expect((await api(centralUrl, 'POST', '/api/v1.5/brands/', { id: 'brand-new', name: 'Brand new' })).status).toBe(201);
+    // The price list is master data too (its API is the app's own): made on the central, checked for
+    // overlaps there on PostgreSQL, pulled by the laptops, refused on them.
+    const price = { id: 'price-cola', sku: 'sku-cocacola-can', price: '1.49', currency: 'EUR', shop: 'shop-1', valid_from: '2026-01-01' };
+    expect((await api(centralUrl, 'POST', '/api/app/v1/prices/', price)).status).toBe(201);
+    const overlap = await api(centralUrl, 'POST', '/api/app/v1/prices/', { ...price, id: 'price-cola-2', valid_from: '2026-06-01' });
+    expect(overlap.status).toBe(400);
+    expect(overlap.body.non_field_errors[0]).toMatch(/^Overlaps price "price-cola"/);
     for (const l of [laptops.a, laptops.b]) {
       await until(`${l.name} to see the edit`, async () => (await api(l.server!.url, 'GET', '/api/v1.5/brands/brand-new/')).status === 200);
       expect((await api(l.server!.url, 'GET', '/api/v1.5/brands/brand-fanta/')).body.name).toBe('Fanta (new)');
+      await until(`${l.name} to pull the price`, async () => (await api(l.server!.url, 'GET', '/api/app/v1/prices/price-cola/')).status === 200);
+      expect((await api(l.server!.url, 'GET', '/api/app/v1/prices/price-cola/')).body).toMatchObject({ sku: 'sku-cocacola-can', price: '1.49', shop: 'shop-1', valid_to: null });
+      const refusedPrice = await api(l.server!.url, 'POST', '/api/app/v1/prices/', { ...price, id: 'local-price', shop: null });
+      expect(refusedPrice.status).toBe(403);
       const image = await until(`${l.name} to have the reference image and its photo`, async () => {
         await api(l.server!.url, 'POST', '/api/app/v1/sync/run/');
         const listed = (await api(l.server!.url, 'GET', '/api/v1.5/sku/sku-cocacola-can/images/')).body;

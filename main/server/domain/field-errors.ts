@@ -2,6 +2,8 @@
 // written against the real service sees the messages it expects (a request the server validates, a row
 // the master-data import validates: plain data in, plain data out, so it lives in the domain):
 //   {"name": ["This field is required."], "rack_index": ["A valid integer is required."]}
+import { CURRENCY_PATTERN, DAY_PATTERN, MONEY_PATTERN } from '../schemas/prices.js';
+
 export interface SchemaError {
   keyword: string;
   instancePath: string;
@@ -15,6 +17,13 @@ const typeMessages: Record<string, string> = {
   string: 'Not a valid string.',
   boolean: 'Must be a valid boolean.',
   object: 'Expected a dictionary of items.',
+};
+
+/** The words for a value a pattern refuses, by pattern (money, days, currencies: domain/money.ts, prices.ts). */
+const PATTERN_MESSAGES: Record<string, string> = {
+  [MONEY_PATTERN]: 'A valid amount is required: at least 0, at most 2 decimals, a point before them ("1.99").',
+  [DAY_PATTERN]: 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
+  [CURRENCY_PATTERN]: 'Enter a 3-letter ISO 4217 currency code in capitals ("EUR").',
 };
 
 function typeName(value: unknown): string {
@@ -57,7 +66,7 @@ function message(e: SchemaError, value: unknown): string {
       if (p.format === 'uri' || p.format === 'url') return 'Enter a valid URL.';
       return 'Enter a valid value.';
     case 'pattern':
-      return 'This value does not match the required pattern.';
+      return PATTERN_MESSAGES[p.pattern] ?? 'This value does not match the required pattern.';
     default:
       return 'Invalid value.';
   }

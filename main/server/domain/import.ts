@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { ImportRowSchemas } from '../schemas/import.js';
+import { MONEY_PATTERN } from '../schemas/prices.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
@@ -15,6 +16,7 @@ import { displays, mhlRecords, mhls, planogramRecords, planograms } from './disp
 import { RejectedError, ValidationError } from './errors.js';
 import { drfFieldErrors, type SchemaError } from './field-errors.js';
 import { kpis } from './kpis.js';
+import { prices } from './prices.js';
 import { createRecord, updateRecord, type ResourceDef } from './resource.js';
 import { skus } from './skus.js';
 import { tasks } from './tasks.js';
@@ -44,6 +46,7 @@ const RESOURCES: Record<EntityKey, ResourceDef> = {
   mhl_records: mhlRecords,
   tasks,
   kpis,
+  price_list: prices,
 };
 
 /** The registry's imported entities, in its order: every reference points at an entity imported earlier. */
@@ -63,7 +66,7 @@ export interface ImportSummary {
   finished_at: string;
 }
 
-type RowSchema = { properties: Record<string, { type?: string | string[] }> };
+type RowSchema = { properties: Record<string, { type?: string | string[]; pattern?: string }> };
 
 /**
  * "3" -> 3 and "true" -> true where the row schema wants a number or boolean: the coercion the API
@@ -71,9 +74,11 @@ type RowSchema = { properties: Record<string, { type?: string | string[] }> };
  */
 function coerceRow(schema: RowSchema, row: Row): void {
   for (const [field, value] of Object.entries(row)) {
-    if (typeof value !== 'string') continue;
     const t = schema.properties[field]?.type;
     const types = Array.isArray(t) ? t : t ? [t] : [];
+    // A price written as a JSON number (1.99): its text, the amount the API takes ("1.99").
+    if (typeof value === 'number' && Number.isFinite(value) && schema.properties[field]?.pattern === MONEY_PATTERN) row[field] = String(value);
+    if (typeof value !== 'string') continue;
     if ((types.includes('number') || types.includes('integer')) && value.trim() !== '' && Number.isFinite(Number(value))) {
       row[field] = Number(value);
     } else if (types.includes('boolean') && /^(true|false|1|0)$/i.test(value)) {

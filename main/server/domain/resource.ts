@@ -8,6 +8,7 @@ import type { Database } from '../storage/schema.js';
 import { insertWrite, write, type WriteContext } from '../storage/transaction.js';
 import type { SyncEntityName, TableOf } from '../storage/sync-registry.js';
 import { NotFoundError, RejectedError, ValidationError, messages } from './errors.js';
+import { centsOf, moneyText } from './money.js';
 
 export type TableName = keyof Omit<Database, 'outbox'>;
 type Row = Record<string, unknown>;
@@ -18,7 +19,8 @@ export interface FieldDef {
   column: string;
   /** Foreign key: the value must be the id of an existing record of this table. */
   ref?: TableName;
-  kind?: 'json' | 'bool' | 'datetime';
+  /** `money`: a decimal string in the API ("1.99"), hundredths in the column (domain/money.ts). */
+  kind?: 'json' | 'bool' | 'datetime' | 'money';
   /** The value the API shows and filters on, when it is not the stored column (a display's current planogram). */
   read?: (eb: ExpressionBuilder<any, any>) => AliasableExpression<unknown>;
   /** Shown, never written through this resource (a visit's `is_new`, which the Data API's `ack` clears). */
@@ -39,6 +41,12 @@ export type ResourceDef = EntityTable & {
   timestamps?: boolean;
   /** What its list can filter, search and sort on (DRF's filterset_fields, search_fields, ordering_fields). */
   list?: ListSpec;
+  /**
+   * Rules across records (a price's validity overlapping another's), checked in the write's
+   * transaction once the record is written: field -> messages, or null when it passes. A failure
+   * undoes the write.
+   */
+  check?: (db: Kysely<Database>, id: string) => Promise<Record<string, string[]> | null>;
 };
 
 /**
@@ -92,6 +100,8 @@ function toColumn(def: FieldDef, value: unknown): unknown {
       return value ? 1 : 0;
     case 'datetime':
       return new Date(value as string).toISOString();
+    case 'money':
+      return centsOf(String(value));
     default:
       return value;
   }
@@ -101,6 +111,7 @@ function fromColumn(def: FieldDef, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (def.kind === 'json') return JSON.parse(value as string);
   if (def.kind === 'bool') return value === 1 || value === true;
+  if (def.kind === 'money') return moneyText(Number(value));
   return value;
 }
 
@@ -112,7 +123,7 @@ const converted = new WeakMap<ResourceDef, Array<[string, FieldDef]>>();
  */
 export function present(def: ResourceDef, row: Row): Row {
   let typed = converted.get(def);
-  if (!typed) converted.set(def, (typed = Object.entries(def.fields).filter(([, f]) => f.kind === 'json' || f.kind === 'bool')));
+  if (!typed) converted.set(def, (typed = Object.entries(def.fields).filter(([, f]) => f.kind === 'json' || f.kind === 'bool' || f.kind === 'money')));
   for (let i = 0; i < typed.length; i++) {
     const [field, f] = typed[i];
     row[field] = fromColumn(f, row[field]);
@@ -330,6 +341,12 @@ function returnedColumns(def: ResourceDef): string[] | null {
   return cols;
 }
 
+/** The resource's rules across records, on the record just written (ResourceDef.check). */
+async function checkAfterWrite(ctx: WriteContext, def: ResourceDef, id: string): Promise<void> {
+  const errors = def.check ? await def.check(ctx.trx, id) : null;
+  if (errors) throw new ValidationError(errors);
+}
+
 function newRow(def: ResourceDef, input: Row): Row & { id: string } {
   const at = now();
   return { ...def.defaults, ...columns(def, input), id: (input.id as string | undefined) ?? newId(), created_at: at, updated_at: at };
@@ -341,6 +358,7 @@ export async function createRecord(ctx: WriteContext, def: ResourceDef, input: R
   const row = newRow(def, input);
   const returned = returnedColumns(def);
   const { rows } = await insertRow<Row>(db, def.table, row, returned ?? undefined);
+  await checkAfterWrite(ctx, def, row.id);
   ctx.changed(def.entity, row.id);
   return returned ? present(def, rows[0]) : getRecord(ctx.trx, def, row.id);
 }
@@ -352,7 +370,7 @@ export async function createRecord(ctx: WriteContext, def: ResourceDef, input: R
  */
 export async function insertRecord(db: Kysely<Database>, def: ResourceDef, input: Row): Promise<Row> {
   const returned = returnedColumns(def);
-  const checks = input.id !== undefined || Object.entries(def.fields).some(([field, f]) => f.ref && !f.readOnly && input[field] !== undefined && input[field] !== null);
+  const checks = input.id !== undefined || def.check !== undefined || Object.entries(def.fields).some(([field, f]) => f.ref && !f.readOnly && input[field] !== undefined && input[field] !== null);
   if (!returned || checks) return write(db, (ctx) => createRecord(ctx, def, input));
   const row = newRow(def, input);
   return present(def, await insertWrite(db, def.table, row, returned, { entity: def.entity, id: row.id }));
@@ -370,6 +388,7 @@ export async function updateRecord(ctx: WriteContext, def: ResourceDef, id: stri
     .where('id', '=', id);
   const returned = returnedColumns(def);
   const rows = returned ? await update.returning(returned).execute() : await update.execute();
+  await checkAfterWrite(ctx, def, newIdValue);
   if (newIdValue !== id) ctx.changed(def.entity, id, 'delete');
   ctx.changed(def.entity, newIdValue);
   return returned ? present(def, rows[0] as Row) : getRecord(ctx.trx, def, newIdValue);

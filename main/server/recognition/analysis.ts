@@ -46,6 +46,8 @@ export interface PriceTagFound {
   /** The SKU the tag is linked to (the linked facing's, or the SKU whose EAN it prints), null when none. */
   sku_id: string | null;
   shelf_index: number | null;
+  /** Set by a reviewer's correction of its price or link (laid over the analysis, never stored in it: scenes/price-review.ts). */
+  reviewed?: boolean;
 }
 
 export interface ImageAnalysis {

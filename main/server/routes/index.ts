@@ -31,9 +31,11 @@ import v15Recognize from './v1_5/recognize.js';
 import v15Reports from './v1_5/reports.js';
 import v15SceneMessages from './v1_5/scene-messages.js';
 import v15Annotations from './v1_5/annotations.js';
+import v15PriceTags from './v1_5/price-tags.js';
 import appWebhookDeliveries from './app/webhook-deliveries.js';
 import appPhotoQuality from './app/photo-quality.js';
 import appOverview from './app/overview.js';
+import appPrices from './app/prices.js';
 
 export const V15_PREFIX = '/api/v1.5';
 export const DATA_PREFIX = '/api/data/v1.0';
@@ -64,7 +66,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(dataKpi, { prefix: '/api/data/v1.1' });
 
   // The app's own endpoints
-  for (const plugin of [appImport, appKeys, appInfo, appAgents]) await app.register(plugin, { prefix: APP_PREFIX });
+  for (const plugin of [appImport, appKeys, appInfo, appAgents, appPrices]) await app.register(plugin, { prefix: APP_PREFIX });
 
   // Sync (docs/sync.md): devices and the protocol everywhere; photos and models are served by the central.
   for (const plugin of [appDevices, appSync]) await app.register(plugin, { prefix: APP_PREFIX });
@@ -74,7 +76,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   }
 
   // The scene: uploads, reference images, /recognize, reports, messages, review, webhooks
-  for (const plugin of [v15Uploads, v15SkuImages, v15Recognize, v15Reports, v15SceneMessages, v15Annotations]) {
+  for (const plugin of [v15Uploads, v15SkuImages, v15Recognize, v15Reports, v15SceneMessages, v15Annotations, v15PriceTags]) {
     await app.register(plugin, { prefix: V15_PREFIX });
   }
   await app.register(appWebhookDeliveries, { prefix: APP_PREFIX });

@@ -1,5 +1,6 @@
 // Every query of the scene's code, in one module: its own tables (scenes, reports, recognition jobs,
-// webhook deliveries and their secret, scene messages, reviewed annotations and their corrections)
+// webhook deliveries and their secret, scene messages, reviewed annotations and their corrections,
+// price-tag reviews)
 // and what it reads of master data. The lifecycle modules beside it decide; this one only reads and
 // writes, so a table's every use is found here. Functions take the database or an open transaction
 // (`Db`); writes that must sync take a transaction of `write()` and the caller records the change.
@@ -14,6 +15,7 @@ import type {
   KpiValueTable,
   MessageTable,
   OosReasonTable,
+  PriceTagReviewTable,
   RecognitionJobTable,
   ReportStatus,
   ReportTable,
@@ -456,4 +458,33 @@ export async function insertReviewReference(db: Db, row: Row<SkuImageTable>): Pr
 
 export async function uploadExists(db: Db, id: string): Promise<boolean> {
   return (await db.selectFrom('uploads').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * The shop and day (YYYY-MM-DD, UTC) a visit's prices are read for: its `shop` and the day it started,
+ * else the day `fallback` (the scene's creation) names.
+ */
+export async function visitShopAndDay(db: Db, visitId: string, fallback: string): Promise<{ shop: string | null; day: string }> {
+  const v = await db.selectFrom('visits').select(['shop', 'started_date']).where('id', '=', visitId).executeTakeFirst();
+  const started = v?.started_date ? new Date(v.started_date) : null;
+  const day = started && !Number.isNaN(started.getTime()) ? started.toISOString().slice(0, 10) : fallback.slice(0, 10);
+  return { shop: v?.shop ?? null, day };
+}
+
+export type PriceTagReviewRow = Pick<PriceTagReviewTable, 'id' | 'scene_id' | 'image_id' | 'version' | 'corrections' | 'reviewer' | 'updated_at'>;
+
+export async function priceTagReviewsOfScene(db: Db, sceneId: string): Promise<PriceTagReviewRow[]> {
+  return db.selectFrom('price_tag_reviews').select(['id', 'scene_id', 'image_id', 'version', 'corrections', 'reviewer', 'updated_at']).where('scene_id', '=', sceneId).execute();
+}
+
+/** Moves a photo's tag corrections on from `version`; false when another save got there first. */
+export async function updatePriceTagReview(db: Db, id: string, version: number, set: Pick<PriceTagReviewTable, 'version' | 'corrections' | 'reviewer' | 'updated_at'>): Promise<boolean> {
+  const r = await db.updateTable('price_tag_reviews').set(set).where('id', '=', id).where('version', '=', version).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A photo's first tag corrections; false when another save made the row first. */
+export async function insertPriceTagReview(db: Db, row: Row<PriceTagReviewTable>): Promise<boolean> {
+  const r = await db.insertInto('price_tag_reviews').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
 }

@@ -18,7 +18,8 @@ import { newId, now } from '../storage/ids.js';
 import type { Database, SceneTable } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import type { ImageAnalysis, SceneAnalysis } from '../recognition/analysis.js';
-import { enqueueJob } from './jobs/queue.js';
+import { recomputeReports } from './recompute-reports.js';
+import { withPriceReview } from './price-corrections.js';
 import { learnFromCorrection } from './learn.js';
 import { groupIntoShelves } from '../recognition/shelves.js';
 import {
@@ -29,9 +30,8 @@ import {
   findScene,
   insertAnnotation,
   insertCorrection,
-  insertReport,
   listCorrectionRows,
-  reportsOfScene,
+  priceTagReviewsOfScene,
   sceneExists,
   scenePhotosOfVisit,
   updateAnnotation,
@@ -115,11 +115,16 @@ export function modelBoxes(img: ImageAnalysis): StoredBox[] {
 function reviewedImage(img: ImageAnalysis, rackIndex: number, boxes: readonly StoredBox[]): ImageAnalysis {
   const items = boxes.map((b) => ({ x1: b.x - b.w / 2, y1: b.y - b.h / 2, x2: b.x + b.w / 2, y2: b.y + b.h / 2, score: b.score, sku_id: b.sku_id, sku_score: b.sku_score, reviewed: b.source === 'reviewer' }));
   const layout = groupIntoShelves(items);
-  return {
-    ...img,
-    products: layout.placed.map((p) => ({ ...p.item, rack_index: rackIndex, shelf_index: p.shelf, position: p.position })),
-    shelves: layout.shelves,
-  };
+  const products = layout.placed.map((p) => ({ ...p.item, rack_index: rackIndex, shelf_index: p.shelf, position: p.position }));
+  // A price tag prices the facing it was linked to: its new place in the list, and the SKU the reviewer
+  // gave it (a model box keeps its id, m<index>, through the review).
+  const placedAt = new Map(layout.placed.map((p, k) => [boxes[items.indexOf(p.item)].id, k]));
+  const price_tags = img.price_tags?.map((tag) => {
+    if (tag.product_index === null) return tag;
+    const k = placedAt.get(`m${tag.product_index}`);
+    return k === undefined ? { ...tag, product_index: null } : { ...tag, product_index: k, sku_id: products[k].sku_id, shelf_index: products[k].shelf_index };
+  });
+  return { ...img, products, shelves: layout.shelves, ...(price_tags ? { price_tags } : {}) };
 }
 
 /** The scene's analysis with every reviewed photo's boxes in place of the model's. */
@@ -135,9 +140,9 @@ export function withReview(analysis: SceneAnalysis, rows: readonly Pick<Annotati
   };
 }
 
-/** The analysis to build reports and views from: the model's, corrected by the review. */
+/** The analysis to build reports and views from: the model's, corrected by the review (boxes, then price tags). */
 export async function reviewedAnalysis(db: Db, sceneId: string, analysis: SceneAnalysis): Promise<SceneAnalysis> {
-  return withReview(analysis, await annotationsOfScene(db, sceneId));
+  return withPriceReview(withReview(analysis, await annotationsOfScene(db, sceneId)), await priceTagReviewsOfScene(db, sceneId));
 }
 
 /** The row id of a photo's review: the same on every device, so two offline reviews of one photo meet as one record. */
@@ -257,22 +262,6 @@ function stale(image: string, sent: number, current: number): ConflictError {
     image,
     version: current,
   });
-}
-
-/** New reports of every type the scene has, following the ones they replace, and their job. */
-async function recomputeReports(ctx: WriteContext, sceneId: string, visitId: string, at: string): Promise<Record<string, string>> {
-  const existing = await reportsOfScene(ctx.trx, sceneId);
-  const latest = new Map<string, string>();
-  for (const r of existing) latest.set(r.report_type, r.id);
-  const out: Record<string, string> = {};
-  for (const [report_type, previous] of latest) {
-    const id = newId();
-    await insertReport(ctx.trx, { id, scene_id: sceneId, visit_id: visitId, report_type, status: 'NOT_READY', json: null, error: null, previous_report: previous, created_at: at, updated_at: at });
-    ctx.changed('report', id);
-    out[report_type] = id;
-  }
-  if (Object.keys(out).length > 0) await enqueueJob(ctx, sceneId, Object.values(out));
-  return out;
 }
 
 /**

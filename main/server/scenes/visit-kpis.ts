@@ -9,6 +9,8 @@ export const RECOGNITION_KPIS = {
   osa: { cid: 'shelf-audit:osa', name: 'On-shelf availability (must-have list)', units: '%' },
   planogram: { cid: 'shelf-audit:planogram-compliance', name: 'Planogram compliance', units: '%' },
   facings: { cid: 'shelf-audit:total-facings', name: 'Total facings', units: 'facings' },
+  // PRICE_COMPLIANCE: SKUs whose tags show the price list's price, of those the list prices.
+  prices: { cid: 'shelf-audit:price-compliance', name: 'Price compliance', units: '%' },
 } as const;
 
 export type RecognitionKpi = keyof typeof RECOGNITION_KPIS;

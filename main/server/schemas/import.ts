@@ -5,6 +5,7 @@ import type { ImportedTable } from '../storage/sync-registry.js';
 import { CatalogCreate } from './catalogs.js';
 import { Id, Name, Nullable } from './common.js';
 import { DisplayBoundCreate, DisplayImport, MhlRecordCreate, PlanogramRecordCreate } from './master-data.js';
+import { PriceCreate } from './prices.js';
 import { SkuCreate } from './skus.js';
 
 export const TaskImport = Type.Object({
@@ -38,6 +39,7 @@ export const ImportDocument = Type.Object({
   mhl_records: rows('MHL record rows as POST /api/v1.5/mhl_record/'),
   tasks: rows('Task rows {id?, name, short_description?, long_description?, is_enabled?, is_required?}; matched by id, else by name'),
   kpis: rows('KPI rows {id?, cid?, name, units?}; matched by id, else by cid'),
+  price_list: rows('Price rows as POST /api/app/v1/prices/ {id?, sku, price: "1.99", currency, shop?, valid_from, valid_to?}; the whole list is refused when a price is negative, not a number, of an unknown SKU, or overlaps another of the same SKU, shop and currency'),
 } satisfies Record<ImportedTable, TSchema>);
 
 export const ImportSummary = Type.Object({
@@ -58,4 +60,5 @@ export const ImportRowSchemas = {
   mhl_records: MhlRecordCreate,
   tasks: TaskImport,
   kpis: KpiImport,
+  price_list: PriceCreate,
 } satisfies Record<ImportedTable, TSchema>;

@@ -5,7 +5,7 @@ import { Id, Nullable } from './common.js';
 import { PhotoQuality, ScenePhotoQuality } from './quality.js';
 
 /** The report types recognition builds: the vocabulary of /recognize and of every report. */
-export const REPORT_TYPES = ['FACING_COUNT', 'PLANOGRAM_COMPLIANCE', 'MHL_COMPLIANCE', 'PANORAMA', 'REALOGRAM', 'SHARE_OF_SPACE'] as const;
+export const REPORT_TYPES = ['FACING_COUNT', 'PLANOGRAM_COMPLIANCE', 'MHL_COMPLIANCE', 'PANORAMA', 'REALOGRAM', 'SHARE_OF_SPACE', 'PRICE_TAGS', 'PRICE_COMPLIANCE'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
 const Url = Type.String({ minLength: 1, maxLength: 2048 });

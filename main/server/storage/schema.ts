@@ -334,6 +334,31 @@ export interface AnnotationCorrectionTable extends Keyed, Stamped {
   after: string;
 }
 
+/** One price of the price list (migration 0028): an SKU's price in a currency, over days, everywhere or in one shop. */
+export interface PriceListTable extends Keyed, Stamped {
+  sku_id: string;
+  /** Hundredths of the currency's unit: 1.99 is 199 (exact, never a float). */
+  price_cents: number;
+  /** ISO 4217 code. */
+  currency: string;
+  /** The visits' `shop` it applies to; null: every shop without a price of its own. */
+  shop: string | null;
+  /** First and last day (YYYY-MM-DD, both included); valid_to null: open-ended. */
+  valid_from: string;
+  valid_to: string | null;
+}
+
+/** A supervisor's corrections of one photo's price tags (migration 0029, scenes/price-review.ts). */
+export interface PriceTagReviewTable extends Keyed, Stamped {
+  scene_id: string;
+  image_id: string;
+  /** Starts at 1 with the first save; each save adds 1 (optimistic concurrency). */
+  version: number;
+  /** JSON array of TagCorrection (scenes/price-review.ts). */
+  corrections: string;
+  reviewer: string | null;
+}
+
 /** An upload's pixel measures (JSON of domain/photo-checks.ts PixelMeasures), migration 0021. Local. */
 export interface PhotoMeasuresTable {
   upload_id: string;
@@ -467,6 +492,8 @@ export interface Database {
   recognition_settings: SettingTable;
   scene_annotations: SceneAnnotationTable;
   annotation_corrections: AnnotationCorrectionTable;
+  price_list: PriceListTable;
+  price_tag_reviews: PriceTagReviewTable;
   overview_scenes: OverviewSceneTable;
   overview_products: OverviewProductTable;
   overview_photos: OverviewPhotoTable;

@@ -39,6 +39,8 @@ type Declaration = {
      * (/api/data/v1.0, v1.1, v1.5). A laptop that syncs refuses writes to them (sync/plugin.ts).
      */
     routes?: readonly string[];
+    /** Master data served under the app's own API (/api/app/v1/): its path segments there, refused alike. */
+    appRoutes?: readonly string[];
     /**
      * Master data the import takes (domain/import.ts), under its table's name; a CSV may also name it
      * by its entity name or one of `aliases`. `naturalKey`: the API field that matches an existing
@@ -64,6 +66,8 @@ export const SYNC_ENTITIES = [
   // Tasks and KPIs have no write routes yet: they arrive by import.
   { entity: 'task', table: 'tasks', owner: 'central', routes: ['tasks'], import: { naturalKey: 'name' } },
   { entity: 'kpi', table: 'kpis', owner: 'central', routes: ['kpi'], import: { naturalKey: 'cid' } },
+  // The price list (domain/prices.ts): its API is the app's own, /api/app/v1/prices/.
+  { entity: 'price', table: 'price_list', owner: 'central', appRoutes: ['prices'], import: { aliases: ['prices'] } },
   { entity: 'agent', table: 'agents', owner: 'device' },
   { entity: 'visit', table: 'visits', owner: 'device', supervisorColumns: ['is_new', 'moderation', 'updated_at'] },
   { entity: 'upload', table: 'uploads', owner: 'device' },
@@ -74,6 +78,8 @@ export const SYNC_ENTITIES = [
   // visit's owner.
   { entity: 'scene_annotation', table: 'scene_annotations', owner: 'device', visit: 'scene_id' },
   { entity: 'annotation_correction', table: 'annotation_corrections', owner: 'device', visit: 'scene_id' },
+  // A supervisor's corrections of a photo's price tags (scenes/price-review.ts), like its boxes.
+  { entity: 'price_tag_review', table: 'price_tag_reviews', owner: 'device', visit: 'scene_id' },
   { entity: 'kpi_value', table: 'kpi_values', owner: 'device', supervisorColumns: ['value', 'updated_at'], visit: 'visit_id' },
   { entity: 'recognition_error', table: 'recognition_errors', owner: 'device' },
   { entity: 'oos_reason', table: 'oos_reasons', owner: 'device' },
@@ -98,6 +104,7 @@ export interface SyncEntity {
   localColumns?: readonly string[];
   visit?: 'visit_id' | 'scene_id';
   routes?: readonly string[];
+  appRoutes?: readonly string[];
   import?: { naturalKey?: string; aliases?: readonly string[] };
 }
 
@@ -116,6 +123,9 @@ export const PUSHED_ENTITIES: readonly SyncEntityName[] = ENTITIES.filter((e) =>
 
 /** The path segments of every master-data write route (sync/plugin.ts refuses them on a synced laptop). */
 export const MASTER_ROUTES: readonly string[] = ENTITIES.flatMap((e) => (e.owner === 'central' ? (e.routes ?? []) : []));
+
+/** The path segments of the master-data write routes under /api/app/v1/ (the price list). */
+export const MASTER_APP_ROUTES: readonly string[] = ENTITIES.flatMap((e) => (e.owner === 'central' ? (e.appRoutes ?? []) : []));
 
 /** The master-data import's entities, in dependency order (registry order). */
 export const IMPORTED: ReadonlyArray<{ key: ImportedTable; entity: SyncEntityName; naturalKey?: string; aliases: readonly string[] }> = ENTITIES.flatMap((e) =>

@@ -11,7 +11,7 @@ import { now } from '../storage/ids.js';
 import { write } from '../storage/transaction.js';
 import type { AuthenticatedDevice } from './central/device-auth.js';
 import { listRejections, readSettings } from './device-store.js';
-import { MASTER_ROUTES } from '../storage/sync-registry.js';
+import { MASTER_APP_ROUTES, MASTER_ROUTES } from '../storage/sync-registry.js';
 import { SyncEngine, type EngineOptions } from './engine.js';
 import { ModelTransfer } from './models.js';
 import { TusPhotoTransfer } from './photos.js';
@@ -31,7 +31,7 @@ declare module 'fastify' {
  * Data API's spellings (v1.0, v1.1, v1.5), and the import.
  */
 export const MASTER_WRITES = new RegExp(
-  `^/api/(?:v1\\.5|data/v1\\.[015])/(?:${MASTER_ROUTES.join('|')})(?:/|\\?|$)|^/api/app/v1/import(?:/|\\?|$)`,
+  `^/api/(?:v1\\.5|data/v1\\.[015])/(?:${MASTER_ROUTES.join('|')})(?:/|\\?|$)|^/api/app/v1/(?:${['import', ...MASTER_APP_ROUTES].join('|')})(?:/|\\?|$)`,
 );
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

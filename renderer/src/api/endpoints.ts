@@ -1,5 +1,6 @@
 // Paths of the three API families the renderer uses, one function per call it makes.
 import type { ApiClient, Query } from './client';
+import { ApiError } from './errors';
 import type {
   AnnotationsCorrection,
   AnnotationsSavedBody,
@@ -12,6 +13,11 @@ import type {
   Mhl,
   MhlRecord,
   NamedRecord,
+  Price,
+  PriceBody,
+  PriceTagsCorrection,
+  PriceTagsSavedBody,
+  ScenePriceTags,
   Planogram,
   PlanogramRecord,
   QualityThresholds,
@@ -253,4 +259,58 @@ export function getVisitMarks(api: ApiClient, visits: readonly string[]) {
 }
 export function getVisitsByMark(api: ApiClient, mark: 'fine' | 'check' | 'retake', signal?: AbortSignal) {
   return api.get<{ mark: string; visits: string[] }>(`${APP}/photo_quality/visits/`, { mark }, signal);
+}
+
+// The price list (/api/app/v1/prices/) and its import; the review of a scene's price tags.
+const PRICES = `${APP}/prices/`;
+
+/** A table's server source over the price list, with fixed filters (`?sku=`, `?shop=`). */
+export function priceSource(api: ApiClient, filters: Query = {}, version = 0) {
+  return {
+    key: `prices?${JSON.stringify(filters)}`,
+    version,
+    load: (query: Query, signal: AbortSignal) => api.page<Price>(PRICES, { ...query, ...filters }, signal),
+  };
+}
+
+export function createPrice(api: ApiClient, body: Partial<PriceBody>) {
+  return api.post<Price>(PRICES, body);
+}
+
+export function updatePrice(api: ApiClient, id: string, body: Partial<PriceBody>) {
+  return api.patch<Price>(`${PRICES}${encodeURIComponent(id)}/`, body);
+}
+
+export function deletePrice(api: ApiClient, id: string) {
+  return api.delete(`${PRICES}${encodeURIComponent(id)}/`);
+}
+
+type ImportSummary = { created: Record<string, number>; updated: Record<string, number> };
+
+/**
+ * A price-list file through the master-data import, all rows or none: a CSV as it is, a JSON list of
+ * rows as the document's `price_list` (a JSON document as it is).
+ */
+export async function importPriceFile(api: ApiClient, file: Blob, name: string): Promise<ImportSummary> {
+  if (!name.toLowerCase().endsWith('.json')) {
+    const form = new FormData();
+    form.append('entity', 'prices');
+    form.append('file', file, name);
+    return api.postForm<ImportSummary>(`${APP}/import/`, form);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await file.text());
+  } catch (e) {
+    throw new ApiError(400, `Malformed JSON: ${(e as Error).message}`);
+  }
+  return api.post<ImportSummary>(`${APP}/import/`, Array.isArray(parsed) ? { price_list: parsed } : parsed);
+}
+
+export function getPriceTags(api: ApiClient, scene: string) {
+  return api.get<ScenePriceTags>(`${V15}/scenes/${encodeURIComponent(scene)}/price_tags/`);
+}
+
+export function savePriceTags(api: ApiClient, scene: string, body: PriceTagsCorrection) {
+  return api.put<PriceTagsSavedBody>(`${V15}/scenes/${encodeURIComponent(scene)}/price_tags/`, body);
 }

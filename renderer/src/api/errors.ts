@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly fieldErrors: FieldErrors = {},
+    /** The error body as the server sent it (the import's `failures`). */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -35,7 +37,7 @@ function messagesOf(value: unknown): string[] {
 export function parseErrorBody(status: number, body: unknown, fallback: string): ApiError {
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const record = body as Record<string, unknown>;
-    if (typeof record.detail === 'string') return new ApiError(status, record.detail);
+    if (typeof record.detail === 'string') return new ApiError(status, record.detail, {}, body);
     const fields: FieldErrors = {};
     const general: string[] = [];
     for (const [key, value] of Object.entries(record)) {
@@ -50,7 +52,7 @@ export function parseErrorBody(status: number, body: unknown, fallback: string):
         : Object.entries(fields)
             .map(([k, m]) => `${k}: ${m.join(' ')}`)
             .join('; ');
-    return new ApiError(status, summary || fallback, fields);
+    return new ApiError(status, summary || fallback, fields, body);
   }
   if (Array.isArray(body)) {
     const messages = messagesOf(body);

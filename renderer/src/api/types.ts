@@ -19,6 +19,7 @@ import type {
 } from '../../../main/server/schemas/recognition.js';
 import type { AnnotationBox as AnnotationBoxSchema, CorrectionItem, SuggestionsAnswer, SuggestionsBody as SuggestionsBodySchema, AnnotationsPutBody, AnnotationsSaved, ImageAnnotations, ReviewConflict as ReviewConflictSchema, SceneAnnotations as SceneAnnotationsSchema } from '../../../main/server/schemas/review.js';
 import type { SkuItem } from '../../../main/server/schemas/skus.js';
+import type { PriceCreate, PriceItem, PriceTagsPutBody, PriceTagsSaved, ScenePriceTags as ScenePriceTagsSchema } from '../../../main/server/schemas/prices.js';
 import type { SyncSettings as SyncSettingsSchema, SyncSettingsBody as SyncSettingsBodySchema, SyncStatus as SyncStatusSchema } from '../../../main/server/schemas/sync.js';
 import type { VisitItem } from '../../../main/server/schemas/visits.js';
 import type { PhotoQuality as PhotoQualitySchema, QualityThresholds as QualityThresholdsSchema, VisitMarks as VisitMarksSchema, VisitQuality as VisitQualitySchema } from '../../../main/server/schemas/quality.js';
@@ -67,6 +68,19 @@ export type Correction = Static<typeof CorrectionItem>;
 export type AnnotationsCorrection = Static<typeof AnnotationsPutBody>;
 export type AnnotationsSavedBody = Static<typeof AnnotationsSaved>;
 export type ReviewConflict = Static<typeof ReviewConflictSchema>;
+// The price list and the review of price tags (issue 45).
+export type Price = Static<typeof PriceItem>;
+export type PriceBody = Static<typeof PriceCreate>;
+export type ScenePriceTags = Static<typeof ScenePriceTagsSchema>;
+export type PriceTagsCorrection = Static<typeof PriceTagsPutBody>;
+export type PriceTagsSavedBody = Static<typeof PriceTagsSaved>;
+/** A failed row of the master-data import (400 body `failures`). */
+export interface ImportFailure {
+  entity: string;
+  index: number;
+  id: string | null;
+  errors: Record<string, unknown>;
+}
 
 /** The alternatives of an MHL record, in order (field names of MhlRecordItem). */
 export const MHL_ALTERNATIVES = ['sku1', 'sku2', 'sku3', 'sku4', 'sku5', 'sku6'] as const satisfies ReadonlyArray<keyof MhlRecord>;
@@ -80,6 +94,8 @@ export const REPORT_TYPES = [
   'PANORAMA',
   'REALOGRAM',
   'SHARE_OF_SPACE',
+  'PRICE_TAGS',
+  'PRICE_COMPLIANCE',
 ] as const satisfies ReadonlyArray<ReportType>;
 // A type the server adds and the list above lacks fails here.
 export const ALL_REPORT_TYPES_LISTED: Exclude<ReportType, (typeof REPORT_TYPES)[number]> extends never ? true : never = true;
@@ -96,6 +112,11 @@ import type {
 
 export type {
   FacingCount,
+  PriceComplianceBody,
+  PriceComplianceItem,
+  PriceStatus,
+  PriceTagItem,
+  PriceTagsImage,
   MhlCompliance,
   PlanogramCompliance,
   PositionStatus,

@@ -13,6 +13,7 @@ describe('routes', () => {
     { screen: 'new-visit' },
     { screen: 'visit', id: '01a2-x' },
     { screen: 'settings' },
+    { screen: 'prices' },
   ];
 
   it('round-trips every screen through its hash, ids with odd characters included', () => {

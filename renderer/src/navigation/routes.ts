@@ -11,6 +11,7 @@ export type Route =
   | { screen: 'new-visit' }
   | { screen: 'visit'; id: string }
   | { screen: 'settings' }
+  | { screen: 'prices' }
   | { screen: 'overview' }
   | { screen: 'review-queue' };
 
@@ -42,6 +43,8 @@ export function parseRoute(hash: string): Route {
       return second ? { screen: 'visit', id: second } : { screen: 'visits' };
     case 'settings':
       return { screen: 'settings' };
+    case 'prices':
+      return { screen: 'prices' };
     case 'overview':
       return second === 'queue' ? { screen: 'review-queue' } : { screen: 'overview' };
     default:
@@ -70,6 +73,8 @@ export function hrefFor(route: Route): string {
       return `#/visits/${e(route.id)}`;
     case 'settings':
       return '#/settings';
+    case 'prices':
+      return '#/prices';
     case 'overview':
       return '#/overview';
     case 'review-queue':

@@ -7,6 +7,7 @@ export { DisplaysScreen } from '../screens/displays/DisplaysScreen';
 export { MhlScreen } from '../screens/displays/MhlScreen';
 export { PlanogramScreen } from '../screens/displays/PlanogramScreen';
 export { SettingsScreen } from '../screens/settings/SettingsScreen';
+export { PricesScreen } from '../screens/prices/PricesScreen';
 export { NewVisitScreen } from '../screens/visits/NewVisitScreen';
 export { VisitScreen } from '../screens/visits/VisitScreen';
 export { VisitsScreen } from '../screens/visits/VisitsScreen';

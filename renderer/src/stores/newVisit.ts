@@ -52,7 +52,7 @@ export const CURRENT_DRAFT = 'current';
 
 /** Reports asked for: the compliance ones only when the display has what they compare against. */
 export function reportTypesFor(display: Display | null): ReportType[] {
-  const types: ReportType[] = ['FACING_COUNT', 'REALOGRAM', 'SHARE_OF_SPACE', 'PANORAMA'];
+  const types: ReportType[] = ['FACING_COUNT', 'REALOGRAM', 'SHARE_OF_SPACE', 'PANORAMA', 'PRICE_TAGS', 'PRICE_COMPLIANCE'];
   if (display?.planogram) types.push('PLANOGRAM_COMPLIANCE');
   if (display?.musthavelist) types.push('MHL_COMPLIANCE');
   return types;

@@ -18,6 +18,9 @@ import { buildMhlCompliance } from '../reports/mhl-compliance.js';
 import { buildPlanogramCompliance } from '../reports/planogram-compliance.js';
 import { buildRealogram } from '../reports/realogram.js';
 import { buildShareOfSpace } from '../reports/share-of-space.js';
+import { buildPriceCompliance, buildPriceTags, priceSkus } from '../reports/prices.js';
+import { pricesOn } from '../../domain/prices.js';
+import type { RecognitionKpi } from '../visit-kpis.js';
 import { reviewedAnalysis } from '../review.js';
 import { presentReport, type ReportObject } from '../recognize.js';
 import { getUpload, storeUpload, uploadUrlPath } from '../../domain/uploads.js';
@@ -26,7 +29,7 @@ import { setVisitKpi } from '../visit-kpis.js';
 import { enqueueDelivery } from '../webhooks/deliveries.js';
 import type { SceneOptions } from '../recognize.js';
 import { finishJob, releaseJob, type ClaimedJob } from './queue.js';
-import { findScene, mhlRecordsOf, planogramRecordsOf, setReportResult, setSceneAnalysis, skuNames as skuNamesOf, unbuiltReports, type SceneRow } from '../queries.js';
+import { findScene, mhlRecordsOf, planogramRecordsOf, visitShopAndDay, setReportResult, setSceneAnalysis, skuNames as skuNamesOf, unbuiltReports, type SceneRow } from '../queries.js';
 import type { PanoramaBody } from '../reports/bodies.js';
 import { bayBody } from '../reports/bay.js';
 import { sceneFacings } from '../../recognition/bay/facings.js';
@@ -81,13 +84,13 @@ async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalys
 }
 
 async function skuNames(db: Kysely<Database>, analysis: SceneAnalysis): Promise<Map<string, string>> {
-  const ids = [...new Set(analysis.images.flatMap((i) => i.products.map((p) => p.sku_id)).filter((s): s is string => s !== null))];
+  const ids = [...new Set(analysis.images.flatMap((i) => [...i.products, ...(i.price_tags ?? [])].map((p) => p.sku_id)).filter((s): s is string => s !== null))];
   return skuNamesOf(db, ids);
 }
 
 interface Built {
   json: unknown;
-  kpi?: { kpi: 'osa' | 'planogram' | 'facings'; value: number };
+  kpi?: { kpi: RecognitionKpi; value: number };
 }
 
 async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis: () => Promise<SceneAnalysis>): Promise<Built> {
@@ -104,6 +107,19 @@ async function buildReport(ctx: JobContext, scene: Scene, type: string, analysis
     }
     case 'SHARE_OF_SPACE':
       return { json: buildShareOfSpace(await analysis()) };
+    case 'PRICE_TAGS': {
+      const a = await analysis();
+      return { json: buildPriceTags(a, await skuNames(db, a)) };
+    }
+    case 'PRICE_COMPLIANCE': {
+      const a = await analysis();
+      // The price list as it stands for the visit's shop on the visit's day (domain/prices.ts).
+      const { shop, day } = await visitShopAndDay(db, scene.visit_id, scene.created_at);
+      const skus = priceSkus(a);
+      const json = buildPriceCompliance(a, { shop, day, expected: await pricesOn(db, skus, shop, day), names: await skuNamesOf(db, skus) });
+      // No KPI value where the price list prices nothing on the shelf: there is no figure to give.
+      return { json, ...(json.compliance === null ? {} : { kpi: { kpi: 'prices' as const, value: Math.round(json.compliance * 10_000) / 100 } }) };
+    }
     case 'MHL_COMPLIANCE': {
       if (!scene.display_id) throw new ReportInputError('MHL_COMPLIANCE needs a display.');
       const mhl = (await displayPlan(db, scene.display_id))?.musthavelist;

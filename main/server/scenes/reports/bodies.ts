@@ -119,3 +119,94 @@ export interface PanoramaBody {
   boxes?: number;
   bay?: BayBody;
 }
+
+/** A promotion printed on a tag: N for a total price, or buy N pay M. */
+export type TagPromotion = { kind: 'bundle'; quantity: number; total: string; currency: string | null } | { kind: 'multibuy'; buy: number; pay: number };
+
+/** One price tag of a PRICE_TAGS photo: its box (photo pixels), what was read, what it prices. */
+export interface PriceTagItem {
+  /** The tag's index in the photo's analysis: what a review correction names. */
+  index: number;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  /** Tag detector confidence. */
+  score: number;
+  /** The lines read, joined by newlines ('' when nothing was read). */
+  text: string;
+  status: 'read' | 'unreadable';
+  /** The shelf price, a decimal string ("1.99"); null when unreadable (never a guessed price). */
+  price: string | null;
+  currency: string | null;
+  /** Why it is unreadable; null when read. */
+  reason: string | null;
+  promotion: TagPromotion | null;
+  unit_price: { price: string; currency: string | null; per: string } | null;
+  /** Confidence of the text read, 0..1 (1 for a price a reviewer gave). */
+  read_score: number;
+  ean: string | null;
+  /** The SKU the tag prices (the merged facing's in a bay), null when it prices none. */
+  sku_id: string | null;
+  name: string | null;
+  /** The facing it prices: index in this photo's products (REALOGRAM's annotations), null when none. */
+  product_index: number | null;
+  shelf_index: number | null;
+  /** A reviewer corrected its price or link. */
+  reviewed: boolean;
+  /** Photos joined into a bay: the tag's box in bay pixels (as REALOGRAM's `bay_*`, corners here). */
+  bay_x1?: number;
+  bay_y1?: number;
+  bay_x2?: number;
+  bay_y2?: number;
+}
+
+/** PRICE_TAGS: one item per photo, every tag found on it. */
+export interface PriceTagsImage {
+  image: string;
+  width: number;
+  height: number;
+  tags: PriceTagItem[];
+}
+
+export type PriceStatus = 'ok' | 'wrong_price' | 'no_tag' | 'unreadable' | 'no_expected_price';
+
+/** One SKU of the scene (its bay) in PRICE_COMPLIANCE. */
+export interface PriceComplianceItem {
+  sku_id: string;
+  name: string | null;
+  /** Its facings on the shelf (the bay's, each once); 0 for an SKU only a tag names (by its EAN). */
+  facings: number;
+  /** The price list's price for the visit's shop and day ("1.99"), null when it has none. */
+  expected_price: string | null;
+  expected_currency: string | null;
+  /** The price-list record it came from. */
+  price_record: string | null;
+  /** The distinct prices read on its tags, in the order found. */
+  found_prices: { price: string; currency: string | null }[];
+  /** Its tags: photo and index in PRICE_TAGS. */
+  tags: { image: string; index: number }[];
+  /**
+   * ok: every readable tag shows the expected price; wrong_price: one shows another; no_tag: no tag
+   * prices it; unreadable: its tags could not be read; no_expected_price: the price list has none.
+   */
+  status: PriceStatus;
+}
+
+/** PRICE_COMPLIANCE: per SKU, expected and found prices; compliance = ok / SKUs with an expected price (null: none has one). */
+export interface PriceComplianceBody {
+  /** The visit's shop and day the price list was read for. */
+  shop: string | null;
+  day: string;
+  compliance: number | null;
+  /** SKUs with an expected price (the compliance's denominator), and how many are ok. */
+  checked: number;
+  ok: number;
+  skus: PriceComplianceItem[];
+  /**
+   * Tags that price no known SKU: reported as such, never guessed onto one. `product_index` null: linked
+   * to no facing; else the facing it prices, whose product was not identified.
+   */
+  unlinked_tags: { image: string; index: number; product_index: number | null; price: string | null; currency: string | null; status: 'read' | 'unreadable'; text: string }[];
+  bay?: BayBody;
+}

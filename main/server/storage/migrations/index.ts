@@ -18,6 +18,8 @@ import { outboxRecords } from './0023-outbox-records.js';
 import { reviewReferences } from './0025-review-references.js';
 import { overview } from './0026-overview.js';
 import { tableVersions } from './0027-table-versions.js';
+import { priceList } from './0028-price-list.js';
+import { priceTagReviews } from './0029-price-tag-reviews.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -37,4 +39,6 @@ export const migrations: Record<string, Migration> = {
   '0025-review-references': reviewReferences,
   '0026-overview': overview,
   '0027-table-versions': tableVersions,
+  '0028-price-list': priceList,
+  '0029-price-tag-reviews': priceTagReviews,
 };

@@ -4,7 +4,7 @@
 // ready; errors in them can be reported back, and the visit acknowledged. Only what the reports name
 // is fetched: their SKUs by id, the records of their must-have list, their KPIs by id.
 import { useCallback, useMemo, useState } from 'react';
-import type { Annotation, FacingCount, MhlCompliance, Panorama, PlanogramCompliance, ShareOfSpace } from '../../api/types';
+import type { Annotation, FacingCount, MhlCompliance, Panorama, PlanogramCompliance, PriceComplianceBody, PriceTagsImage, ShareOfSpace } from '../../api/types';
 import { ErrorMessage, Loading } from '../../components/StateMessage';
 import { mayLeave } from '../../navigation/leaveGuard';
 import { useSkus } from '../../stores/skuDirectory';
@@ -18,6 +18,8 @@ import { ReportSection } from './ReportStatus';
 import { skusNamed } from './reportSkus';
 import { ReviewOutcome } from './ReviewOutcome';
 import { ReviewPanel } from './review/ReviewPanel';
+import { PriceTagPhotos } from './review/PriceTagReview';
+import { PriceComplianceView } from './PriceComplianceView';
 import { skuColours } from './skuColours';
 import { useKpiDefinitions } from './useKpiDefinitions';
 import { useMustHaveRecords } from './useMustHaveRecords';
@@ -65,6 +67,8 @@ export function VisitScreen({ id }: { id: string }) {
   const facings = reports.ready<FacingCount>('FACING_COUNT');
   const compliance = reports.ready<PlanogramCompliance>('PLANOGRAM_COMPLIANCE');
   const panorama = reports.ready<Panorama>('PANORAMA');
+  const priceCompliance = reports.ready<PriceComplianceBody>('PRICE_COMPLIANCE');
+  const priceTags = reports.ready<PriceTagsImage[]>('PRICE_TAGS');
   const colourOf = skuColours([...photos.flatMap(({ photo }) => photo.annotations.map((a) => a.sku_id)), ...(facings ?? []).map((f) => f.sku_id)]);
   const { byType } = reports;
 
@@ -113,6 +117,14 @@ export function VisitScreen({ id }: { id: string }) {
       </ReportSection>
       <ReportSection id="mhl-check-title" title="Must-have list" type="MHL_COMPLIANCE" report={byType.MHL_COMPLIANCE}>
         {mhl && <MhlChecklist report={mhl} records={mhlRecords} nameOf={name} onOutOfStock={setOos} />}
+      </ReportSection>
+      <ReportSection id="price-compliance-title" title="Price compliance" type="PRICE_COMPLIANCE" report={byType.PRICE_COMPLIANCE}>
+        {priceCompliance && <PriceComplianceView report={priceCompliance} nameOf={name} />}
+      </ReportSection>
+      <ReportSection id="price-tags-title" title="Price tags" type="PRICE_TAGS" report={byType.PRICE_TAGS}>
+        {priceTags && (
+          <PriceTagPhotos photos={priceTags} compliance={priceCompliance} scene={byType.PRICE_TAGS?.scene ?? null} nameOf={name} onSaved={onReviewSaved} />
+        )}
       </ReportSection>
       <ReportSection id="panorama-title" title="Panorama" type="PANORAMA" report={byType.PANORAMA}>
         {panorama && <PanoramaView panorama={panorama} />}

@@ -8,4 +8,6 @@ export const REPORT_LABEL: Record<ReportType, string> = {
   PANORAMA: 'Panorama',
   REALOGRAM: 'Products on photos',
   SHARE_OF_SPACE: 'Share of space',
+  PRICE_TAGS: 'Price tags',
+  PRICE_COMPLIANCE: 'Price compliance',
 };

@@ -1,6 +1,6 @@
 // The SKUs a visit's screen names: those its reports mention and those of its must-have records. The
 // screen asks the server for these by id, never for the catalog.
-import type { FacingCount, MhlCompliance, MhlRecord, PlanogramCompliance, Realogram, Report, ShareOfSpace } from '../../api/types';
+import type { FacingCount, MhlCompliance, MhlRecord, PlanogramCompliance, PriceComplianceBody, PriceTagsImage, Realogram, Report, ShareOfSpace } from '../../api/types';
 
 export function skusNamed(reports: readonly Report[], mhlRecords: readonly MhlRecord[]): string[] {
   const ids = new Set<string>();
@@ -24,6 +24,12 @@ export function skusNamed(reports: readonly Report[], mhlRecords: readonly MhlRe
       }
       case 'MHL_COMPLIANCE':
         for (const m of (r.json as MhlCompliance).records) add(m.found_sku_id);
+        break;
+      case 'PRICE_COMPLIANCE':
+        for (const s of (r.json as PriceComplianceBody).skus) add(s.sku_id);
+        break;
+      case 'PRICE_TAGS':
+        for (const photo of r.json as PriceTagsImage[]) for (const t of photo.tags) add(t.sku_id);
         break;
     }
   }

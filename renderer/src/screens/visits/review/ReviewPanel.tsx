@@ -2,7 +2,10 @@
 // product, mark unknown on purpose, delete, draw, move, resize), undo and redo, keyboard shortcuts, the
 // counts as corrected and the recognition errors reported on the scene as a to-do list. Nothing reaches
 // the server until Save; leaving with unsaved corrections asks first (docs/recognition.md, "Review").
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { getPriceTags } from '../../../api/endpoints';
+import type { ScenePriceTags } from '../../../api/types';
+import { useSession } from '../../../stores/session';
 import { ErrorMessage, Loading } from '../../../components/StateMessage';
 import { CorrectedCounts } from './CorrectedCounts';
 import { ReportedErrors } from './ReportedErrors';
@@ -33,6 +36,7 @@ export function ReviewPanel({ scenes, onSaved, onClose }: { scenes: readonly str
   const [views, setViews] = useState<Record<string, View>>({});
   const setView = useCallback((key: string, v: View) => setViews((all) => ({ ...all, [key]: v })), []);
   useReviewShortcuts(store, tools, activeKey, save);
+  const priceTags = usePriceTags(photo?.scene ?? null);
 
   if (loadError) return <ErrorMessage message={`The boxes could not be read: ${loadError}`} onRetry={load} />;
   if (loading) return <Loading what="boxes" />;
@@ -68,6 +72,7 @@ export function ReviewPanel({ scenes, onSaved, onClose }: { scenes: readonly str
           }}
           nameOf={nameOf}
           colourOf={colourOf}
+          priceTags={priceTags.get(photo.image) ?? []}
         />
         <div className="review-side">
           <SelectedBox store={store} selected={selected} box={box} tools={tools} suggestions={suggestions} nameOf={nameOf} colourOf={colourOf} />
@@ -78,4 +83,27 @@ export function ReviewPanel({ scenes, onSaved, onClose }: { scenes: readonly str
       </div>
     </div>
   );
+}
+
+/**
+ * The price tags of a scene's photos, drawn beside the boxes so the reviewer sees which facing each
+ * prices (they are corrected in the visit's "Price tags" section). None for a scene without them.
+ */
+type PhotoTags = ScenePriceTags['images'][number]['tags'];
+
+function usePriceTags(scene: string | null): Map<string, PhotoTags> {
+  const api = useSession((s) => s.api);
+  const [tags, setTags] = useState<Map<string, PhotoTags>>(new Map());
+  useEffect(() => {
+    if (!scene) return;
+    let live = true;
+    getPriceTags(api, scene).then(
+      (r) => live && setTags(new Map(r.images.map((i) => [i.image, i.tags]))),
+      () => live && setTags(new Map()),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, scene]);
+  return tags;
 }

@@ -5,7 +5,9 @@
 import { useEffect, useState, type MutableRefObject } from 'react';
 import { getUpload } from '../../../api/endpoints';
 import { describeError } from '../../../api/errors';
-import type { Upload } from '../../../api/types';
+import type { PriceTagItem, Upload } from '../../../api/types';
+
+type DrawnTag = Pick<PriceTagItem, 'index' | 'x1' | 'y1' | 'x2' | 'y2' | 'price'>;
 import { ApiImage } from '../../../components/ApiImage';
 import { ErrorMessage } from '../../../components/StateMessage';
 import { useSession } from '../../../stores/session';
@@ -27,6 +29,7 @@ export function ReviewPhoto({
   onDrawn,
   nameOf,
   colourOf,
+  priceTags = [],
 }: {
   store: ReviewStore;
   photo: EditPhoto;
@@ -38,6 +41,8 @@ export function ReviewPhoto({
   onDrawn(): void;
   nameOf(sku: string | null, box?: EditBox): string;
   colourOf: SkuColours;
+  /** The photo's price tags, drawn for reference under the boxes (not editable here). */
+  priceTags?: readonly DrawnTag[];
 }) {
   const api = useSession((s) => s.api);
   const key = photoKey(photo.scene, photo.image);
@@ -80,6 +85,18 @@ export function ReviewPhoto({
         >
           {upload ? <ApiImage src={upload.url} alt={`Shelf photo ${index + 1}`} draggable={false} /> : <span className="image-loading" />}
           <svg viewBox={`0 0 ${photo.width} ${photo.height}`} role="group" aria-label={`Boxes on photo ${index + 1}`}>
+            {priceTags.length > 0 && (
+              <g className="review-price-tags" role="group" aria-label={`Price tags on photo ${index + 1}`} pointerEvents="none">
+                {priceTags.map((t) => (
+                  <g key={t.index} role="img" aria-label={`Tag ${t.index + 1}: ${t.price ?? 'unreadable'}`}>
+                    <rect x={t.x1} y={t.y1} width={t.x2 - t.x1} height={t.y2 - t.y1} />
+                    <text x={t.x1} y={t.y2 + (t.y2 - t.y1) * 0.8} fontSize={Math.max(12, (t.y2 - t.y1) * 0.7)}>
+                      {t.price ?? '?'}
+                    </text>
+                  </g>
+                ))}
+              </g>
+            )}
             {/* The selected box is drawn last, over its neighbours, so its corners can always be grabbed. */}
             {photo.boxes
               .map((b, i) => [b, i] as const)
