@@ -32,7 +32,7 @@ export interface CropIdentity {
 export interface IdentifyHelpers {
   /** How many crops they identify at once. */
   readonly size: number;
-  identify(crop: RawPixels, appearance: Appearance, identifier: Identifier): Promise<CropIdentity>;
+  identify(crop: RawPixels, appearance: Appearance & { colour: Float32Array }, identifier: Identifier): Promise<CropIdentity>;
 }
 
 export function cropIdentity(r: Identification): CropIdentity {
