@@ -94,6 +94,11 @@ const CHANCE_INLIERS = 8;
 
 export class Identifier {
   private readonly refs = new Map<string, Reference>();
+  /**
+   * For telling look-alikes apart by their printed text (recognition/text/pack-text.ts): each SKU's
+   * name, and its name with its attributes' values (what may be printed on the pack).
+   */
+  readonly skuNames = new Map<string, { name: string; text: string }>();
   private votes: { index: VoteIndex; skus: string[] } | undefined;
   private readonly opts: Required<IdentifierOptions>;
 
