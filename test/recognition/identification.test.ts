@@ -72,8 +72,8 @@ describe('identification', () => {
     const embedding = Float32Array.from(e, (v, i) => c * v + Math.sqrt(1 - c * c) * (u[i] / norm));
     const make = (acceptMargin?: number) => {
       const i = new Identifier({ ...PIPELINE_IDENTIFIER, ...(acceptMargin === undefined ? {} : { acceptMargin }) });
-      i.add({ id: 'lookalike', skuId: 'lookalike', descriptor: { embedding: query.embedding, global: query.global, local: other.local } });
-      i.add({ id: 'own', skuId: 'own', descriptor: { embedding, global: query.global, local: query.local } });
+      i.add({ id: 'lookalike', skuId: 'lookalike', descriptor: { embedding: query.embedding, global: query.global, colour: query.colour, local: other.local } });
+      i.add({ id: 'own', skuId: 'own', descriptor: { embedding, global: query.global, colour: query.colour, local: query.local } });
       return i;
     };
     const ident = make();
@@ -93,6 +93,7 @@ describe('identification', () => {
     expect(back).not.toBeNull();
     expect(Array.from(back!.global)).toEqual(Array.from(d.global));
     expect(Array.from(back!.embedding)).toEqual(Array.from(d.embedding));
+    expect(Array.from(back!.colour)).toEqual(Array.from(d.colour));
     expect(back!.local.count).toBe(d.local.count);
     expect(Buffer.from(back!.local.descriptors).equals(Buffer.from(d.local.descriptors))).toBe(true);
     expect(decodeDescriptor(Buffer.from('not a descriptor'))).toBeNull();
@@ -102,6 +103,10 @@ describe('identification', () => {
     const at = 8 + d.global.length * 4;
     other.writeUInt32LE((other.readUInt32LE(at) + 1) >>> 0, at);
     expect(decodeDescriptor(other)).toBeNull();
+    // Written before the colour layout was stored (version 2): recomputed too.
+    const older = encodeDescriptor(d);
+    older.writeUInt32LE(2, 0);
+    expect(decodeDescriptor(older)).toBeNull();
   });
 });
 

@@ -19,7 +19,7 @@ class DelayedHelpers implements IdentifyHelpers {
   private seed = 1;
   constructor(readonly size: number) {}
 
-  async identify(crop: RawPixels, appearance: Appearance, identifier: Identifier): Promise<CropIdentity> {
+  async identify(crop: RawPixels, appearance: Appearance & { colour: Float32Array }, identifier: Identifier): Promise<CropIdentity> {
     this.given.push(crop);
     this.seed = (Math.imul(this.seed, 48271) + 11) >>> 0;
     await new Promise((resolve) => setTimeout(resolve, this.seed % 40));

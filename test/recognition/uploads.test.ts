@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../api/harness.js';
 import { cropFiles } from './fixtures.js';
 import { upload } from './helpers.js';
 import { loadIdentifier } from '../../main/server/recognition/identification/references.js';
+import { CatalogCopy, catalogReferences } from '../../main/server/recognition/identification/catalog-copy.js';
 
 // The test's receiver listens on loopback: allowed explicitly, as a local integration would (docs/api.md).
 process.env.SHELF_AUDIT_ALLOW_PRIVATE_URLS = '1';
@@ -222,9 +223,19 @@ describe('SKU reference images', () => {
     expect(b.references().filter((r) => r.skuId === 'sprite')).toHaveLength(2);
 
     expect((await t.patch('/api/v1.5/sku/sprite/', { id: 'sprite-2' })).status).toBe(200);
+    const c0 = await loadIdentifier(db, t.dataDir, t.server.app.recognitionAnalyzer);
+    expect(c0).not.toBe(b);
+    expect(c0.references().filter((r) => r.skuId === 'sprite-2')).toHaveLength(2);
+    // The SKU's name and attributes, which the printed text of look-alikes is compared with: a new
+    // name or attribute is another catalog too, and the catalog copied to another thread keeps them.
+    expect(c0.skuNames.get('sprite-2')).toEqual({ name: 'Sprite', text: 'Sprite' });
+    expect((await t.patch('/api/v1.5/sku/sprite-2/', { name: 'Sprite Zero', attributes: { flavour: 'lemon lime' } })).status).toBe(200);
     const c = await loadIdentifier(db, t.dataDir, t.server.app.recognitionAnalyzer);
-    expect(c).not.toBe(b);
-    expect(c.references().filter((r) => r.skuId === 'sprite-2')).toHaveLength(2);
+    expect(c).not.toBe(c0);
+    expect(c.skuNames.get('sprite-2')).toEqual({ name: 'Sprite Zero', text: 'Sprite Zero lemon lime' });
+    const copy = new CatalogCopy().identifier({ version: 1, options: c.options, refs: catalogReferences(c), names: [...c.skuNames] });
+    expect(copy.skuNames.get('sprite-2')).toEqual(c.skuNames.get('sprite-2'));
+    expect(copy.references()).toHaveLength(c.references().length);
 
     expect((await t.delete(`/api/v1.5/sku/sprite-2/images/${added.body.id}/`)).status).toBe(200);
     const d = await loadIdentifier(db, t.dataDir, t.server.app.recognitionAnalyzer);

@@ -9,6 +9,7 @@ import type { Identifier } from './identification/identifier.js';
 import { cropRaw, type RawPixels } from './identification/image-input.js';
 import type { IdentifyPool } from './identification/pool.js';
 import { groupIntoShelves, type Box } from './shelves.js';
+import { checkLookAlikesByText } from './text/pack-text.js';
 import { registerBay, type BayHints, type BayRegistration } from './bay/register.js';
 import { loadOpenCv } from './opencv.js';
 
@@ -98,7 +99,8 @@ export async function identifyBoxes(
   pool?: IdentifyPool,
 ): Promise<IdentifiedBox[]> {
   const crops = boxes.map((b) => cropRaw(raw, { x: b.x1, y: b.y1, w: b.x2 - b.x1, h: b.y2 - b.y1 }));
-  const ids = await identifyCrops(crops, identifier, checkpoint, pool);
+  let ids = await identifyCrops(crops, identifier, checkpoint, pool);
+  if (identifier.skuNames.size > 0) ids = await checkLookAlikesByText(crops, ids, identifier.skuNames);
   return boxes.map((b, i) => ({
     x1: b.x1,
     y1: b.y1,

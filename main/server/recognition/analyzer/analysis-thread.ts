@@ -131,7 +131,7 @@ export class AnalysisThread implements Analyzer {
   /** The catalog as the thread is to get it: the references only when it lacks this version. */
   private catalog(identifier: Identifier): CatalogMessage {
     const version = this.versions.of(identifier);
-    const message = { version, options: identifier.options, ...(this.held === version ? {} : { refs: catalogReferences(identifier) }) };
+    const message = { version, options: identifier.options, ...(this.held === version ? {} : { refs: catalogReferences(identifier), names: [...identifier.skuNames] }) };
     this.held = version;
     return message;
   }

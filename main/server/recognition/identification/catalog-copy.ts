@@ -14,6 +14,8 @@ export interface CatalogMessage {
   version: number;
   options: IdentifierOptions;
   refs?: CatalogReference[];
+  /** Identifier.skuNames, sent with the references. */
+  names?: Array<[string, { name: string; text: string }]>;
 }
 
 /** Numbers each Identifier once (the recognition worker reuses one while the catalog is unchanged). */
@@ -49,6 +51,7 @@ export class CatalogCopy {
       const descriptor = decodeDescriptor(r.descriptor);
       if (descriptor) identifier.add({ id: r.id, skuId: r.skuId, descriptor });
     }
+    for (const [id, n] of m.names ?? []) identifier.skuNames.set(id, n);
     this.current = { version: m.version, identifier };
     return identifier;
   }

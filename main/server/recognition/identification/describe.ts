@@ -2,6 +2,7 @@
 // classic global descriptor and the local features. Computed once per reference image when it is added (and stored), once per
 // detected product at recognition time.
 import sharp from 'sharp';
+import { COLOUR_LEN, colourLayout } from './colour-layout.js';
 import { EMBED_DIM, EMBED_SIDE, embed, embedderVersion, embeddingInput } from './embedding.js';
 import { DESCRIPTOR_SIZE, GLOBAL_LEN, globalDescriptor } from './global-descriptor.js';
 import { openImage, type ImageInput, type Rect } from './image-input.js';
@@ -10,6 +11,8 @@ import { LOCAL_SIDE, localFeatures, QUERY_FEATURES, type LocalFeatures } from '.
 export interface ProductDescriptor {
   embedding: Float32Array;
   global: Float32Array;
+  /** colour-layout.ts, of the same square resample as the embedding's input. */
+  colour: Float32Array;
   local: LocalFeatures;
 }
 
@@ -17,6 +20,7 @@ export interface ProductDescriptor {
 export interface ProductQuery {
   embedding: Float32Array;
   global: Float32Array;
+  colour: Float32Array;
   local: () => Promise<LocalFeatures>;
 }
 
@@ -53,7 +57,7 @@ export async function* describeQueryRuns(items: readonly QueryItem[], run: numbe
 
 async function withEmbeddings(parts: Awaited<ReturnType<typeof queryAppearance>>[]): Promise<ProductQuery[]> {
   const embeddings = await embed(parts.map((p) => p.pixels));
-  return parts.map((p, i) => ({ embedding: embeddings[i], global: p.global, local: p.local }));
+  return parts.map((p, i) => ({ embedding: embeddings[i], global: p.global, colour: p.colour, local: p.local }));
 }
 
 // The crop is cut and resized once per product (the embedding's input); the classic descriptor's
@@ -65,7 +69,8 @@ async function queryAppearance(input: ImageInput, crop?: Rect | null): Promise<O
     .raw()
     .toBuffer();
   const global = globalDescriptor({ data: small, width: DESCRIPTOR_SIZE, height: DESCRIPTOR_SIZE, channels: 3 });
-  return { pixels, global, local: queryLocalFeatures(input, crop) };
+  const colour = colourLayout({ data: pixels, width: EMBED_SIDE, height: EMBED_SIDE, channels: 3 });
+  return { pixels, global, colour, local: queryLocalFeatures(input, crop) };
 }
 
 /** A query's local features, computed on the first call (and kept). */
@@ -99,19 +104,22 @@ export async function describeProduct(input: ImageInput, crop?: Rect | null): Pr
   const global = globalDescriptor({ data: small, width: DESCRIPTOR_SIZE, height: DESCRIPTOR_SIZE, channels: info.channels });
   const local = await localFeatures({ data: gray, width: info.width, height: info.height, channels: 1 });
   // From the original pixels, not the 320 px copy, so a reference and a query are resampled alike.
-  const [embedding] = await embed([await embeddingInput(input, crop)]);
-  return { embedding, global, local };
+  const pixels = await embeddingInput(input, crop);
+  const [embedding] = await embed([pixels]);
+  const colour = colourLayout({ data: pixels, width: EMBED_SIDE, height: EMBED_SIDE, channels: 3 });
+  return { embedding, global, colour, local };
 }
 
 // Stored layout (little-endian): u32 version, u32 global length, f32[global], u32 embedder version
-// (embedderVersion()), u32 embedding length, f32[embedding], u32 keypoint count, f32[2 * count] points,
-// u8[32 * count] descriptors. Version 1 had no embedding; its blobs, and those embedded by another
-// model, are recomputed when loaded.
-const FORMAT_VERSION = 2;
+// (embedderVersion()), u32 embedding length, f32[embedding], u32 colour length, f32[colour], u32
+// keypoint count, f32[2 * count] points, u8[32 * count] descriptors. Version 1 had no embedding,
+// version 2 no colour layout; their blobs, and those embedded by another model, are recomputed when
+// loaded.
+const FORMAT_VERSION = 3;
 
 export function encodeDescriptor(d: ProductDescriptor): Buffer {
   const n = d.local.count;
-  const buf = Buffer.alloc(20 + d.global.length * 4 + d.embedding.length * 4 + n * 8 + n * 32);
+  const buf = Buffer.alloc(24 + d.global.length * 4 + d.embedding.length * 4 + d.colour.length * 4 + n * 8 + n * 32);
   let o = 0;
   buf.writeUInt32LE(FORMAT_VERSION, o); o += 4;
   buf.writeUInt32LE(d.global.length, o); o += 4;
@@ -119,6 +127,8 @@ export function encodeDescriptor(d: ProductDescriptor): Buffer {
   buf.writeUInt32LE(embedderVersion(), o); o += 4;
   buf.writeUInt32LE(d.embedding.length, o); o += 4;
   Buffer.from(d.embedding.buffer, d.embedding.byteOffset, d.embedding.byteLength).copy(buf, o); o += d.embedding.byteLength;
+  buf.writeUInt32LE(d.colour.length, o); o += 4;
+  Buffer.from(d.colour.buffer, d.colour.byteOffset, d.colour.byteLength).copy(buf, o); o += d.colour.byteLength;
   buf.writeUInt32LE(n, o); o += 4;
   Buffer.from(d.local.points.buffer, d.local.points.byteOffset, d.local.points.byteLength).copy(buf, o); o += n * 8;
   Buffer.from(d.local.descriptors.buffer, d.local.descriptors.byteOffset, d.local.descriptors.byteLength).copy(buf, o);
@@ -136,9 +146,13 @@ export function decodeDescriptor(buf: Uint8Array): ProductDescriptor | null {
   o += 8;
   const embedding = new Float32Array(EMBED_DIM);
   for (let i = 0; i < EMBED_DIM; i++, o += 4) embedding[i] = b.readFloatLE(o);
+  if (b.length < o + 4 || b.readUInt32LE(o) !== COLOUR_LEN) return null;
+  o += 4;
+  const colour = new Float32Array(COLOUR_LEN);
+  for (let i = 0; i < COLOUR_LEN; i++, o += 4) colour[i] = b.readFloatLE(o);
   const n = b.readUInt32LE(o); o += 4;
   const points = new Float32Array(n * 2);
   for (let i = 0; i < n * 2; i++, o += 4) points[i] = b.readFloatLE(o);
   const descriptors = new Uint8Array(b.subarray(o, o + n * 32));
-  return { embedding, global, local: { count: n, points, descriptors } };
+  return { embedding, global, colour, local: { count: n, points, descriptors } };
 }

@@ -2,6 +2,7 @@
 // re-ranked by geometrically verified local-feature matches, with an "unknown" decision when neither
 // is convincing.
 import { appearanceSimilarity } from './appearance.js';
+import { colourDistance } from './colour-layout.js';
 import type { ProductDescriptor, ProductQuery } from './describe.js';
 import type { LocalFeatures } from './local-features.js';
 import { buildVoteIndex, verifiedMatches, vote, type VoteIndex } from './local-features.js';
@@ -18,6 +19,8 @@ export interface Candidate {
   score: number;
   similarity: number;
   inliers: number;
+  /** Colour-layout distance to the SKU's closest reference (colour-layout.ts); only for the shortlist when colour counts. */
+  colour?: number;
 }
 
 export interface Identification {
@@ -57,6 +60,13 @@ export interface IdentifierOptions {
    * catalog look like, and where local features would only spend time (a shelf of unknown products).
    */
   rejectBelow?: number;
+  /**
+   * Score taken off a shortlisted SKU per 10 units of colour-layout distance beyond the shortlist's
+   * closest (0: colour layout not compared).
+   */
+  colourWeight?: number;
+  /** Unknown when, after verification, the best SKU leads the next shortlisted one by less than this. */
+  unknownMargin?: number;
 }
 
 // Calibrated on sku-crops (never trained on) with the Grocery Store val split: a shelf crop of a catalog
@@ -64,13 +74,17 @@ export interface IdentifierOptions {
 // products outside the catalog mostly below 0.64 (at most 0.74); 2 of 61 catalog crops fall below 0.55
 // (those are lost to rejectBelow) while about half of the products outside the catalog do. Packs sharing a printed logo with a
 // catalog SKU (a Coca-Cola can against the Coca-Cola bottle) can still pass as that SKU.
-const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, refsPerSku: 3, enoughInliers: 40, votes: true, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.8, sureInliers: 16, acceptSimilarity: 0.85, acceptMargin: 0.1, rejectBelow: 0.55 };
+const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, refsPerSku: 3, enoughInliers: 40, votes: true, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.8, sureInliers: 16, acceptSimilarity: 0.85, acceptMargin: 0.1, rejectBelow: 0.55, colourWeight: 0, unknownMargin: 0 };
 // Look-alikes of one brand (Nesquik Duo against Nesquik Duo in another language, two Special K) differ
 // in words and colour patches that the embedding barely sees: 0.1 ahead of the next SKU was taken
 // without verification, and wrongly. A crop only 0.1..0.2 ahead is verified by local features, where
 // the differing words survive. Chosen on the identify-shelves bench's choice half (packshot references,
 // real shelves; docs/recognition.md): SKU counts exact 63.9 -> 66.7 %, false identifications 9 -> 8.
-export const PIPELINE_IDENTIFIER: IdentifierOptions = { votes: false, refsPerSku: 2, enoughInliers: 16, acceptMargin: 0.2 };
+// Past those, on the same bench (docs/recognition.md): colour layout among the shortlist (0.1 per 10
+// units, Special K Cioccolato Fondente's brown side against Classic's blue one), a best SKU within 0.05
+// of the next left unknown (a pack between two siblings is usually a third sibling without a
+// reference), and nothing under 0.6 similar taken (products outside the catalog).
+export const PIPELINE_IDENTIFIER: IdentifierOptions = { votes: false, refsPerSku: 2, enoughInliers: 16, acceptMargin: 0.2, rejectBelow: 0.6, colourWeight: 0.1, unknownMargin: 0.05 };
 
 // Geometric agreement outweighs appearance: in cluttered photos colour statistics mislead, while 20+
 // matches agreeing on one homography rarely happen between different packs.
@@ -80,6 +94,11 @@ const CHANCE_INLIERS = 8;
 
 export class Identifier {
   private readonly refs = new Map<string, Reference>();
+  /**
+   * For telling look-alikes apart by their printed text (recognition/text/pack-text.ts): each SKU's
+   * name, and its name with its attributes' values (what may be printed on the pack).
+   */
+  readonly skuNames = new Map<string, { name: string; text: string }>();
   private votes: { index: VoteIndex; skus: string[] } | undefined;
   private readonly opts: Required<IdentifierOptions>;
 
@@ -217,11 +236,31 @@ export class Identifier {
       }
       candidates.push({ skuId: c.skuId, similarity: c.similarity, inliers, score: combine(c.similarity, inliers, saturating) });
     }
+    if (this.opts.colourWeight > 0) this.weighColour(query.colour, ranked, candidates, shortlist);
     candidates.sort((a, b) => b.score - a.score);
     const best = candidates[0];
     const score = Math.min(1, best.score / (1 + VERIFIED_WEIGHT));
     const known = best.score >= this.opts.unknownBelow || best.similarity >= this.opts.sureSimilarity || best.inliers >= this.opts.sureInliers;
-    return { skuId: known ? best.skuId : null, score, candidates };
+    // Too close a call between two shortlisted SKUs: the pack is likely a third sibling.
+    const next = candidates.find((c, i) => i > 0 && shortlist.has(c.skuId));
+    const clear = !next || !shortlist.has(best.skuId) || best.score - next.score >= this.opts.unknownMargin;
+    return { skuId: known && clear ? best.skuId : null, score, candidates };
+  }
+
+  /** Lowers the shortlisted candidates' scores by how much farther their colour layout is than the closest's. */
+  private weighColour(colour: Float32Array, ranked: ReturnType<Identifier['rankGlobal']>, candidates: Candidate[], shortlist: Set<string>): void {
+    const distance = new Map<string, number>();
+    for (const c of ranked) {
+      if (!shortlist.has(c.skuId)) continue;
+      distance.set(c.skuId, Math.min(...c.refs.map((r) => colourDistance(colour, r.descriptor.colour))));
+    }
+    const closest = Math.min(...distance.values());
+    for (const c of candidates) {
+      const d = distance.get(c.skuId);
+      if (d === undefined) continue;
+      c.colour = d;
+      c.score -= (this.opts.colourWeight * (d - closest)) / 10;
+    }
   }
 }
 

@@ -26,17 +26,36 @@ export interface CropIdentity {
   score: number;
   /** The best candidate SKUs, best first (also when the crop is called unknown). */
   suggestions: { skuId: string; score: number }[];
+  /**
+   * The other candidates nearly as alike by appearance as the chosen SKU (at most LOOK_ALIKE_GAP less
+   * similar; gap: how much less): where the pack's printed text may decide (recognition/text/pack-text.ts).
+   */
+  lookAlikes?: { skuId: string; gap: number }[];
+  /** The pack's text, when it was read and changed the answer. */
+  readText?: string;
 }
 
 /** Other threads identifying crops, each with a copy of the catalog (pool.ts). */
 export interface IdentifyHelpers {
   /** How many crops they identify at once. */
   readonly size: number;
-  identify(crop: RawPixels, appearance: Appearance, identifier: Identifier): Promise<CropIdentity>;
+  identify(crop: RawPixels, appearance: Appearance & { colour: Float32Array }, identifier: Identifier): Promise<CropIdentity>;
 }
 
+// Siblings of one brand are 0.1..0.2 apart by appearance at most (identifier.ts); 0.1 behind the chosen SKU
+// is where its lead is a matter of chance (identify-shelves bench, choice half).
+const LOOK_ALIKE_GAP = 0.1;
+
 export function cropIdentity(r: Identification): CropIdentity {
-  return { skuId: r.skuId, score: r.score, suggestions: r.candidates.slice(0, SUGGESTIONS).map((c) => ({ skuId: c.skuId, score: Math.round(c.score * 1000) / 1000 })) };
+  const suggestions = r.candidates.slice(0, SUGGESTIONS).map((c) => ({ skuId: c.skuId, score: Math.round(c.score * 1000) / 1000 }));
+  const chosen = r.candidates.find((c) => c.skuId === r.skuId);
+  const lookAlikes = chosen
+    ? r.candidates
+        .slice(0, SUGGESTIONS)
+        .filter((c) => c !== chosen && c.similarity >= chosen.similarity - LOOK_ALIKE_GAP)
+        .map((c) => ({ skuId: c.skuId, gap: Math.round((chosen.similarity - c.similarity) * 1000) / 1000 }))
+    : [];
+  return { skuId: r.skuId, score: r.score, suggestions, ...(lookAlikes.length ? { lookAlikes } : {}) };
 }
 
 export async function identifyCrops(

@@ -13,6 +13,7 @@ export type PoolRequest = {
   crop: RawPixels;
   embedding: Float32Array;
   global: Float32Array;
+  colour: Float32Array;
 };
 
 export type PoolReply = { task: number; result?: CropIdentity; error?: string };
@@ -22,7 +23,7 @@ const catalog = new CatalogCopy();
 parentPort?.on('message', async (m: PoolRequest) => {
   try {
     const identifier = catalog.identifier(m.catalog);
-    const r = await identifier.identify({ embedding: m.embedding, global: m.global, local: queryLocalFeatures(m.crop) });
+    const r = await identifier.identify({ embedding: m.embedding, global: m.global, colour: m.colour, local: queryLocalFeatures(m.crop) });
     parentPort!.postMessage({ task: m.task, result: cropIdentity(r) } satisfies PoolReply);
   } catch (error) {
     parentPort!.postMessage({ task: m.task, error: error instanceof Error ? error.message : String(error) } satisfies PoolReply);

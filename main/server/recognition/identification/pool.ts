@@ -57,7 +57,7 @@ export class IdentifyPool implements IdentifyHelpers {
   }
 
   /** Identifies one crop on the least busy worker. */
-  async identify(crop: RawPixels, appearance: Appearance, identifier: Identifier): Promise<CropIdentity> {
+  async identify(crop: RawPixels, appearance: Appearance & { colour: Float32Array }, identifier: Identifier): Promise<CropIdentity> {
     this.spawn();
     const w = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const version = this.versions.of(identifier);
@@ -68,7 +68,7 @@ export class IdentifyPool implements IdentifyHelpers {
       w.catalog = version;
     }
     const task = this.nextTask++;
-    const request: PoolRequest = { task, catalog: { version, options: identifier.options, refs }, crop, embedding: appearance.embedding, global: appearance.global };
+    const request: PoolRequest = { task, catalog: { version, options: identifier.options, refs }, crop, embedding: appearance.embedding, global: appearance.global, colour: appearance.colour };
     w.busy++;
     try {
       return await new Promise<CropIdentity>((resolve, reject) => {

@@ -112,6 +112,16 @@ export async function deleteSkuImage(db: Kysely<Database>, skuId: string, imageI
   });
 }
 
+function attributeValues(json: string | null): string[] {
+  if (!json) return [];
+  try {
+    const o = JSON.parse(json) as Record<string, unknown>;
+    return Object.values(o).filter((v): v is string => typeof v === 'string');
+  } catch {
+    return [];
+  }
+}
+
 /** An identifier over every stored reference (recomputing descriptors stored by an older version). */
 // The identifier of each database's current catalog. The worker pool sends a catalog to its threads
 // only when it gets an identifier it has not seen, so reusing one while the references are unchanged
@@ -130,14 +140,23 @@ export async function loadIdentifier(db: Kysely<Database>, dataDir: string, desc
   // The references' ids and SKUs (an SKU rename cascades into sku_id) say whether the catalog changed;
   // reading them skips the descriptor blobs.
   const keys = await db.selectFrom('sku_images').select(['id', 'sku_id']).orderBy('data_id').execute();
+  // The names of the SKUs with references, which the text of look-alikes is compared with.
+  const names = await db
+    .selectFrom('skus')
+    .select(['id', 'name', 'attributes'])
+    .where('id', 'in', (eb) => eb.selectFrom('sku_images').select('sku_id'))
+    .orderBy('id')
+    .execute();
   // The embedder too: another model's vectors are recomputed, so the catalog is another.
-  const key = `${embedderKey()}\u0002` + keys.map((k) => `${k.id}\u0000${k.sku_id}`).join('\u0001');
+  const key =
+    `${embedderKey()}\u0002` + keys.map((k) => `${k.id}\u0000${k.sku_id}`).join('\u0001') + '\u0003' + names.map((n) => `${n.id}\u0000${n.name}\u0000${n.attributes ?? ''}`).join('\u0001');
   const cached = cachedIdentifiers.get(db);
   if (cached?.key === key) return cached.identifier;
 
   // Products cut out by the detector are tight crops: the global shortlist holds their SKU, so no vote
   // shortlist, and at most two references per SKU verified (see IdentifierOptions; docs/recognition.md).
   const identifier = new Identifier(PIPELINE_IDENTIFIER);
+  for (const n of names) identifier.skuNames.set(n.id, { name: n.name, text: [n.name, ...attributeValues(n.attributes)].join(' ') });
   const rows = await db
     .selectFrom('sku_images')
     .innerJoin('uploads', 'uploads.id', 'sku_images.upload_id')
