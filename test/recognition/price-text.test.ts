@@ -34,10 +34,10 @@ describe('amounts in a line', () => {
     expect(amountsIn('9', { bareIntegers: true })).toEqual([{ hundredths: 900 }]);
   });
 
-  it('reads cents printed with a cent sign, and the OCR\'s ° for a small ¢', () => {
+  it('reads cents printed with a cent sign, but not a "°" (the OCR reads raised cents "27⁹⁰" as "27°" too)', () => {
     expect(amountsIn('95¢')).toEqual([{ hundredths: 95 }]);
     expect(amountsIn('95c')).toEqual([{ hundredths: 95 }]);
-    expect(amountsIn('95°')).toEqual([{ hundredths: 95 }]);
+    expect(amountsIn('27°')).toEqual([{ ambiguous: '27' }]);
   });
 
   it('leaves a decimal mark with one digit after it (a digit lost) ambiguous', () => {

@@ -93,8 +93,9 @@ export function amountsIn(rawText: string, options: { bareIntegers?: boolean } =
     return `${d}.${cents}`;
   });
   text = text.normalize('NFKC');
-  // "95¢", "95c": cents alone, the way US tags print prices under a dollar (the OCR reads a small ¢ as °).
-  text = text.replace(/(?<![\d.,])(\d{1,2})\s?[¢c°](?![a-z])/gi, (_m, c: string) => `0.${c.padStart(2, '0')}`);
+  // "95¢", "95c": cents alone, the way US tags print prices under a dollar. (The OCR reads a small ¢
+  // as "°" at times, but also raised cents "27⁹⁰" as "27°": a "°" is left unread.)
+  text = text.replace(/(?<![\d.,])(\d{1,2})\s?[¢c](?![a-z])/gi, (_m, c: string) => `0.${c.padStart(2, '0')}`);
   const hasCurrency = currencyOf(text) !== null;
   text = stripNonPrices(text);
   const out: Array<{ hundredths: number } | { ambiguous: string }> = [];
