@@ -206,7 +206,7 @@ function drawTag(r, w, h) {
   } else {
     body = `<text x="${w * 0.05}" y="${h * 0.3}" font-family="${font}" font-size="${h * 0.17}">2 for ${euros * 2 - 1}.00</text><text x="${w * 0.28}" y="${h * 0.82}" font-family="${font}" font-weight="bold" font-size="${h * 0.44}">${euros}.${cc}</text>`;
   }
-  return { svg: `<rect width="${w}" height="${h}" fill="${bg}" stroke="#999"/>${style === 3 ? '' : small}${body}`, price };
+  return { style, svg: `<rect width="${w}" height="${h}" fill="${bg}" stroke="#999"/>${style === 3 ? '' : small}${body}`, price };
 }
 
 const SCENES = Number(process.env.BENCH_PRICES_SCENES ?? 12);
@@ -237,7 +237,7 @@ for (let s = 0; s < SCENES; s++) {
       const ty = board + 3;
       const tag = drawTag(r, tw, th);
       svg += `<g transform="translate(${tx},${ty})">${tag.svg}</g>`;
-      tags.push({ x1: tx, y1: ty, x2: tx + tw, y2: ty + th, price: tag.price, facing: gap ? null : [x + pw / 2, board - ph / 2], gap });
+      tags.push({ style: tag.style, x1: tx, y1: ty, x2: tx + tw, y2: ty + th, price: tag.price, facing: gap ? null : [x + pw / 2, board - ph / 2], gap });
       x += pw + 4 + r() * 20;
     }
   }
@@ -250,7 +250,7 @@ for (let s = 0; s < SCENES; s++) {
   const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const raw = { data, width: info.width, height: info.height, channels: info.channels };
   const sc = (b) => ({ ...b, x1: b.x1 * scale, y1: b.y1 * scale, x2: b.x2 * scale, y2: b.y2 * scale });
-  const sTags = tags.map((t) => ({ ...sc(t), price: t.price, facing: t.facing && [t.facing[0] * scale, t.facing[1] * scale], gap: t.gap }));
+  const sTags = tags.map((t) => ({ ...sc(t), style: t.style, price: t.price, facing: t.facing && [t.facing[0] * scale, t.facing[1] * scale], gap: t.gap }));
   const sFacings = facings.map(sc);
   const found = await detectPriceTags({ data, info });
   for (const t of sTags) {
@@ -258,6 +258,8 @@ for (let s = 0; s < SCENES; s++) {
     if (found.some((f) => iou(f, t) >= 0.5)) genRecall.found++;
   }
   const reads = await readTags(raw, sTags);
+  // BENCH_PRICES_DEBUG=1 lists each generated tag not read exactly, with its style and the text read.
+  if (process.env.BENCH_PRICES_DEBUG) sTags.forEach((t, i) => priceOf(reads[i]) !== t.price && console.log('MISS style', t.style, t.price, JSON.stringify(reads[i].text), reads[i].reading.reason ?? ''));
   const links = linkTags(sTags.map((t, i) => ({ ...t, ean: reads[i].ean })), sFacings);
   gen = add(gen, judge(sTags, reads, links, sFacings));
 }
