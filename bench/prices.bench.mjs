@@ -17,7 +17,7 @@
 //    line, a promotion), shrunk and JPEG-compressed to the sizes tags have in 12 MP photos. Known
 //    boxes, prices and facings; the facings given (these packs are not what the product model knows).
 // 3. Time per photo of each stage (tag model, reading, linking) on the real photos, as the pipeline
-//    runs them (at most 60 tags read per photo).
+//    runs them (at most 40 tags read per photo).
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,8 +116,8 @@ else {
       if (best >= 0.5) recall.found50++;
       if (best >= 0.3) recall.found30++;
     }
-    // Reading and linking the model's boxes (at most 60, surest first), timed.
-    const kept = [...found].sort((a, b) => b.score - a.score).slice(0, 60);
+    // Reading and linking the model's boxes (at most 40, surest first), timed.
+    const kept = [...found].sort((a, b) => b.score - a.score).slice(0, 40);
     t = performance.now();
     const modelReads = await readTags(raw, kept);
     const tRead = performance.now() - t;

@@ -15,7 +15,7 @@ export interface TagBox extends Box {
 export interface PriceParts {
   /** The tag detector (recognition/prices/tag-detector.ts in the server). */
   detect(raw: { data: Buffer; info: { width: number; height: number; channels: number } }): Promise<TagBox[]>;
-  /** At most this many tags are read per photo (default 60). */
+  /** At most this many tags are read per photo (default 40). */
   maxTags?: number;
   /** Look for EAN barcodes on the tags (default true). */
   ean?: boolean;
@@ -25,7 +25,7 @@ export interface PriceParts {
   onError?: (error: unknown) => void;
 }
 
-const DEFAULT_MAX_TAGS = 60;
+const DEFAULT_MAX_TAGS = 40;
 
 export async function findPrices(raw: RawPixels, products: readonly ProductFound[], parts: PriceParts): Promise<PriceTagFound[]> {
   const data = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);

@@ -42,7 +42,7 @@ export async function readTags(image: RawPixels, boxes: readonly Box[], options:
     // Tags are small: the detector sees their crop enlarged so the price is well above its smallest text.
     // Fine print under a quarter of the price's height is not recognised: it never holds the price and
     // costs most of the time (a unit price line is about a third of it).
-    { minSide: 192, minLineHeight: 0.25 },
+    { minSide: 192, maxSide: 640, minLineHeight: 0.25 },
   );
   const linesOf: OcrLine[][] = [];
   let k = 0;
