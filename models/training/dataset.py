@@ -36,11 +36,19 @@ def list_photos(folder):
 IGNORE = 1 - 1e-3
 
 
-def load_sample(stem):
-    """(BGR image, boxes (N,4), ignored regions (M,4): none but in pseudo-labelled scenes)."""
+def load_sample(stem, target='boxes'):
+    """(BGR image, boxes (N,4), ignored regions (M,4): none but in pseudo-labelled scenes).
+
+    target 'tags': the scene's price tags are the boxes, and its hanging price signs the ignored regions
+    (generator.py: a labeller might box them as tags or not)."""
     img = cv2.imread(stem + '.jpg')
     with open(stem + '.json') as fh:
         d = json.load(fh)
+    if target == 'tags':
+        if 'tags' not in d:
+            raise ValueError(f'{stem}.json has no "tags": generated before generator.py recorded them')
+        return (img, np.array(d['tags'], np.float32).reshape(-1, 4),
+                np.array(d.get('signs', []) + d.get('ignore', []), np.float32).reshape(-1, 4))
     return (img, np.array(d['boxes'], np.float32).reshape(-1, 4),
             np.array(d.get('ignore', []), np.float32).reshape(-1, 4))
 
@@ -75,12 +83,13 @@ class ShelfCrops(Dataset):
     """Random crops of size `size` from the generated shelves (rescans the folder: generation may still run)."""
 
     def __init__(self, folder, size=384, length=10 ** 7, seed=0, recent_from=None, recent_frac=0.5, photo_aug=False,
-                 fda_dir=None, fda_beta=0.01, fda_prob=0.5):
+                 fda_dir=None, fda_beta=0.01, fda_prob=0.5, target='boxes', shelf_aug=False):
         # recent_from: draw recent_frac of the samples from scenes numbered >= recent_from (scenes a later
         # generator style added late in a run, which would otherwise be a small share of it).
         self.folder, self.size, self.length, self.seed = folder, size, length, seed
         self.recent_from, self.recent_frac = recent_from, recent_frac
         self.photo_aug = photo_aug
+        self.target, self.shelf_aug = target, shelf_aug
         self.fda = list_photos(fda_dir) if fda_dir else []
         self.fda_beta, self.fda_prob = fda_beta, fda_prob
         self._split(list_samples(folder))
@@ -101,12 +110,18 @@ class ShelfCrops(Dataset):
         if i % 500 == 0:
             self._split(list_samples(self.folder))
         pool = self.recent if self.recent and rng.random() < self.recent_frac else self.stems
-        img, boxes, ignore = load_sample(pool[rng.integers(len(pool))])
+        img, boxes, ignore = load_sample(pool[rng.integers(len(pool))], self.target)
         s = math.exp(rng.uniform(math.log(0.6), math.log(1.5)))
         S = self.size; H, W = img.shape[:2]
         # Crop the source window that becomes the S x S sample, then resize only that window.
         c = max(1, round(S / s))
         x0 = int(rng.integers(0, max(W - c, 0) + 1)); y0 = int(rng.integers(0, max(H - c, 0) + 1))
+        if self.target == 'tags' and len(boxes) and rng.random() < 0.7:
+            # Tags are a small share of a scene: most crops are placed over one, anywhere in the crop, so a
+            # CPU-sized run sees many (the other crops teach what is not a tag).
+            t = boxes[rng.integers(len(boxes))]
+            x0 = int(np.clip((t[0] + t[2]) / 2 - c * rng.uniform(0.1, 0.9), 0, max(W - c, 0)))
+            y0 = int(np.clip((t[1] + t[3]) / 2 - c * rng.uniform(0.1, 0.9), 0, max(H - c, 0)))
         win = img[y0:y0 + c, x0:x0 + c]
         if win.shape[0] < c or win.shape[1] < c:  # pad small images with a plain colour
             pad = np.empty((c, c, 3), np.uint8); pad[:] = rng.integers(0, 256, 3)
@@ -131,6 +146,8 @@ class ShelfCrops(Dataset):
                 boxes = boxes[:, [2, 1, 0, 3]] * np.float32([-1, 1, -1, 1]) + np.float32([S, 0, S, 0])
             if len(ignore):
                 ignore = ignore[:, [2, 1, 0, 3]] * np.float32([-1, 1, -1, 1]) + np.float32([S, 0, S, 0])
+        if self.shelf_aug:
+            img, boxes, ignore = shelf_conditions(np.ascontiguousarray(img), boxes, ignore, rng)
         if self.photo_aug:
             img = degrade(img, rng)
         if self.fda and rng.random() < self.fda_prob:
@@ -167,6 +184,62 @@ def degrade(img, rng):
         a = rng.uniform(0.3, 0.8)
         img = cv2.addWeighted(img, a, gray, 1 - a, 0)
     return img
+
+
+def _warp_boxes(boxes, M, S):
+    """Boxes through the 3x3 transform M (the box enclosing each warped box), clipped to the S x S crop;
+    those left with under half their warped area or under 2 px a side are dropped."""
+    if not len(boxes):
+        return boxes
+    c = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1).reshape(-1, 1, 2)
+    c = cv2.perspectiveTransform(c.astype(np.float32), M).reshape(-1, 4, 2)
+    full = np.concatenate([c.min(1), c.max(1)], 1)
+    b = full.clip(0, S)
+    area = (full[:, 2] - full[:, 0]) * (full[:, 3] - full[:, 1])
+    vis = (b[:, 2] - b[:, 0]).clip(0) * (b[:, 3] - b[:, 1]).clip(0)
+    return b[(vis >= 0.5 * area) & (b[:, 2] - b[:, 0] >= 2) & (b[:, 3] - b[:, 1] >= 2)].astype(np.float32)
+
+
+def shelf_conditions(img, boxes, ignore, rng):
+    """What a shop's shelf photo does to a small label, on top of the generator's camera (for --shelf-aug):
+    a tilted or sideways view (perspective), a shaken hand (motion blur), uneven light (a dark end of the
+    aisle, a shadow band under the shelf above) and glare on the plastic rail. Boxes follow the geometry."""
+    S = img.shape[0]
+    if rng.random() < 0.5:
+        d = rng.uniform(0.03, 0.15) * S
+        src = np.float32([[0, 0], [S, 0], [S, S], [0, S]])
+        dst = (src + rng.uniform(-d, d, (4, 2))).astype(np.float32)
+        M = cv2.getPerspectiveTransform(src, dst)
+        img = cv2.warpPerspective(img, M, (S, S), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        boxes = _warp_boxes(boxes, M, S)
+        ignore = _warp_boxes(ignore, M, S)
+    if rng.random() < 0.25:
+        n = int(rng.integers(3, 10)); k = np.zeros((n, n), np.float32)
+        a = rng.uniform(0, np.pi); c = (n - 1) / 2
+        cv2.line(k, (int(round(c - c * np.cos(a))), int(round(c - c * np.sin(a)))),
+                 (int(round(c + c * np.cos(a))), int(round(c + c * np.sin(a)))), 1.0, 1)
+        img = cv2.filter2D(img, -1, k / max(k.sum(), 1))
+    f = None
+    if rng.random() < 0.5:  # light falling off across the crop, and a darker band
+        f = img.astype(np.float32)
+        gy, gx = np.mgrid[0:S, 0:S].astype(np.float32) / S
+        a = rng.uniform(0, 2 * np.pi)
+        gain = 1 + rng.uniform(-0.5, 0.3) * (np.cos(a) * gx + np.sin(a) * gy - 0.5)
+        if rng.random() < 0.5:
+            y0 = rng.uniform(0, 1); h = rng.uniform(0.05, 0.3)
+            gain = gain * (1 - rng.uniform(0.2, 0.6) * ((gy > y0) & (gy < y0 + h)))
+        f *= gain[..., None]
+        f = 255 * (np.clip(f, 0, 255) / 255) ** rng.uniform(0.7, 1.4)  # exposure
+    if rng.random() < 0.2:  # glare: a soft bright streak
+        f = img.astype(np.float32) if f is None else f
+        m = np.zeros((S, S), np.float32)
+        x = rng.uniform(0, S); w = rng.uniform(0.02, 0.12) * S; sl = rng.uniform(-0.5, 0.5) * S
+        cv2.fillPoly(m, [np.array([[x, 0], [x + w, 0], [x + w + sl, S], [x + sl, S]], np.int32)], 1.0)
+        m = cv2.GaussianBlur(m, (0, 0), max(1.0, w / 3)) * rng.uniform(0.3, 0.7)
+        f = f * (1 - m[..., None]) + 255 * m[..., None]
+    if f is not None:
+        img = np.clip(f, 0, 255).astype(np.uint8)
+    return img, boxes, ignore
 
 
 def band_half_width(size, beta):

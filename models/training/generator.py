@@ -16,8 +16,19 @@ Product appearances: packshots cut from their white backgrounds and in-store pho
 Dataset, MIT), SKU crops (MIT), and procedurally drawn boxes, bottles, cans and pouches, so the model
 learns "a product" rather than a few brands.
 
+Style 7 adds peg tags: a price label at the end of each hook of a pegboard bay.
+
+Price tags are annotated too, apart from the products (the price-tag detector's targets, MODEL_CARD-price-tags.md):
+"tags" are the price labels on the shelf edges, in the label rails and on the pegs; "signs" are the larger
+hanging signs drawn with a price on them (wobblers, shelf talkers), which a labeller might box as a tag or
+not, so the tag detector's training neither rewards nor punishes a box there. Promotion strips and posters
+are not tags: they carry no one product's price and the tag reader has nothing to read there. Recording the
+tags draws nothing and takes nothing from the random streams, so every scene's pixels and product boxes are
+what they were before.
+
 Usage: python3 generator.py OUT_DIR --count N --seed S [--workers W]
-writes OUT_DIR/NNNNNN.jpg and OUT_DIR/NNNNNN.json ({"width","height","boxes":[[x1,y1,x2,y2],...]}).
+writes OUT_DIR/NNNNNN.jpg and OUT_DIR/NNNNNN.json
+({"width","height","boxes":[[x1,y1,x2,y2],...],"tags":[[x1,y1,x2,y2],...],"signs":[...]}).
 """
 import argparse
 import glob
@@ -421,6 +432,7 @@ class Generator:
             W, H = size
         canvas = background(H, W, rng)
         boxes = []
+        tags, signs = [], []  # price labels; larger hanging signs with a price (see the module's docstring)
         # Scale: typical product height in px at this image size (close-ups to far shots).
         prod_h = float(np.exp(rng.uniform(np.log(28), np.log(220))))
         row_h = prod_h * rng.uniform(1.1, 1.45)
@@ -503,7 +515,7 @@ class Generator:
             cv2.rectangle(canvas, (ux0, base), (ux1, base + board), board_col, -1)
             cv2.line(canvas, (ux0, base), (ux1, base), tuple(int(c * 0.6) for c in board_col), 1)
             if rail:
-                self.label_rail(canvas, x6, ux0, ux1, base, rail_h, bay_edges)
+                self.label_rail(canvas, x6, ux0, ux1, base, rail_h, bay_edges, tags)
                 y = base + rail_h
                 continue
             # Price tags and shelf strips on the board edge: NOT products.
@@ -511,14 +523,23 @@ class Generator:
             th = max(3, int(board * rng.uniform(0.6, 1.6)))
             while x < ux1:
                 tw = max(5, int(th * rng.uniform(1.2, 2.5)))
-                paste(canvas, price_tag(rng, tw, th), None, x, base + int(rng.uniform(-0.2, 0.3) * board))
+                tag = price_tag(rng, tw, th)
+                ty = base + int(rng.uniform(-0.2, 0.3) * board)
+                paste(canvas, tag, None, x, ty)
+                tags.append([x, ty, x + tw, ty + th])
                 x += tw + int(prod_h * rng.uniform(0.4, 3))
             y = base + board
+        x7 = np.random.default_rng(list(np.atleast_1d(seed)) + [7])  # style-7 choices, apart from the others
         for b in hooks:
             cv2.rectangle(canvas, (bay_edges[b], uy0), (bay_edges[b + 1], uy1), back, -1)
-            self.hang(canvas, boxes, x2, ch, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, uy0, uy1, prod_h)
+            pegs = []
+            self.hang(canvas, boxes, x2, ch, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, uy0, uy1, prod_h, pegs)
+            if self.style >= 7:
+                self.peg_tags(canvas, tags, x7, pegs, prod_h)
         for b in range(n_bays + 1):
-            cv2.rectangle(canvas, (bay_edges[b] - post_w // 2, uy0), (bay_edges[b] + post_w // 2, uy1), post_col, -1)
+            x0p, x1p = bay_edges[b] - post_w // 2, bay_edges[b] + post_w // 2
+            cv2.rectangle(canvas, (x0p, uy0), (x1p, uy1), post_col, -1)
+            tags = drop_hidden(tags, x0p, uy0, x1p - x0p, uy1 - uy0)
         if self.style >= 2 and x2.random() < 0.3:
             glass_doors(canvas, x2, bay_edges, uy0, uy1, post_w)
         if floor and x2.random() < 0.6:
@@ -529,22 +550,37 @@ class Generator:
             sign = price_tag(rng, max(6, sw), max(4, sh))
             sx, sy = int(rng.uniform(0, W)), int(rng.uniform(0, H))
             paste(canvas, sign, None, sx, sy)
+            tags = drop_hidden(tags, sx, sy, sign.shape[1], sign.shape[0])
+            signs = drop_hidden(signs, sx, sy, sign.shape[1], sign.shape[0])
+            signs.append([sx, sy, sx + sign.shape[1], sy + sign.shape[0]])
             if self.style >= 6:  # earlier styles kept the boxes of products a sign hid
                 boxes = drop_hidden(boxes, sx, sy, sign.shape[1], sign.shape[0])
         if self.style >= 6:
-            boxes = self.posters(canvas, boxes, x6, prod_h, H, W)
+            covers = []
+            boxes = self.posters(canvas, boxes, x6, prod_h, H, W, covers)
+            for cx_, cy_, cw_, chh in covers:
+                tags = drop_hidden(tags, cx_, cy_, cw_, chh)
+                signs = drop_hidden(signs, cx_, cy_, cw_, chh)
         canvas = (canvas * shade[..., None]).astype(np.uint8)
         boxes = np.array(boxes, np.float32).reshape(-1, 4)
         strong = self.style >= 2 and x2.random() < 0.5
         aisle = self.style >= 3 and x3.random() < 0.3  # photographed along the aisle: one end far smaller
         if yaw and x5.random() < 0.6:
             aisle = True  # its left end is the far one, as the angled rows assume
-        canvas, boxes = camera(canvas, boxes, rng, strong=strong, aisle=aisle, roll=roll)
+        tags = np.array(tags, np.float32).reshape(-1, 4); signs = np.array(signs, np.float32).reshape(-1, 4)
+        canvas, boxes, (tags, signs) = camera(canvas, boxes, rng, strong=strong, aisle=aisle, roll=roll, others=(tags, signs))
+        self.last_tags, self.last_signs = tags, signs  # scene()'s return stays (image, product boxes) for its callers
         return canvas, boxes
 
+    def scene_with_tags(self, seed, size=None):
+        """(image, product boxes, price-tag boxes, sign boxes) of the scene `scene(seed, size)` draws."""
+        img, boxes = self.scene(seed, size)
+        return img, boxes, self.last_tags, self.last_signs
+
     @staticmethod
-    def label_rail(canvas, rng, x0, x1, top, h, bay_edges):
-        """The board's front lined with price labels side by side, or per bay a promotion strip."""
+    def label_rail(canvas, rng, x0, x1, top, h, bay_edges, tags):
+        """The board's front lined with price labels side by side, or per bay a promotion strip. Appends
+        the labels' boxes to `tags` (a strip is no tag)."""
         cv2.rectangle(canvas, (x0, top), (x1, top + h), (235, 235, 235) if rng.random() < 0.6 else rand_color(rng, sat=int(rng.integers(0, 200))), -1)
         for b0, b1 in zip(bay_edges[:-1], bay_edges[1:]):
             if rng.random() < 0.25:
@@ -555,18 +591,36 @@ class Generator:
             while x < b1:
                 lw = max(6, int(lh * rng.uniform(1.3, 3.0)))
                 paste(canvas, price_label(rng, lw, lh), None, x, top + (h - lh) // 2)
+                tags.append([x, top + (h - lh) // 2, x + lw, top + (h - lh) // 2 + lh])
                 x += lw + int(h * (0 if rng.random() < 0.3 else rng.uniform(0.05, 2.5)))
 
     @staticmethod
-    def posters(canvas, boxes, rng, prod_h, H, W):
-        """Posters and shelf signs in front of the products; products they mostly hide lose their box."""
+    def posters(canvas, boxes, rng, prod_h, H, W, covers):
+        """Posters and shelf signs in front of the products; products they mostly hide lose their box.
+        Appends each poster's (x, y, w, h) to `covers`."""
         for _ in range(int(rng.integers(0, 3))):
             pw = int(prod_h * rng.uniform(0.8, 3.5)); ph = int(pw * rng.uniform(0.5, 1.3))
             px, py = int(rng.uniform(-0.2, 1) * W), int(rng.uniform(-0.2, 1) * H)
             sign = poster(rng, max(8, pw), max(8, ph))
             paste(canvas, sign, None, px, py)
             boxes = drop_hidden(boxes, px, py, sign.shape[1], sign.shape[0])
+            covers.append((px, py, sign.shape[1], sign.shape[0]))
         return boxes
+
+    @staticmethod
+    def peg_tags(canvas, tags, rng, pegs, prod_h):
+        """Style 7: a price label on the front end of most hooks, over the top of the hanging product (the
+        product keeps its box: a labeller boxes it whole)."""
+        for cx, top, pw in pegs:
+            if rng.random() < 0.15:
+                continue
+            lh = max(5, int(prod_h * rng.uniform(0.12, 0.3))); lw = max(8, int(min(pw, lh * rng.uniform(1.3, 2.8))))
+            x = int(cx - lw / 2 + rng.uniform(-0.1, 0.1) * lw); y = int(top - lh * rng.uniform(0.2, 1.0))
+            look = price_label(rng, lw, lh) if rng.random() < 0.7 else price_tag(rng, lw, lh)
+            if rng.random() < 0.4:  # a plastic holder's rim around the label
+                cv2.rectangle(look, (0, 0), (lw - 1, lh - 1), tuple(int(c) for c in rng.integers(150, 230, 3)), max(1, lh // 10))
+            paste(canvas, look, None, x, y)
+            tags.append([x, y, x + lw, y + lh])
 
     @staticmethod
     def case_wall(look_img, row_h, x4):
@@ -594,8 +648,9 @@ class Generator:
         for x in range(int(x0), int(x1), max(4, step)):
             cv2.line(canvas, (x, int(top)), (x, int(base)), col, max(1, t // 2))
 
-    def hang(self, canvas, boxes, rng, ch, x0, x1, y0, y1, prod_h):
-        """A pegboard bay: bags and blister packs hanging from hooks in a grid."""
+    def hang(self, canvas, boxes, rng, ch, x0, x1, y0, y1, prod_h, pegs):
+        """A pegboard bay: bags and blister packs hanging from hooks in a grid. Appends each hook's
+        (x, top of the product, product width) to `pegs`."""
         ph = int(prod_h * rng.uniform(0.8, 1.3)); pw = int(ph * rng.uniform(0.5, 0.9))
         y = y0 + int(prod_h * 0.2)
         while y + ph < y1:
@@ -606,6 +661,7 @@ class Generator:
                 mask = cv2.resize(mask, (pw, ph), interpolation=cv2.INTER_NEAREST)
                 cv2.line(canvas, (x + pw // 2, y - int(prod_h * 0.15)), (x + pw // 2, y + 2), (90, 90, 90), max(1, pw // 25))
                 paste(canvas, img, mask, x, y)
+                pegs.append((x + pw // 2, y, pw))
                 ys, xs = np.nonzero(mask)
                 if len(xs):
                     boxes.append([x + xs.min(), y + ys.min(), x + xs.max() + 1, y + ys.max() + 1])
@@ -769,15 +825,32 @@ def warp_boxes(boxes, M):
     return np.concatenate([c.min(1), c.max(1)], 1)
 
 
-def camera(img, boxes, rng, strong=False, aisle=False, roll=0.0):
+def visible(boxes, W, H):
+    """Boxes clipped to the W x H photo; those with under 30% of their area or 3 px of a side in it are dropped."""
+    if not len(boxes):
+        return boxes
+    full = boxes.copy()
+    boxes = boxes.copy()
+    boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, W); boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, H)
+    area = (full[:, 2] - full[:, 0]) * (full[:, 3] - full[:, 1])
+    vis = (boxes[:, 2] - boxes[:, 0]).clip(0) * (boxes[:, 3] - boxes[:, 1]).clip(0)
+    keep = (vis >= 0.3 * area) & ((boxes[:, 2] - boxes[:, 0]) >= 3) & ((boxes[:, 3] - boxes[:, 1]) >= 3)
+    return boxes[keep]
+
+
+def camera(img, boxes, rng, strong=False, aisle=False, roll=0.0, others=()):
     """Perspective, lighting, colour cast, blur, noise. Boxes follow the perspective (enclosing box).
-    roll (degrees, style 4): the camera held crooked; the photo is zoomed so no corner shows past the scene."""
+    roll (degrees, style 4): the camera held crooked; the photo is zoomed so no corner shows past the scene.
+    others: more (N,4) box arrays (tags, signs) that follow the same geometry; with them, returns
+    (img, boxes, [others...]). Neither draws anything from rng."""
     H, W = img.shape[:2]
+    others = list(others)
     if roll:
         a = np.deg2rad(abs(roll)); zoom = np.cos(a) + np.sin(a) * max(W, H) / min(W, H)
         R = cv2.getRotationMatrix2D((W / 2, H / 2), roll, zoom)
         img = cv2.warpAffine(img, R, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
         boxes = warp_boxes(boxes, np.vstack([R, [0, 0, 1]]))
+        others = [warp_boxes(o, np.vstack([R, [0, 0, 1]])) for o in others]
     if rng.random() < 0.8:
         d = rng.uniform(0, 0.08)
         src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
@@ -791,6 +864,7 @@ def camera(img, boxes, rng, strong=False, aisle=False, roll=0.0):
         M = cv2.getPerspectiveTransform(src, dst)
         img = cv2.warpPerspective(img, M, (W, H), borderMode=cv2.BORDER_REFLECT)
         boxes = warp_boxes(boxes, M)
+        others = [warp_boxes(o, M) for o in others]
     # Light: smooth gain field + colour cast.
     gy, gx = np.mgrid[0:H, 0:W].astype(np.float32)
     cx, cy = rng.uniform(0, W), rng.uniform(0, H)
@@ -803,14 +877,10 @@ def camera(img, boxes, rng, strong=False, aisle=False, roll=0.0):
         f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.6))
     f += rng.normal(0, rng.uniform(0, 8), f.shape).astype(np.float32)
     img = np.clip(f, 0, 255).astype(np.uint8)
-    # Clip to the photo; keep products with enough of them visible.
-    if len(boxes):
-        full = boxes.copy()
-        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, W); boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, H)
-        area = (full[:, 2] - full[:, 0]) * (full[:, 3] - full[:, 1])
-        vis = (boxes[:, 2] - boxes[:, 0]).clip(0) * (boxes[:, 3] - boxes[:, 1]).clip(0)
-        keep = (vis >= 0.3 * area) & ((boxes[:, 2] - boxes[:, 0]) >= 3) & ((boxes[:, 3] - boxes[:, 1]) >= 3)
-        boxes = boxes[keep]
+    # Clip to the photo; keep products (and tags) with enough of them visible.
+    boxes = visible(boxes, W, H)
+    if others:
+        return img, boxes, [visible(o, W, H) for o in others]
     return img, boxes
 
 
@@ -822,11 +892,12 @@ def _work(args):
         if os.path.exists(path + '.json'):
             continue
         rng = np.random.default_rng([seed, i, 1])
-        img, boxes = gen.scene([seed, i], size)
+        img, boxes, tags, signs = gen.scene_with_tags([seed, i], size)
         q = int(rng.integers(45, 96))
         cv2.imwrite(path + '.jpg', img, [cv2.IMWRITE_JPEG_QUALITY, q])
         with open(path + '.json', 'w') as fh:
-            json.dump({'width': img.shape[1], 'height': img.shape[0], 'boxes': np.round(boxes, 1).tolist()}, fh)
+            json.dump({'width': img.shape[1], 'height': img.shape[0], 'boxes': np.round(boxes, 1).tolist(),
+                       'tags': np.round(tags, 1).tolist(), 'signs': np.round(signs, 1).tolist()}, fh)
 
 
 def main():
@@ -835,7 +906,7 @@ def main():
     ap.add_argument('--start', type=int, default=0); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--procedural-only', action='store_true', help='draw every product (no shared/data pixels)')
     ap.add_argument('--size', help='fixed WxH instead of random phone-photo shapes')
-    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts; 4: adds walls of stacked cases, close-ups of big products, a crooked camera; 5: adds shelves seen at an angle, where products show their sides and hide part of their neighbours; 6: adds price-label rails and promotion strips on the shelf edges and posters in front of the products')
+    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts; 4: adds walls of stacked cases, close-ups of big products, a crooked camera; 5: adds shelves seen at an angle, where products show their sides and hide part of their neighbours; 6: adds price-label rails and promotion strips on the shelf edges and posters in front of the products; 7: adds price labels on the pegboard hooks')
     a = ap.parse_args()
     size = tuple(int(v) for v in a.size.split('x')) if a.size else None
     os.makedirs(a.out, exist_ok=True)

@@ -19,7 +19,8 @@ LOG_SIZE_MAX = 6.0  # the size head is clamped here before exp: e^6 x STRIDE is 
 # 'small' (27 ms per 640x640 on 2 CPU threads against 8). The shipped detector is neither: it is 'mnv2'
 # (MobileShelfNet, models/MODEL_CARD.md).
 ARCHS = {'small': ((16, 32, 48, 64, 96), 32), 'wide': ((32, 64, 96, 128, 192), 64)}
-MOBILE_ARCHS = {'mnv2': 64}  # MobileShelfNet: the FPN and head width
+MOBILE_ARCHS = {'mnv2': 64, 'mnv2-tags': 32}  # MobileShelfNet (and the price-tag detector's MobileTagNet): FPN and head width
+TAG_BLOCKS = 13  # MobileTagNet keeps MobileNetV2's blocks up to its stride 16 tap (block 12)
 
 
 def cbr(cin, cout, stride=1, k=3):
@@ -120,8 +121,46 @@ class MobileShelfNet(CenterHeads):
         return self.backbone.features(x / 127.5 - 1)  # the range the SSD was trained on
 
 
+class MobileTagNet(MobileShelfNet):
+    """The price-tag detector (models/MODEL_CARD-price-tags.md): MobileShelfNet cut at stride 16. Tags are
+    small, flat and need little context, so MobileNetV2's stride-32 blocks (two thirds of its weights, a
+    tenth of its compute) are left out, and the FPN and heads are 32 channels wide: a file of about 2 MB.
+    Same input, outputs and forward_raw as the product detector, so the app decodes it with the same code."""
+
+    def __init__(self, arch='mnv2-tags'):
+        CenterHeads.__init__(self)
+        head = MOBILE_ARCHS[arch]
+        self.backbone = MobileNetV2()
+        self.backbone.blocks = self.backbone.blocks[:TAG_BLOCKS]
+        _, c8, c16, _ = MNV2_CHANNELS
+        c4 = MNV2_CHANNELS[0]
+        self.l16 = nn.Conv2d(c16, head, 1)
+        self.l8 = nn.Conv2d(c8, head, 1)
+        self.l4 = nn.Conv2d(c4, head, 1)
+        self.smooth8 = cbr(head, head)
+        self.trunk = cbr(head, head)
+        self.hm = nn.Conv2d(head, 1, 1)
+        self.wh = nn.Conv2d(head, 2, 1)
+        self.off = nn.Conv2d(head, 2, 1)
+        nn.init.constant_(self.hm.bias, -4.6)
+
+    def load_backbone(self, state):
+        """The pretrained MobileNetV2's weights, less those of the blocks this network leaves out."""
+        keep = {k: v for k, v in state.items() if not (k.startswith('blocks.') and int(k.split('.')[1]) >= TAG_BLOCKS)}
+        self.backbone.load_state_dict(keep)
+
+    def features(self, x):
+        c4, c8, c16 = self.maps(x)
+        p = self.l16(c16)
+        p = self.smooth8(self.l8(c8) + F.interpolate(p, scale_factor=2.0, mode='nearest'))
+        p = self.l4(c4) + F.interpolate(p, scale_factor=2.0, mode='nearest')
+        return self.trunk(p)
+
+
 def build(arch='small'):
-    """The network of a checkpoint's `arch`: a ShelfNet width or a MobileShelfNet."""
+    """The network of a checkpoint's `arch`: a ShelfNet width, a MobileShelfNet or the tag detector's MobileTagNet."""
+    if arch == 'mnv2-tags':
+        return MobileTagNet(arch)
     return MobileShelfNet(arch) if arch in MOBILE_ARCHS else ShelfNet(arch)
 
 

@@ -29,7 +29,7 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader
 
 from dataset import ShelfCrops, apply_jitter
-from model import ARCHS, MOBILE_ARCHS, MobileShelfNet, build
+from model import ARCHS, MOBILE_ARCHS, MobileShelfNet, MobileTagNet, build
 
 
 def focal_loss(logits, target):
@@ -79,6 +79,12 @@ def main():
     ap.add_argument('--fda', metavar='DIR', help='give half the crops the low-frequency spectrum of a real photo '
                     'under DIR (dataset.fourier_style; unlabelled photos the licence allows training on)')
     ap.add_argument('--fda-beta', type=float, default=0.01, help='widest swapped band, a fraction of the crop side')
+    ap.add_argument('--target', choices=['boxes', 'tags'], default='boxes', help="what to find: the scenes' products "
+                    "(boxes) or their price tags (tags; generator.py's hanging price signs are ignored regions)")
+    ap.add_argument('--shelf-aug', action='store_true', help='perspective, motion blur, uneven light and glare on top of '
+                    '--photo-aug (dataset.shelf_conditions; the price-tag detector)')
+    ap.add_argument('--warmup', type=int, default=150, help='steps of linear learning-rate warm-up')
+    ap.add_argument('--seed', type=int, default=0, help='torch seed and the sample stream\'s offset')
     ap.add_argument('--arch', choices=sorted(ARCHS) + sorted(MOBILE_ARCHS), default='small')
     ap.add_argument('--freeze', type=int, default=0, help='mnv2: keep the stem and this many backbone blocks fixed (-1: all)')
     ap.add_argument('--backbone-lr', type=float, default=1.0, help='mnv2: the backbone\'s learning rate, a fraction of --lr')
@@ -96,14 +102,17 @@ def main():
     if a.distill and a.arch not in MOBILE_ARCHS:
         ap.error('--distill needs --arch mnv2: it holds the pretrained backbone\'s features')
     torch.set_num_threads(a.threads)
-    torch.manual_seed(0)
+    torch.manual_seed(a.seed)
     dev = 'cuda' if torch.cuda.is_available() else 'cpu'
     os.makedirs(a.run, exist_ok=True)
     model = build(a.arch).to(dev)
     mobile = isinstance(model, MobileShelfNet)
     if mobile:
         from pretrained_backbone import load_state_dict
-        model.backbone.load_state_dict(load_state_dict())  # replaced below by --init or a resume
+        if isinstance(model, MobileTagNet):
+            model.load_backbone(load_state_dict())
+        else:
+            model.backbone.load_state_dict(load_state_dict())  # replaced below by --init or a resume
     if dev == 'cuda' or mobile:
         model = model.to(memory_format=torch.channels_last)
     if dev == 'cuda':
@@ -126,8 +135,9 @@ def main():
     if mobile:
         model.freeze(a.freeze)
     budget = a.minutes * 60
-    ds = ShelfCrops(a.data, a.size, seed=step + 1000 * int(elapsed), recent_from=a.recent_from, recent_frac=a.recent_frac,
-                    photo_aug=a.photo_aug, fda_dir=a.fda, fda_beta=a.fda_beta)
+    ds = ShelfCrops(a.data, a.size, seed=a.seed * 10 ** 9 + step + 1000 * int(elapsed), recent_from=a.recent_from,
+                    recent_frac=a.recent_frac, photo_aug=a.photo_aug, fda_dir=a.fda, fda_beta=a.fda_beta,
+                    target=a.target, shelf_aug=a.shelf_aug)
     # Loader processes only when asked: torch 1.13 (Debian's) refuses any prefetch_factor without them.
     loader_opts = {'num_workers': a.workers, 'persistent_workers': True, 'prefetch_factor': 4} if a.workers else {}
     dl = DataLoader(ds, batch_size=a.batch, pin_memory=dev == 'cuda', **loader_opts)
@@ -150,7 +160,7 @@ def main():
         if elapsed >= budget or time.time() >= session_end:
             break
         frac = elapsed / budget
-        lr = a.lr * min(1.0, (step + 1) / 150) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac)))
+        lr = a.lr * min(1.0, (step + 1) / a.warmup) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac)))
         for g in opt.param_groups:
             g['lr'] = lr * g.get('scale', 1.0)
         batch = [b.to(dev, non_blocking=True) for b in batch]

@@ -27,6 +27,7 @@ describe('server settings', () => {
       allowPrivateUrls: false,
       sync: { intervalMs: undefined, backoffMs: undefined, maxBackoffMs: undefined },
       syncPullPage: 2000,
+      readPrices: true,
       detectorModel: null,
       embedderModel: null,
       objectStore: null,
@@ -47,6 +48,8 @@ describe('server settings', () => {
     expect(serverSettings({ SHELF_AUDIT_RECOGNITION_CONCURRENCY: '3', SHELF_AUDIT_JOB_LEASE_MS: '2000' })).toMatchObject({ recognitionConcurrency: 3, jobLeaseMs: 2000 });
     expect(serverSettings({ SHELF_AUDIT_DETECTOR_THREADS: '4' }).detectorThreads).toBe(4);
     expect(() => serverSettings({ SHELF_AUDIT_EMBED_THREADS: 'many' })).toThrow(/SHELF_AUDIT_EMBED_THREADS must be a number/);
+    expect(serverSettings({ SHELF_AUDIT_READ_PRICES: '0' }).readPrices).toBe(false);
+    expect(() => serverSettings({ SHELF_AUDIT_READ_PRICES: 'sometimes' })).toThrow(/SHELF_AUDIT_READ_PRICES must be 1 or 0/);
   });
 
   it('is the only place in the server that reads a SHELF_AUDIT_* variable', () => {

@@ -103,9 +103,11 @@ describe('the analysis thread', () => {
     // The same photo through the pipeline in this thread, with the same references.
     const { createDetector } = await import(path.join(DIST, 'recognition/detector/index.js'));
     const { analyzeScene } = await import(path.join(DIST, 'recognition/pipeline.js'));
+    const { detectPriceTags } = await import(path.join(DIST, 'recognition/prices/tag-detector.js'));
     const detector = await createDetector();
     try {
-      const local = await analyzeScene([await photoImage()], { detector, identifier: await catalog() });
+      // The server reads price tags by default: so does this run.
+      const local = await analyzeScene([await photoImage()], { detector, identifier: await catalog(), prices: { detect: detectPriceTags } });
       const stored = JSON.parse(row('scenes', 'id', res.body.scene).analysis);
       expect(stored.images).toEqual(local.images);
     } finally {

@@ -24,9 +24,24 @@ describe('amounts in a line', () => {
     ['1⁹⁹', 199],
     ['$3', 300],
     ['120 Kč', 12000],
-    ['9', 900],
   ])('%s is %i hundredths', (text, hundredths) => {
     expect(amountsIn(text)).toEqual([{ hundredths }]);
+  });
+
+  it('leaves a bare number without currency ambiguous: 95 may be 95¢ and 3 may be 3⁹⁷ with the small print unread', () => {
+    expect(amountsIn('95')).toEqual([{ ambiguous: '95' }]);
+    expect(amountsIn('3')).toEqual([{ ambiguous: '3' }]);
+    expect(amountsIn('9', { bareIntegers: true })).toEqual([{ hundredths: 900 }]);
+  });
+
+  it('reads cents printed with a cent sign, but not a "°" (the OCR reads raised cents "27⁹⁰" as "27°" too)', () => {
+    expect(amountsIn('95¢')).toEqual([{ hundredths: 95 }]);
+    expect(amountsIn('95c')).toEqual([{ hundredths: 95 }]);
+    expect(amountsIn('27°')).toEqual([{ ambiguous: '27' }]);
+  });
+
+  it('leaves a decimal mark with one digit after it (a digit lost) ambiguous', () => {
+    expect(amountsIn('6.8')).toEqual([{ ambiguous: '6.8' }]);
   });
 
   it('leaves a bare three-digit number without currency ambiguous: 199 may be 1.99 with small cents', () => {

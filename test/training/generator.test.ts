@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runPython, TRAINING } from './python.js';
 
-type Scene = { width: number; height: number; boxes: number[][] };
+type Scene = { width: number; height: number; boxes: number[][]; tags: number[][]; signs: number[][] };
 
 const work = mkdtempSync(path.join(tmpdir(), 'shelf-generator-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -68,6 +68,25 @@ describe('generator.py', () => {
     // and other seeds draw other scenes
     const other = generate('seed4243', ['--count', '1', '--seed', '4243', '--style', '6', '--start', '7']);
     expect(readFileSync(path.join(other, '000007.json'), 'utf8')).not.toBe(readFileSync(path.join(one, '000007.json'), 'utf8'));
+  });
+
+  it('records the price tags it draws apart from the products; style 7 adds peg tags and changes no product', async () => {
+    // Scene 3 of seed 78 has a pegboard bay: style 6 draws its shelf-edge tags, style 7 also a tag per hook.
+    const args = ['--count', '1', '--seed', '78', '--start', '3'];
+    const six = readScene(path.join(generate('tags6', [...args, '--style', '6']), '000003.json'));
+    const seven = readScene(path.join(generate('tags7', [...args, '--style', '7']), '000003.json'));
+    expect(seven.boxes).toEqual(six.boxes);
+    expect(six.tags.length).toBeGreaterThan(5);
+    expect(seven.tags.length).toBeGreaterThan(six.tags.length + 10);
+    // Every shelf-edge tag of style 6 is one of style 7's.
+    for (const t of six.tags) expect(seven.tags).toContainEqual(t);
+    expect(six.signs.length).toBeGreaterThan(0);
+    for (const scene of [six, seven]) {
+      expectValidScene({ ...scene, boxes: [...scene.tags, ...scene.signs] }, { width: scene.width, height: scene.height });
+    }
+    // Tags are small: a shelf-edge label is far shorter than the products above it.
+    const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)];
+    expect(median(seven.tags.map((t) => t[3] - t[1]))).toBeLessThan(median(seven.boxes.map((b) => b[3] - b[1])));
   });
 
   it('--procedural-only --size draws products of its own at that size, without the shared data', async () => {

@@ -83,6 +83,11 @@ export interface ServerSettings {
   sync: { intervalMs?: number; backoffMs?: number; maxBackoffMs?: number };
   /** SHELF_AUDIT_SYNC_PULL_PAGE: changes per pull page on the central (default 2000). */
   syncPullPage: number;
+  /**
+   * SHELF_AUDIT_READ_PRICES=0: recognition does not look for price tags (default on: a photo's
+   * analysis carries its tags, read and linked; about the time of identification more per photo).
+   */
+  readPrices: boolean;
   /** SHELF_DETECTOR_MODEL: a detector file to use instead of the shipped one (an installed model still comes first). */
   detectorModel: string | null;
   /** SHELF_EMBEDDER_MODEL: a product-embedder file to use instead of the shipped one (e.g. one finetune.py wrote). */
@@ -155,6 +160,7 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
       maxBackoffMs: numberSetting(env, 'SHELF_AUDIT_SYNC_MAX_BACKOFF_MS') || undefined,
     },
     syncPullPage: Math.max(1, numberSetting(env, 'SHELF_AUDIT_SYNC_PULL_PAGE') ?? 2_000),
+    readPrices: flag(env, 'SHELF_AUDIT_READ_PRICES') ?? true,
     detectorModel: env.SHELF_DETECTOR_MODEL || null,
     embedderModel: env.SHELF_EMBEDDER_MODEL || null,
     objectStore: objectStoreSettings(env),

@@ -12,6 +12,7 @@ import { groupIntoShelves, type Box } from './shelves.js';
 import { checkLookAlikesByText } from './text/pack-text.js';
 import { registerBay, type BayHints, type BayRegistration } from './bay/register.js';
 import { loadOpenCv } from './opencv.js';
+import { findPrices, type PriceParts } from './prices/find-prices.js';
 
 export interface PipelineParts {
   detector: Detector;
@@ -20,6 +21,8 @@ export interface PipelineParts {
   pool?: IdentifyPool;
   /** Called between products so a long job can renew its lease or notice a shutdown. */
   checkpoint?: () => Promise<void>;
+  /** Finds, reads and links the price tags (absent: prices are not read, `price_tags` is left out). */
+  prices?: PriceParts;
 }
 
 export interface SceneImage {
@@ -54,13 +57,21 @@ export async function analyzeImage(
   ms.identify += performance.now() - t;
 
   const layout = groupIntoShelves(identified);
-  return {
-    image: image.id,
-    width: info.width,
-    height: info.height,
-    products: layout.placed.map((p) => ({ ...p.item, rack_index: rackIndex, shelf_index: p.shelf, position: p.position })),
-    shelves: layout.shelves,
-  };
+  const products = layout.placed.map((p) => ({ ...p.item, rack_index: rackIndex, shelf_index: p.shelf, position: p.position }));
+  const analysis: ImageAnalysis = { image: image.id, width: info.width, height: info.height, products, shelves: layout.shelves };
+  if (parts.prices) {
+    await parts.checkpoint?.();
+    t = performance.now();
+    try {
+      analysis.price_tags = await findPrices(raw, products, parts.prices);
+    } catch (error) {
+      // Prices are read beside the products, not instead of them: a failing price stage (a model
+      // that does not load) leaves `price_tags` out and the products stand.
+      (parts.prices.onError ?? ((e: unknown) => console.error('price tags not read:', e)))(error);
+    }
+    ms.prices = (ms.prices ?? 0) + performance.now() - t;
+  }
+  return analysis;
 }
 
 // A facing never lies mostly inside another one: such a box is a part of a product (a label, the
@@ -132,7 +143,7 @@ const MATCH_PIXELS = 640_000;
  * several photos is then joined into one bay (bay/register.ts), which the reports count once.
  */
 export async function analyzeScene(images: readonly SceneImage[], parts: PipelineParts, hints: BayHints = {}): Promise<SceneAnalysis> {
-  const ms = { decode: 0, detect: 0, identify: 0, bay: 0 };
+  const ms: SceneAnalysis['ms'] & { bay: number } = { decode: 0, detect: 0, identify: 0, bay: 0, ...(parts.prices ? { prices: 0 } : {}) };
   const out: ImageAnalysis[] = [];
   const grays: { gray: Uint8Array; gw: number; gh: number }[] = [];
   const keepGray = images.length > 1 ? async (raw: RawPixels) => {
@@ -147,6 +158,7 @@ export async function analyzeScene(images: readonly SceneImage[], parts: Pipelin
     bay = registerBay(cv, out.map((img, i) => ({ image: img.image, width: img.width, height: img.height, ...grays[i], boxes: img.products })), hints);
     ms.bay += bay.ms;
   }
-  const times = { decode: Math.round(ms.decode), detect: Math.round(ms.detect), identify: Math.round(ms.identify) };
+  const times: SceneAnalysis['ms'] = { decode: Math.round(ms.decode), detect: Math.round(ms.detect), identify: Math.round(ms.identify) };
+  if (ms.prices !== undefined) times.prices = Math.round(ms.prices);
   return bay ? { images: out, ms: { ...times, bay: Math.round(ms.bay) }, bay } : { images: out, ms: times };
 }

@@ -57,6 +57,7 @@ export default fp(
         detectorModel: settings.detectorModel,
         embedderModel: settings.embedderModel,
         nice: settings.analysisNice,
+        readPrices: settings.readPrices,
       },
       (message, error) => app.log.error({ err: error }, message),
     );

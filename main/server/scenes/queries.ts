@@ -402,6 +402,12 @@ export async function existingSkus(db: Db, ids: readonly string[]): Promise<Set<
   return known;
 }
 
+/** The catalog's EANs (EAN-13 and EAN-8 as stored) to SKU ids: a price tag printing one is that SKU's. */
+export async function skuByEan(db: Db): Promise<Array<[string, string]>> {
+  const rows = await db.selectFrom('skus').select(['id', 'ean13']).where('ean13', 'is not', null).where('ean13', '!=', '').execute();
+  return rows.map((r) => [r.ean13!.trim(), r.id]);
+}
+
 export async function skuNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('skus').select(['id', 'name']).where('id', 'in', ids).execute();

@@ -14,6 +14,8 @@ import type { RawPixels, Rect } from '../identification/image-input.js';
 import { IdentifyPool } from '../identification/pool.js';
 import { stitchPanorama, type Panorama, type PanoramaHints } from '../panorama.js';
 import { analyzeScene, type SceneImage } from '../pipeline.js';
+import type { PriceParts } from '../prices/find-prices.js';
+import { detectPriceTags } from '../prices/tag-detector.js';
 import type { BayHints } from '../bay/register.js';
 
 export interface AnalyzerSettings {
@@ -28,6 +30,8 @@ export interface AnalyzerSettings {
   embedderModel?: string | null;
   /** Nice value of the analysis thread (Linux; 0: normal priority). Not applied in-process. */
   nice: number;
+  /** Find, read and link price tags on every photo (default true; off where prices are not wanted). */
+  readPrices?: boolean;
 }
 
 export interface AnalyzeOptions {
@@ -37,6 +41,8 @@ export interface AnalyzeOptions {
   checkpoint?: () => Promise<void>;
   /** How the photos were taken (panorama_stack_width): whom a photo not joined to the bay is reported against. */
   hints?: BayHints;
+  /** The catalog's EANs and their SKU ids: a price tag printing one is linked to that SKU. */
+  skuByEan?: Array<[string, string]>;
 }
 
 /**
@@ -80,7 +86,10 @@ export class SceneAnalyzer implements Analyzer {
     const loaded = this.detector(options.detectorPath);
     loaded.users++;
     try {
-      return await analyzeScene(images, { detector: await loaded.detector, identifier, pool: this.pool, checkpoint: options.checkpoint }, options.hints);
+      // Prices are read on this thread, where the photo's pixels already are, after its products.
+      const prices: PriceParts | undefined =
+        this.settings.readPrices === false ? undefined : { detect: detectPriceTags, skuByEan: options.skuByEan ? new Map(options.skuByEan) : undefined };
+      return await analyzeScene(images, { detector: await loaded.detector, identifier, pool: this.pool, checkpoint: options.checkpoint, prices }, options.hints);
     } finally {
       loaded.users--;
       this.retire();

@@ -28,6 +28,7 @@ async function handle(m: ThreadRequest): Promise<ThreadResults[keyof ThreadResul
       return analyzer.analyze(m.images, catalog.identifier(m.catalog), {
         detectorPath: m.detectorPath,
         hints: m.hints,
+        skuByEan: m.skuByEan,
         checkpoint: async () => {
           if (Atomics.load(cancel, 0) !== 0) throw new Error('analysis cancelled');
         },

@@ -18,6 +18,8 @@ export type Work =
       images: SceneImage[];
       detectorPath: string | null;
       hints?: BayHints;
+      /** The catalog's EANs to SKU ids (price tags that print one). */
+      skuByEan?: Array<[string, string]>;
       catalog: CatalogMessage;
       /** One Int32 the main thread sets to 1 when the job must stop; read at each checkpoint. */
       cancel: SharedArrayBuffer;

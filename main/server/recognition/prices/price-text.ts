@@ -83,18 +83,27 @@ function stripNonPrices(text: string): string {
 /**
  * The money amounts in one line of text. A separator followed by exactly two digits is the decimal
  * mark ("1,99", "1.234,56", "1,234.56"); "5,-" is whole units; "1 99" and "1⁹⁹" are superscript
- * cents. A bare integer is an amount only beside a currency or if it has at most two digits (a
- * three-digit "199" may be 1.99 with the cents printed small: not guessed).
+ * cents. A bare integer is an amount only beside a currency, or where the caller says whole units
+ * are meant (the total of "2 for 5"): a shelf price read as "199" may be 1.99 with the point lost,
+ * and "95" or "3" may be 95¢ or 3⁹⁷ with the small print unread (seen on real tags): not guessed.
  */
-export function amountsIn(rawText: string): Array<{ hundredths: number } | { ambiguous: string }> {
+export function amountsIn(rawText: string, options: { bareIntegers?: boolean } = {}): Array<{ hundredths: number } | { ambiguous: string }> {
   let text = rawText.replace(new RegExp(`(\\d)([${SUPERSCRIPT}]{2})(?![${SUPERSCRIPT}])`, 'g'), (_m, d: string, sup: string) => {
     const cents = [...sup].map((c) => SUPERSCRIPT.indexOf(c)).join('');
     return `${d}.${cents}`;
   });
   text = text.normalize('NFKC');
+  // "95¢", "95c": cents alone, the way US tags print prices under a dollar. (The OCR reads a small ¢
+  // as "°" at times, but also raised cents "27⁹⁰" as "27°": a "°" is left unread.)
+  text = text.replace(/(?<![\d.,])(\d{1,2})\s?[¢c](?![a-z])/gi, (_m, c: string) => `0.${c.padStart(2, '0')}`);
   const hasCurrency = currencyOf(text) !== null;
   text = stripNonPrices(text);
   const out: Array<{ hundredths: number } | { ambiguous: string }> = [];
+  // "6.8": a decimal mark with one digit after it is a price half read (the OCR lost a digit).
+  text = text.replace(/(?<![\d.,])\d+[.,]\d(?![\d])/g, (m) => {
+    out.push({ ambiguous: m });
+    return ' ';
+  });
   // Thousands groups (space, dot, comma, apostrophe) then an optional decimal part.
   const number = /(?<![\d.,])(\d{1,3}(?:[ .,'’]\d{3})+|\d+)(?:([.,])(\d{2})(?!\d)|([.,])[-–]{1,2}|\s(\d{2})(?![\d.,]))?(?![\d])/g;
   for (const m of text.matchAll(number)) {
@@ -103,7 +112,7 @@ export function amountsIn(rawText: string): Array<{ hundredths: number } | { amb
     if (m[3] !== undefined) out.push({ hundredths: whole * 100 + Number(m[3]) });
     else if (m[4] !== undefined) out.push({ hundredths: whole * 100 });
     else if (m[5] !== undefined && m[1].length <= 3) out.push({ hundredths: whole * 100 + Number(m[5]) });
-    else if (hasCurrency || m[1].length <= 2) out.push({ hundredths: whole * 100 });
+    else if (hasCurrency || (options.bareIntegers && m[1].length <= 2)) out.push({ hundredths: whole * 100 });
     else out.push({ ambiguous: m[0] });
   }
   return out;
@@ -130,7 +139,7 @@ function unitPriceIn(rawText: string, tagCurrency: string | null): UnitPrice | n
     moneyPart = text.slice(0, mark.index) + ' ' + unitPart.replace(/^\s*(1\s*)?(100\s?)?[a-zA-Z]+\.?:?/, '');
   }
   const per = unitIn(unitPart);
-  const amount = amountsIn(moneyPart).find((a) => 'hundredths' in a);
+  const amount = amountsIn(moneyPart, { bareIntegers: true }).find((a) => 'hundredths' in a);
   if (!per || !amount || !('hundredths' in amount)) return null;
   return { price: { hundredths: amount.hundredths, currency: currencyOf(text) ?? tagCurrency }, per };
 }
@@ -139,7 +148,7 @@ function promotionIn(text: string): Promotion | null {
   const m = PROMO_BUNDLE.exec(text.normalize('NFKC'));
   if (!m) return null;
   const quantity = Number(m[1]);
-  const amounts = amountsIn(m[2]);
+  const amounts = amountsIn(m[2], { bareIntegers: true });
   const amount = amounts[0];
   if (quantity < 2 || !amount || !('hundredths' in amount)) return null;
   const plainInteger = /^\s*\d+\s*$/.test(m[2]);

@@ -35,6 +35,12 @@ export interface OcrLine {
   box: OcrBox;
   /** Height of the line (the short side of its rotated box) in the input's pixels: the font size, near enough. */
   height: number;
+  /**
+   * Where each character of `text` was read: the point on the line's middle, in the input's pixels,
+   * at the step the recogniser emitted it (near the character's centre). Callers that need the
+   * glyphs' own shape (small superscript cents) look there.
+   */
+  chars: Array<{ x: number; y: number }>;
 }
 
 export interface OcrOptions {
@@ -47,6 +53,11 @@ export interface OcrOptions {
   maxSide?: number;
   /** Lines whose characters' mean probability is below this are dropped (default 0.5). */
   minScore?: number;
+  /**
+   * Lines shorter than this fraction of the image's tallest line are not recognised (default 0: all).
+   * A price tag's fine print costs most of the time and says nothing about the price.
+   */
+  minLineHeight?: number;
 }
 
 // PaddleOCR's DBPostProcess defaults (tools/infer/utility.py): pixel threshold, box threshold, unclip.
@@ -56,8 +67,9 @@ const DB_UNCLIP = 1.5;
 const DB_MIN_SIZE = 3;
 const MAX_CANDIDATES = 1000;
 const REC_HEIGHT = 48;
-// The recogniser was trained on 48x320 inputs, shorter lines padded: it reads best at that width or more.
-const REC_MIN_WIDTH = 320;
+// PaddleOCR pads every line to 320 px (its training width); short lines (a price) read as well padded
+// to a fraction of that, at a fraction of the time (bench/prices.bench.mjs).
+const REC_MIN_WIDTH = 96;
 const REC_MAX_WIDTH = 1600;
 const REC_BATCH = 8;
 
@@ -154,7 +166,10 @@ export async function readTexts(inputs: ReadonlyArray<RawPixels | { image: RawPi
   });
   const quads: Quad[][] = [];
   for (const c of crops) quads.push(await detectLines(models, c.crop, options));
-  const all = quads.flatMap((qs, i) => qs.map((q) => ({ i, q })));
+  const all = quads.flatMap((qs, i) => {
+    const tallest = Math.max(0, ...qs.map((q) => q.thickness));
+    return qs.filter((q) => q.thickness >= (options.minLineHeight ?? 0) * tallest).map((q) => ({ i, q }));
+  });
   const texts = await recognise(models, all.map(({ i, q }) => ({ image: crops[i].crop, quad: q })));
   const minScore = options.minScore ?? 0.5;
   const out: OcrLine[][] = crops.map(() => []);
@@ -164,6 +179,11 @@ export async function readTexts(inputs: ReadonlyArray<RawPixels | { image: RawPi
     const xs = q.points.map((p) => p[0]);
     const ys = q.points.map((p) => p[1]);
     const { dx, dy, crop } = crops[i];
+    const [tl, tr, br, bl] = q.points;
+    const chars = t.steps.map((u) => ({
+      x: (tl[0] + bl[0]) / 2 + ((tr[0] + br[0]) / 2 - (tl[0] + bl[0]) / 2) * u + dx,
+      y: (tl[1] + bl[1]) / 2 + ((tr[1] + br[1]) / 2 - (tl[1] + bl[1]) / 2) * u + dy,
+    }));
     out[i].push({
       text: t.text,
       score: t.score,
@@ -174,6 +194,7 @@ export async function readTexts(inputs: ReadonlyArray<RawPixels | { image: RawPi
         y2: Math.min(crop.height, Math.max(...ys)) + dy,
       },
       height: q.thickness,
+      chars,
     });
   });
   // Reading order: top to bottom, then left to right for lines on the same row.
@@ -185,6 +206,34 @@ export async function readTexts(inputs: ReadonlyArray<RawPixels | { image: RawPi
     });
   }
   return out;
+}
+
+/**
+ * Recognises the text in given boxes of an image, without looking for lines first: for a spot the
+ * caller already knows holds one short line (the small cents beside a price). Empty text when none.
+ */
+export async function readLinesAt(image: RawPixels, boxes: readonly OcrBox[]): Promise<Array<{ text: string; score: number }>> {
+  if (boxes.length === 0) return [];
+  const models = await loadModels();
+  const rgbImage = rgb(image);
+  const lines = boxes.map((b) => {
+    const x1 = Math.max(0, b.x1);
+    const y1 = Math.max(0, b.y1);
+    const x2 = Math.min(image.width, b.x2);
+    const y2 = Math.min(image.height, b.y2);
+    const quad: Quad = {
+      points: [
+        [x1, y1],
+        [x2, y1],
+        [x2, y2],
+        [x1, y2],
+      ],
+      length: Math.max(1, x2 - x1),
+      thickness: Math.max(1, y2 - y1),
+    };
+    return { image: rgbImage, quad };
+  });
+  return (await recognise(models, lines)).map((d) => ({ text: d.text, score: d.score }));
 }
 
 /** Three channels: grey and RGBA inputs are converted, RGB is taken as it is. */
@@ -330,8 +379,8 @@ function insideConvex(q: Array<[number, number]>, x: number, y: number): boolean
 }
 
 /** SVTR + CTC greedy decoding of each line, cut out of its image along its rotated box. */
-async function recognise(models: Models, lines: ReadonlyArray<{ image: RawPixels; quad: Quad }>): Promise<Array<{ text: string; score: number }>> {
-  const out: Array<{ text: string; score: number }> = new Array(lines.length);
+async function recognise(models: Models, lines: ReadonlyArray<{ image: RawPixels; quad: Quad }>): Promise<Decoded[]> {
+  const out: Decoded[] = new Array(lines.length);
   // Similar lengths together: each batch is padded to its longest line.
   const order = lines.map((l, i) => ({ i, ratio: aspect(l.quad) })).sort((a, b) => a.ratio - b.ratio);
   for (let start = 0; start < order.length; start += REC_BATCH) {
@@ -351,7 +400,11 @@ async function recognise(models: Models, lines: ReadonlyArray<{ image: RawPixels
     const [, T, C] = tensor.dims as [number, number, number];
     const probs = tensor.data as Float32Array;
     batch.forEach((b, n) => {
-      out[b.i] = ctcGreedy(probs.subarray(n * T * C, (n + 1) * T * C), T, C, models.charset);
+      const decoded = ctcGreedy(probs.subarray(n * T * C, (n + 1) * T * C), T, C, models.charset);
+      // A step covers W / T input columns; the line itself fills the first w of the batch's W.
+      const w = Math.min(W, Math.max(1, Math.round(REC_HEIGHT * b.ratio)));
+      decoded.steps = decoded.steps.map((t) => Math.min(1, ((t + 0.5) * W) / T / w));
+      out[b.i] = decoded;
     });
   }
   return out;
@@ -397,9 +450,17 @@ function sampleQuad(image: RawPixels, q: Quad, w: number, W: number, out: Float3
   }
 }
 
+interface Decoded {
+  text: string;
+  score: number;
+  /** Per character of text: where along the line it was emitted (a step index, then a 0..1 fraction). */
+  steps: number[];
+}
+
 /** CTC greedy decoding: the best class per step, repeats merged, blanks dropped; score = mean probability. */
-function ctcGreedy(probs: Float32Array, T: number, C: number, charset: readonly string[]): { text: string; score: number } {
+function ctcGreedy(probs: Float32Array, T: number, C: number, charset: readonly string[]): Decoded {
   let text = '';
+  const steps: number[] = [];
   let sum = 0;
   let count = 0;
   let previous = -1;
@@ -414,11 +475,13 @@ function ctcGreedy(probs: Float32Array, T: number, C: number, charset: readonly 
       }
     }
     if (best !== 0 && best !== previous) {
-      text += charset[best] ?? '';
+      const char = charset[best] ?? '';
+      text += char;
+      for (let k = 0; k < char.length; k++) steps.push(t);
       sum += p;
       count++;
     }
     previous = best;
   }
-  return { text, score: count === 0 ? 0 : sum / count };
+  return { text, score: count === 0 ? 0 : sum / count, steps };
 }

@@ -17,6 +17,7 @@ import { deliverDue } from '../webhooks/deliveries.js';
 import type { Reach } from '../../http/outgoing.js';
 import { failJob, processSceneJob } from './process-scene.js';
 import { claimJob, MAX_ATTEMPTS, newLeaseOwner, reclaimOrphanedJobs, releaseJob, renewLease, returnJob, type ClaimedJob } from './queue.js';
+import { skuByEan } from '../queries.js';
 
 export interface WorkerOptions {
   db: Kysely<Database>;
@@ -108,7 +109,7 @@ export class RecognitionWorker {
   private async analyze(images: readonly SceneImage[], identifier: Identifier, detectorPath: string | null, checkpoint: () => Promise<void>, hints?: BayHints) {
     for (;;) {
       try {
-        return await this.analyzer.analyze(images, identifier, { detectorPath, checkpoint, hints });
+        return await this.analyzer.analyze(images, identifier, { detectorPath, checkpoint, hints, skuByEan: await skuByEan(this.o.db) });
       } catch (error) {
         if (!(error instanceof DetectorLoadError) || !detectorPath) throw error;
         this.o.log?.(`the installed detector ${detectorPath} failed to load; rolling back to the previous model`, error);

@@ -1,0 +1,278 @@
+// Reads price tags found on a photo: each tag's crop through the OCR (text/ocr.ts), its lines put
+// together the way tags print prices (cents printed small beside or above the units), then parsed
+// (price-text.ts); and the EAN its barcode prints, when it has one (ean.ts). A tag whose text does
+// not parse is unreadable with the reason, never a guessed price.
+import type { Box } from '../shelves.js';
+import type { RawPixels, Rect } from '../identification/image-input.js';
+import { readLinesAt, readTexts, type OcrBox, type OcrLine } from '../text/ocr.js';
+import { readEan } from './ean.js';
+import { readTag, type TagLine, type TagReading } from './price-text.js';
+
+export interface TagRead {
+  /** The lines read, top to bottom, joined by newlines. */
+  text: string;
+  reading: TagReading;
+  /** Mean confidence of the lines the price was read from (all lines when unreadable), 0..1. */
+  read_score: number;
+  ean: string | null;
+}
+
+export interface ReadTagsOptions {
+  /** Look for an EAN barcode on tags large enough to hold a readable one (default true). */
+  ean?: boolean;
+}
+
+// A tag's crop is taken a little larger than its box: detector boxes cut into the price's edge.
+const MARGIN = 0.08;
+// A barcode's bars need about a pixel each: an EAN-13 is 95 modules wide.
+const EAN_MIN_WIDTH = 140;
+
+/** Reads each tag's box on the photo (OCR in one batch), in the order of `boxes`. */
+export async function readTags(image: RawPixels, boxes: readonly Box[], options: ReadTagsOptions = {}): Promise<TagRead[]> {
+  const regions = boxes.map((b) => {
+    const mx = (b.x2 - b.x1) * MARGIN;
+    const my = (b.y2 - b.y1) * MARGIN;
+    const x = Math.max(0, Math.floor(b.x1 - mx));
+    const y = Math.max(0, Math.floor(b.y1 - my));
+    return { x, y, w: Math.min(image.width, Math.ceil(b.x2 + mx)) - x, h: Math.min(image.height, Math.ceil(b.y2 + my)) - y };
+  });
+  const usable = regions.map((r) => r.w >= 4 && r.h >= 4);
+  const read = await readTexts(
+    regions.filter((_, i) => usable[i]).map((region) => ({ image, region })),
+    // Tags are small: the detector sees their crop enlarged so the price is well above its smallest text.
+    // Fine print under a quarter of the price's height is not recognised: it never holds the price and
+    // costs most of the time (a unit price line is about a third of it).
+    { minSide: 192, maxSide: 640, minLineHeight: 0.25 },
+  );
+  const linesOf: OcrLine[][] = [];
+  let k = 0;
+  for (const ok of usable) linesOf.push(ok ? read[k++] : []);
+  const joined = linesOf.map((lines) => joinSmallCents(lines, image));
+  // A price read as a bare "3" or "95" with something small beside it: the cents (or a ¢) that the
+  // line's box left out. Read that spot on its own; when it holds print that cannot be read, the
+  // tag is unreadable rather than priced at 3.00.
+  const spots = joined.map((lines, i) => smallPrintSpot(lines, image, regions[i]));
+  const spotText = await readLinesAt(image, spots.filter((s): s is { line: number; box: OcrBox } => s !== null).map((s) => s.box));
+  let n = 0;
+  const out: TagRead[] = [];
+  for (const [i, tagLines] of joined.entries()) {
+    const spot = spots[i];
+    let unread: string | null = null;
+    if (spot) {
+      const seen = spotText[n++];
+      const line = tagLines[spot.line];
+      const cents = /^(\d{2})(?!\d)/.exec(seen.text);
+      const sign = /^[¢c]/.exec(seen.text);
+      if (seen.score >= 0.6 && cents) tagLines[spot.line] = { ...line, text: `${line.text}.${cents[1]}` };
+      else if (seen.score >= 0.6 && sign && /^\d{1,2}$/.test(line.text)) tagLines[spot.line] = { ...line, text: `${line.text}¢` };
+      else unread = `small print beside "${line.text}" not read`;
+    }
+    const parsed = readTag(tagLines);
+    const reading: TagReading = unread && parsed.status === 'read' ? { status: 'unreadable', reason: unread, promotion: parsed.promotion, unitPrice: parsed.unitPrice } : parsed;
+    let ean: string | null = null;
+    if (options.ean !== false && regions[i].w >= EAN_MIN_WIDTH) ean = await readEan(image, regions[i]);
+    out.push({ text: tagLines.map((l) => l.text).join('\n'), reading, read_score: readScore(tagLines, reading), ean });
+  }
+  return out;
+}
+
+/**
+ * Where the small cents of a price read as a bare one- or two-digit number would be: right of it,
+ * level with its upper half. Null when the tag's largest line is not such a number or nothing is
+ * printed there.
+ */
+function smallPrintSpot(lines: readonly ScoredLine[], image: RawPixels, tag: Rect): { line: number; box: OcrBox } | null {
+  if (lines.length === 0) return null;
+  const tallest = lines.reduce((best, l, i) => (l.height > lines[best].height ? i : best), 0);
+  const line = lines[tallest];
+  if (!/^[$S]?\d{1,2}$/.test(line.text)) return null;
+  const h = line.box.y2 - line.box.y1;
+  // From just past the last digit (its centre, where the OCR emitted it, plus half a digit): the
+  // line's box may or may not take the small print in.
+  const last = line.source?.chars.at(-1);
+  const from = last ? last.x + 0.3 * h : line.box.x2 - 0.05 * h;
+  // Within the tag: the ground beside it is no print.
+  const box = { x1: from, y1: Math.max(tag.y, line.box.y1 - 0.15 * h), x2: Math.min(tag.x + tag.w, from + 1.1 * h), y2: line.box.y1 + 0.55 * h };
+  return hasInk(image, box) ? { line: tallest, box } : null;
+}
+
+/** Whether a box of the image holds print: two well separated grey levels, the darker or lighter a few % of it. */
+function hasInk(image: RawPixels, box: OcrBox): boolean {
+  const x0 = Math.max(0, Math.floor(box.x1));
+  const y0 = Math.max(0, Math.floor(box.y1));
+  const x1 = Math.min(image.width, Math.ceil(box.x2));
+  const y1 = Math.min(image.height, Math.ceil(box.y2));
+  if (x1 - x0 < 3 || y1 - y0 < 3) return false;
+  const grey = greyOf(image, x0, y0, x1 - x0, y1 - y0);
+  const cut = otsu(grey);
+  let lo = 0;
+  let loSum = 0;
+  let hiSum = 0;
+  for (const v of grey) {
+    if (v <= cut) {
+      lo++;
+      loSum += v;
+    } else hiSum += v;
+  }
+  const hi = grey.length - lo;
+  if (lo === 0 || hi === 0) return false;
+  const minority = Math.min(lo, hi) / grey.length;
+  return minority > 0.04 && hiSum / hi - loSum / lo > 40;
+}
+
+function greyOf(image: RawPixels, x0: number, y0: number, w: number, h: number): Uint8Array {
+  const grey = new Uint8Array(w * h);
+  const c = image.channels;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const p = ((y0 + y) * image.width + x0 + x) * c;
+      grey[y * w + x] = c >= 3 ? (image.data[p] * 77 + image.data[p + 1] * 150 + image.data[p + 2] * 29) >> 8 : image.data[p];
+    }
+  }
+  return grey;
+}
+
+interface ScoredLine extends TagLine {
+  score: number;
+  box: OcrLine['box'];
+  /** The OCR's line this one is (absent for two lines joined). */
+  source?: OcrLine;
+}
+
+function readScore(lines: readonly ScoredLine[], reading: TagReading): number {
+  if (lines.length === 0) return 0;
+  const tallest = Math.max(...lines.map((l) => l.height));
+  const used = reading.status === 'read' ? lines.filter((l) => l.height >= tallest * 0.85) : lines;
+  return Math.round((used.reduce((s, l) => s + l.score, 0) / used.length) * 1000) / 1000;
+}
+
+/**
+ * Tags print the cents small: "2⁵⁰", "1 99" with the 99 raised, "95¢". The OCR gives them as a
+ * separate short line beside the units (then joined with a decimal point here), or inside one line
+ * as plain digits ("250"), where the glyphs' shape tells: raised cents end well above the units'
+ * baseline.
+ */
+export function joinSmallCents(lines: readonly OcrLine[], image?: RawPixels): ScoredLine[] {
+  // A leading "S" before digits is the OCR's reading of a "$".
+  const out: ScoredLine[] = lines.map((l) => ({ text: l.text.trim().replace(/^S(?=\s?\d)/, '$'), height: l.height, score: l.score, box: l.box, source: l }));
+  const used = new Set<number>();
+  for (let a = 0; a < out.length; a++) {
+    const units = out[a];
+    if (used.has(a) || !/\d$/.test(units.text) || /\d[.,]\d*$/.test(units.text)) continue;
+    for (let b = 0; b < out.length; b++) {
+      const cents = out[b];
+      if (b === a || used.has(b) || !/^\d{2}(?:[¢c]|\s|$)/.test(cents.text)) continue;
+      const gap = cents.box.x1 - units.box.x2;
+      const smaller = cents.height < units.height * 0.8;
+      const beside = gap > -0.3 * units.height && gap < 0.8 * units.height;
+      const raised = (cents.box.y1 + cents.box.y2) / 2 < (units.box.y1 + units.box.y2) / 2 && cents.box.y1 > units.box.y1 - 0.3 * units.height;
+      if (!smaller || !beside || !raised) continue;
+      out[a] = {
+        text: `${units.text}.${cents.text.slice(0, 2)}${cents.text.slice(2).replace(/^[¢c]/, '')}`,
+        height: units.height,
+        score: Math.min(units.score, cents.score),
+        box: { x1: units.box.x1, y1: Math.min(units.box.y1, cents.box.y1), x2: cents.box.x2, y2: units.box.y2 },
+      };
+      used.add(b);
+      break;
+    }
+  }
+  const joined = out.filter((_, i) => !used.has(i));
+  if (!image) return joined;
+  return joined.map((line) => {
+    const split = raisedCents(line, line.source, image) ?? spacedCents(line, line.source);
+    return split ? { ...line, text: split } : line;
+  });
+}
+
+/**
+ * A line read as digits without a decimal mark ("$250", "1999"): when its last two digits end well
+ * above the baseline of the others, they are raised cents and the text gets its decimal point.
+ */
+function raisedCents(line: ScoredLine, source: OcrLine | undefined, image: RawPixels): string | null {
+  if (!source || source.chars.length !== source.text.length) return null;
+  const m = /^(\D*?)(\d{1,4})(\d{2})(\D*)$/.exec(source.text.trim());
+  if (!m || line.text.replace(/^\$/, 'S') !== source.text.trim().replace(/^\$/, 'S')) return null;
+  const start = source.text.indexOf(m[2]);
+  const digits = [...m[2], ...m[3]].map((_, k) => source.chars[start + k]);
+  if (digits.some((d) => !d)) return null;
+  const box = source.box;
+  const x0 = Math.max(0, Math.floor(box.x1));
+  const y0 = Math.max(0, Math.floor(box.y1));
+  const x1 = Math.min(image.width, Math.ceil(box.x2));
+  const y1 = Math.min(image.height, Math.ceil(box.y2));
+  const w = x1 - x0;
+  const h = y1 - y0;
+  if (w < 8 || h < 8) return null;
+  const grey = greyOf(image, x0, y0, w, h);
+  const cut = otsu(grey);
+  let dark = 0;
+  for (const v of grey) if (v <= cut) dark++;
+  // Ink is the smaller class (dark print on a light tag, or light print on a dark one).
+  const inkDark = dark <= grey.length / 2;
+  const ink = (v: number) => (inkDark ? v <= cut : v > cut);
+  const spacing = digits.length > 1 ? Math.abs(digits[digits.length - 1].x - digits[0].x) / (digits.length - 1) : w;
+  const half = Math.max(1, spacing * 0.3);
+  const bottoms = digits.map((d) => {
+    const from = Math.max(0, Math.floor(d.x - x0 - half));
+    const to = Math.min(w - 1, Math.ceil(d.x - x0 + half));
+    for (let y = h - 1; y >= 0; y--) {
+      let count = 0;
+      for (let x = from; x <= to; x++) if (ink(grey[y * w + x])) count++;
+      if (count >= Math.max(1, (to - from + 1) * 0.15)) return y;
+    }
+    return -1;
+  });
+  if (bottoms.some((b) => b < 0)) return null;
+  const units = bottoms.slice(0, -2);
+  const cents = bottoms.slice(-2);
+  // The units' lowest ink is their baseline (a digit's own window may miss part of its stroke).
+  const baseline = Math.max(...units);
+  if (Math.max(...cents) >= baseline - 0.15 * h) return null;
+  return `${m[1]}${m[2]}.${m[3]}${m[4]}`;
+}
+
+/**
+ * "242" read from "2.42" whose point is too small for the OCR: the digits before the cents stand
+ * apart by the point's width. Only when that gap is clearly the widest between the digits.
+ */
+function spacedCents(line: ScoredLine, source: OcrLine | undefined): string | null {
+  if (!source || source.chars.length !== source.text.length) return null;
+  const m = /^(\D*?)(\d{1,3})(\d{2})(\D*)$/.exec(source.text.trim());
+  if (!m || line.text.replace(/^\$/, 'S') !== source.text.trim().replace(/^\$/, 'S')) return null;
+  const start = source.text.indexOf(m[2]);
+  const xs = [...m[2], ...m[3]].map((_, k) => source.chars[start + k]?.x);
+  if (xs.some((x) => x === undefined)) return null;
+  const gaps = xs.slice(1).map((x, k) => x! - xs[k]!);
+  const point = gaps[m[2].length - 1];
+  const others = gaps.filter((_, k) => k !== m[2].length - 1);
+  if (others.length === 0 || point < 1.4 * Math.max(...others)) return null;
+  return `${m[1]}${m[2]}.${m[3]}${m[4]}`;
+}
+
+/** Otsu's threshold of a grey image. */
+function otsu(grey: Uint8Array): number {
+  const hist = new Array<number>(256).fill(0);
+  for (const v of grey) hist[v]++;
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * hist[i];
+  let sumB = 0;
+  let wB = 0;
+  let best = 0;
+  let cut = 127;
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t];
+    if (wB === 0) continue;
+    const wF = grey.length - wB;
+    if (wF === 0) break;
+    sumB += t * hist[t];
+    const mB = sumB / wB;
+    const mF = (sum - sumB) / wF;
+    const between = wB * wF * (mB - mF) * (mB - mF);
+    if (between > best) {
+      best = between;
+      cut = t;
+    }
+  }
+  return cut;
+}

@@ -1,0 +1,109 @@
+// Reading price tags (recognition/prices/read-tag.ts): tags the test draws itself with known prices in
+// the ways shops print them (decimal comma, small raised cents, a unit price, a promotion, a barcode),
+// read through the real OCR and barcode models; and real tags cut from a shelf photo.
+import path from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import type { RawPixels } from '../../main/server/recognition/identification/image-input.js';
+import { readEan } from '../../main/server/recognition/prices/ean.js';
+import { readTags } from '../../main/server/recognition/prices/read-tag.js';
+import { DATA } from './fixtures.js';
+
+async function render(svg: string): Promise<RawPixels> {
+  const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels };
+}
+
+const FONT = 'font-family="DejaVu Sans"';
+const svg = (w: number, h: number, body: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="#fff"/>${body}</svg>`;
+
+// EAN-13 bars, drawn from the standard's tables (an independent encoder: the reader must agree).
+const L = ['0001101', '0011001', '0010011', '0111101', '0100011', '0110001', '0101111', '0111011', '0110111', '0001011'];
+const G = ['0100111', '0110011', '0011011', '0100001', '0011101', '0111001', '0000101', '0010001', '0001001', '0010111'];
+const R = L.map((code) => [...code].map((b) => (b === '0' ? '1' : '0')).join(''));
+const PARITY = ['LLLLLL', 'LLGLGG', 'LLGGLG', 'LLGGGL', 'LGLLGG', 'LGGLLG', 'LGGGLL', 'LGLGLG', 'LGLGGL', 'LGGLGL'];
+function ean13Modules(code: string): string {
+  const d = [...code].map(Number);
+  let bits = '101';
+  for (let i = 1; i <= 6; i++) bits += (PARITY[d[0]][i - 1] === 'L' ? L : G)[d[i]];
+  bits += '01010';
+  for (let i = 7; i <= 12; i++) bits += R[d[i]];
+  return bits + '101';
+}
+function barcode(code: string, x: number, y: number, module: number, height: number): string {
+  return [...ean13Modules(code)].map((b, i) => (b === '1' ? `<rect x="${x + i * module}" y="${y}" width="${module}" height="${height}" fill="#000"/>` : '')).join('');
+}
+
+const price = (r: { reading: { status: string } & ({ price: { hundredths: number } } | { reason: string }) }) =>
+  r.reading.status === 'read' && 'price' in r.reading ? r.reading.price.hundredths : `unreadable`;
+
+describe('reading drawn tags', () => {
+  it('reads the price, its small raised cents, a unit price and a promotion, each told apart', async () => {
+    // Four tags side by side on one image, each 300 x 150.
+    const tags = [
+      // Decimal comma, the product's name small above.
+      `<text x="12" y="30" ${FONT} font-size="18">Butter 250 g</text><text x="60" y="115" ${FONT} font-size="64" font-weight="bold">2,49</text>`,
+      // Euros large, cents small and raised beside them (no decimal mark printed).
+      `<text x="70" y="120" ${FONT} font-size="90" font-weight="bold">1</text><text x="130" y="70" ${FONT} font-size="40" font-weight="bold">99</text>`,
+      // A unit price in small print under the shelf price.
+      `<text x="60" y="85" ${FONT} font-size="60" font-weight="bold">3.98</text><text x="20" y="130" ${FONT} font-size="18">1 kg = 7.96</text>`,
+      // A promotion beside the price.
+      `<text x="12" y="36" ${FONT} font-size="26">2 for 5.00</text><text x="70" y="120" ${FONT} font-size="60" font-weight="bold">2.79</text>`,
+    ];
+    const raw = await render(`<svg xmlns="http://www.w3.org/2000/svg" width="1240" height="150"><rect width="1240" height="150" fill="#fff"/>${tags.map((t, i) => `<g transform="translate(${i * 310},0)">${t}</g>`).join('')}</svg>`);
+    const boxes = tags.map((_, i) => ({ x1: i * 310, y1: 0, x2: i * 310 + 300, y2: 150 }));
+    const [butter, raised, unit, promo] = await readTags(raw, boxes, { ean: false });
+    expect(price(butter), butter.text).toBe(249);
+    expect(price(raised), raised.text).toBe(199);
+    expect(price(unit), unit.text).toBe(398);
+    expect(unit.reading.unitPrice).toEqual({ price: { hundredths: 796, currency: null }, per: 'kg' });
+    expect(price(promo), promo.text).toBe(279);
+    expect(promo.reading.promotion).toEqual({ kind: 'bundle', quantity: 2, total: { hundredths: 500, currency: null } });
+    for (const r of [butter, raised, unit, promo]) expect(r.read_score).toBeGreaterThan(0.8);
+  });
+
+  it('leaves a tag unreadable, with the reason, when its text is no clear price', async () => {
+    const raw = await render(
+      svg(
+        940,
+        150,
+        // Nothing printed; a word only; two different prices printed equally large.
+        `<text x="330" y="90" ${FONT} font-size="40">SPECIAL</text>` +
+          `<text x="640" y="90" ${FONT} font-size="44" font-weight="bold">4.99</text><text x="800" y="90" ${FONT} font-size="44" font-weight="bold">5.49</text>`,
+      ),
+    );
+    const reads = await readTags(raw, [
+      { x1: 0, y1: 0, x2: 300, y2: 150 },
+      { x1: 310, y1: 0, x2: 610, y2: 150 },
+      { x1: 620, y1: 0, x2: 940, y2: 150 },
+    ]);
+    expect(reads.map((r) => r.reading.status)).toEqual(['unreadable', 'unreadable', 'unreadable']);
+    expect(reads[0].text).toBe('');
+    expect(reads[2].reading).toMatchObject({ reason: '2 different amounts printed largest' });
+  });
+
+  it('reads the EAN-13 a tag prints as a barcode, from the package on disk', async () => {
+    const code = '4006381333931';
+    const raw = await render(svg(360, 200, `<text x="90" y="70" ${FONT} font-size="56" font-weight="bold">1.29</text>${barcode(code, 40, 100, 2.5, 70)}`));
+    expect(await readEan(raw)).toBe(code);
+    const [tag] = await readTags(raw, [{ x1: 0, y1: 0, x2: 360, y2: 200 }]);
+    expect(tag.ean).toBe(code);
+    expect(price(tag)).toBe(129);
+    // No barcode, no EAN.
+    expect(await readEan(await render(svg(200, 100, '')))).toBeNull();
+  });
+});
+
+describe('reading real tags', () => {
+  it('reads shelf-edge tags of a real photo, with small raised cents and without', async () => {
+    const { data, info } = await sharp(path.join(DATA, 'shelf-photos', 'test_799.jpg')).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const raw = { data, width: info.width, height: info.height, channels: info.channels };
+    // Hand-labelled boxes (bench/prices.labels.json): 20⁵⁰, 15²⁰ and 9⁹⁰.
+    const reads = await readTags(raw, [
+      { x1: 165, y1: 1175, x2: 300, y2: 1252 },
+      { x1: 315, y1: 1178, x2: 450, y2: 1252 },
+      { x1: 470, y1: 1175, x2: 610, y2: 1252 },
+    ]);
+    expect(reads.map(price)).toEqual([2050, 1520, 990]);
+  });
+});
