@@ -168,6 +168,25 @@ describe('the review of a bay', () => {
   }, 300_000);
 });
 
+describe("a new photo's overlap with the one before", () => {
+  it('is measured by a quick registration, said in words, and refused for uploads that are not there', async () => {
+    const res = await t.post('/api/v1.5/uploads/overlap/', { previous: left.id, next: right.id });
+    expect(res.status, res.text).toBe(200);
+    // The right photo shows 24 % of the shelf's width again (62 % + 62 % - 100 %), 0.24 / 0.62 of itself.
+    expect(res.body.joined).toBe(true);
+    expect(res.body.overlap).toBeGreaterThan(0.3);
+    expect(res.body.overlap).toBeLessThan(0.5);
+    expect(res.body.message).toMatch(/^Joined to the photo before: \d+ % overlaps it\.$/);
+    const same = await t.post('/api/v1.5/uploads/overlap/', { previous: left.id, next: left.id });
+    expect(same.body).toMatchObject({ joined: true, message: expect.stringMatching(/shows the same as the one before/) });
+    const plain = await t.post('/api/v1.5/uploads/overlap/', { previous: left.id, next: blank.id });
+    expect(plain.body).toMatchObject({ joined: false, overlap: null, reason: 'no_features', message: expect.stringMatching(/too little detail/) });
+    const missing = await t.post('/api/v1.5/uploads/overlap/', { previous: left.id, next: 'no-such-upload' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.next[0]).toMatch(/no-such-upload/);
+  });
+});
+
 describe('photos that cannot be joined', () => {
   it('are named in the report bodies, in words, and counted as their own rack', async () => {
     const res = await t.post('/api/v1.5/recognize/', { images: [left.id, blank.id], display: 'bay', report_types: ['PLANOGRAM_COMPLIANCE', 'REALOGRAM'] });
