@@ -146,7 +146,7 @@ function bodyFor(method: string, path: string): unknown {
   let body: unknown = bodies[key];
   if (body === undefined && (method === 'PUT' || method === 'PATCH')) body = updates[path.split('/').filter(Boolean).at(-2)!];
   if (body === undefined) return undefined;
-  return JSON.parse(JSON.stringify(body).replace('<upload>', ids.upload).replace('<report>', ids.report).replace('<scene>', ids.scene).replace('<image url>', imageUrl));
+  return JSON.parse(JSON.stringify(body).replaceAll('<upload>', ids.upload).replace('<report>', ids.report).replace('<scene>', ids.scene).replace('<image url>', imageUrl));
 }
 
 /** Push and pull answer devices: a device key, the protocol header and the device's clock. */

@@ -31,7 +31,7 @@ export function bayOrder(bay: SceneBay, photos: readonly EditPhoto[]): EditPhoto
   });
 }
 
-function BayPhoto({ store, photo, number, colourOf }: { store: ReviewStore; photo: EditPhoto; number: number; colourOf: SkuColours }) {
+function BayPhoto({ store, photo, number, nameOf, colourOf }: { store: ReviewStore; photo: EditPhoto; number: number; nameOf(sku: string | null): string; colourOf: SkuColours }) {
   const api = useSession((s) => s.api);
   const key = photoKey(photo.scene, photo.image);
   const facingOf = store((s) => s.facingOf);
@@ -57,7 +57,7 @@ function BayPhoto({ store, photo, number, colourOf }: { store: ReviewStore; phot
               <g
                 key={b.id}
                 role="button"
-                aria-label={`Facing ${mark}${twice ? `, seen in ${facing.views.length} photos, counted once` : ''}`}
+                aria-label={`Facing ${mark}: ${nameOf(b.sku_id)}${twice ? `, seen in ${facing.views.length} photos, counted once` : ''}`}
                 aria-pressed={isSelected}
                 className={`box${isSelected ? ' box-active' : ''}`}
                 onClick={() => store.getState().select({ photo: key, box: b.id })}
@@ -78,7 +78,19 @@ function BayPhoto({ store, photo, number, colourOf }: { store: ReviewStore; phot
   );
 }
 
-export function ReviewBay({ store, scene, photos, colourOf }: { store: ReviewStore; scene: string; photos: readonly EditPhoto[]; colourOf: SkuColours }) {
+export function ReviewBay({
+  store,
+  scene,
+  photos,
+  nameOf,
+  colourOf,
+}: {
+  store: ReviewStore;
+  scene: string;
+  photos: readonly EditPhoto[];
+  nameOf(sku: string | null): string;
+  colourOf: SkuColours;
+}) {
   const bay = store((s) => s.bays[scene]);
   if (!bay) return null;
   const mine = photos.filter((p) => p.scene === scene);
@@ -94,7 +106,7 @@ export function ReviewBay({ store, scene, photos, colourOf }: { store: ReviewSto
       </p>
       <div className="bay-strip">
         {ordered.map((p) => (
-          <BayPhoto key={p.image} store={store} photo={p} number={number(p)} colourOf={colourOf} />
+          <BayPhoto key={p.image} store={store} photo={p} number={number(p)} nameOf={nameOf} colourOf={colourOf} />
         ))}
       </div>
       {notJoined.map((p) => (

@@ -54,7 +54,7 @@ export function ReviewPanel({ scenes, onSaved, onClose }: { scenes: readonly str
         </div>
       )}
       <ReviewPhotoList photos={photos} activeKey={activeKey} changed={changed} onShow={show} />
-      <ReviewBay store={store} scene={photo.scene} photos={photos} colourOf={colourOf} />
+      <ReviewBay store={store} scene={photo.scene} photos={photos} nameOf={(sku) => nameOf(sku)} colourOf={colourOf} />
       <div className="review-grid">
         <ReviewPhoto
           key={activeKey}
