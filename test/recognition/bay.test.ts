@@ -244,7 +244,12 @@ describe("the grey copy a 12 MP photo's features are matched on", () => {
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data.set([(x * 255) / w, (Math.floor(x / 40) + Math.floor(y / 40)) % 2 ? 220 : 30, (y * 255) / h], (y * w + x) * 3);
     const quick = await matchingGray({ data, width: w, height: h, channels: 3 });
     const luma = blockGray({ data, width: w, height: h, channels: 3 }, 1);
-    const plain = await sharp(luma.gray, { raw: { width: w, height: h, channels: 1 } }).resize(quick.gw, quick.gh).raw().toBuffer();
+    const plain = await sharp(luma.gray, { raw: { width: w, height: h, channels: 1 } }).resize(quick.gw, quick.gh).extractChannel(0).raw().toBuffer();
+    expect(quick.gray.length).toBe(quick.gw * quick.gh);
+    for (const [pw, ph] of [[1120, 1500], [800, 600]]) {
+      const g = await matchingGray({ data: new Uint8Array(pw * ph * 3), width: pw, height: ph, channels: 3 });
+      expect(g.gray.length).toBe(g.gw * g.gh);
+    }
     expect([quick.gw, quick.gh]).toEqual([Math.round(w * Math.sqrt(640_000 / (w * h))), Math.round(h * Math.sqrt(640_000 / (w * h)))]);
     // The same picture but for the filters' treatment of the sharp stripes: correlated, no shift, no bias.
     const mean = (v: ArrayLike<number>) => Array.prototype.reduce.call(v, (s: number, x: number) => s + x, 0) as number / v.length;

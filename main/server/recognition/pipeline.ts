@@ -125,6 +125,8 @@ export async function matchingGray(raw: RawPixels): Promise<{ gray: Uint8Array; 
   if (small.gw === width && small.gh === height) return small;
   const { data, info } = await sharp(small.gray, { raw: { width: small.gw, height: small.gh, channels: 1 } })
     .resize(width, height, { fit: 'fill' })
+    // One channel out: sharp would otherwise answer a grey picture as three.
+    .extractChannel(0)
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { gray: data, gw: info.width, gh: info.height };
