@@ -53,6 +53,16 @@ describe('facings of a bay', () => {
     expect(u.sku_id).toBe('fanta');
   });
 
+  it('takes two photos\' boxes of one SKU that overlap loosely for one product, not two of different SKUs', () => {
+    // a's box at bay 315..395, b's at bay 365..445 (IoU 0.23), neither cut by its photo's edge.
+    const same = sceneFacings(scene([product(315, 'y')], [product(65, 'y')]));
+    expect(same).toHaveLength(1);
+    expect(same[0].views.map((v) => v.image).sort()).toEqual(['a', 'b']);
+    expect(same[0].views.every((v) => !v.cut)).toBe(true);
+    const other = sceneFacings(scene([product(315, 'y')], [product(65, 'q')]));
+    expect(other).toHaveLength(2);
+  });
+
   it('never merges two boxes of one photo, and counts a photo not joined as its own rack', () => {
     const a = [product(0, 'x'), product(30, 'x')]; // overlapping boxes of one photo: two facings
     const facings = sceneFacings(scene(a, [], [product(0, 'q'), product(100, 'q')]));
