@@ -252,7 +252,7 @@ describe("the grey copy a 12 MP photo's features are matched on", () => {
     }
     expect([quick.gw, quick.gh]).toEqual([Math.round(w * Math.sqrt(640_000 / (w * h))), Math.round(h * Math.sqrt(640_000 / (w * h)))]);
     // The same picture but for the filters' treatment of the sharp stripes: correlated, no shift, no bias.
-    const mean = (v: ArrayLike<number>) => Array.prototype.reduce.call(v, (s: number, x: number) => s + x, 0) as number / v.length;
+    const mean = (v: ArrayLike<number>) => Array.from(v).reduce((s, x) => s + x, 0) / v.length;
     const [ma, mb] = [mean(plain), mean(quick.gray)];
     let [sab, saa, sbb] = [0, 0, 0];
     for (let i = 0; i < plain.length; i++) [sab, saa, sbb] = [sab + (plain[i] - ma) * (quick.gray[i] - mb), saa + (plain[i] - ma) ** 2, sbb + (quick.gray[i] - mb) ** 2];
