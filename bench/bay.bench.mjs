@@ -19,7 +19,7 @@
 //   through the real server with the catalog, as one photo and as bays of 2 and 3 photos.
 // Goals: bay error <= 1 per SKU beyond the whole photo's; >= 95 % joined, none of another shelf; joining
 // under 300 ms per 12 MP photo. Env: BAY_BENCH_PHOTOS (how many shelf photos, default 12),
-// BAY_BENCH_CATALOG=0 (skip the composed shelf).
+// BAY_BENCH_CATALOG=0 (skip the composed shelf), BAY_BENCH_DUMP=dir (write each bay's analyses there).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,7 +92,8 @@ for (let i = 0; i < Math.min(COUNT, names.length); i++) {
   const [label, pieces] = LAYOUTS[i % LAYOUTS.length];
   const src = await load(names[i]);
   const whole = await cut(src, [0, 0, 1, 1]);
-  const wholeCount = sceneFacings(await analyzeScene([{ id: 'whole', path: whole.path }], parts)).length;
+  const wholeAnalysis = await analyzeScene([{ id: 'whole', path: whole.path }], parts);
+  const wholeCount = sceneFacings(wholeAnalysis).length;
   const cuts = [];
   for (const [rect, change] of pieces) cuts.push(await cut(src, rect, change));
   const order = cuts.map((_, k) => k).reverse(); // out of order
@@ -109,6 +110,8 @@ for (let i = 0; i < Math.min(COUNT, names.length); i++) {
   }).filter((f) => f.in_bay).length;
   const summed = sum(a.images.slice(0, cuts.length).map((img) => img.products.length));
   const perPhoto = a.ms.bay / sceneCuts.length;
+  // BAY_BENCH_DUMP=dir: each bay's analyses and true placements, to study the count without the detector.
+  if (process.env.BAY_BENCH_DUMP) writeFileSync(path.join(process.env.BAY_BENCH_DUMP, `bay-${i}.json`), JSON.stringify({ name: names[i], label, whole: wholeAnalysis, bay: a, truths: sceneCuts.map((c) => c.truth), photos: cuts.length }));
   rows.push({ wholeCount, bay, placed, joinedPhotos, photos: cuts.length, otherJoined, perPhoto });
   console.log(
     `${names[i].padEnd(10)} ${label.padEnd(25)} ${String(wholeCount).padStart(5)} ${String(bay).padStart(4)} ${String(placed).padStart(6)} ${String(summed).padStart(6)} | ${String(Math.abs(bay - wholeCount)).padStart(7)} ${String(Math.abs(bay - placed)).padStart(8)} | ${joinedPhotos}/${cuts.length}     ${otherJoined}/1  | ${perPhoto.toFixed(0).padStart(6)}`,

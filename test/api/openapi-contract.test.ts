@@ -107,6 +107,7 @@ const bodies: Record<string, unknown> = {
   'POST /api/v1.5/uploads/upload_by_url/': { url: '<image url>' },
   'POST /api/v1.5/uploads_by_url/': { url: '<image url>' },
   'POST /api/v1.5/scenes/{id}/suggestions/': { image: '<upload>', x: 1, y: 2, w: 30, h: 40 },
+  'POST /api/v1.5/uploads/overlap/': { previous: '<upload>', next: '<upload>' },
   'POST /api/app/v1/devices/': { name: 'contract laptop', role: 'auditor' },
   // One visit of the device's own, as a laptop pushes it (client_time is set when sent).
   'POST /api/app/v1/sync/push/': { last: 1, changes: [{ n: 1, entity: 'visit', id: 'pushed-visit', op: 'upsert', row: { id: 'pushed-visit', shop: 'pushed', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' } }] },
@@ -147,7 +148,7 @@ function bodyFor(method: string, path: string): unknown {
   let body: unknown = bodies[key];
   if (body === undefined && (method === 'PUT' || method === 'PATCH')) body = updates[path.split('/').filter(Boolean).at(-2)!];
   if (body === undefined) return undefined;
-  return JSON.parse(JSON.stringify(body).replace('<upload>', ids.upload).replace('<report>', ids.report).replace('<scene>', ids.scene).replace('<image url>', imageUrl));
+  return JSON.parse(JSON.stringify(body).replaceAll('<upload>', ids.upload).replace('<report>', ids.report).replace('<scene>', ids.scene).replace('<image url>', imageUrl));
 }
 
 /** Push and pull answer devices: a device key, the protocol header and the device's clock. */

@@ -3,10 +3,16 @@
 // counts each facing once, PLANOGRAM_COMPLIANCE compares the whole bay with the planogram (positions
 // running across both photos), REALOGRAM gives each box's merged facing in bay pixels, PANORAMA is laid
 // out by the bay with the merged boxes; a photo that cannot be joined is said in words in the bodies.
-// A scene of more photos than the limit is a 400 that names the limit.
+// A scene of more photos than the limit is a 400 that names the limit. The review reads the bay with its
+// merged facings named by each photo's box ids; a correction of a facing seen in both photos, sent to
+// both, changes the count by one, and the training export keeps each photo's own boxes in its pixels.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../api/harness.js';
+import { exportTraining } from '../../main/server/scenes/training-export.js';
 import { composeShelf, UPRIGHT } from './fixtures.js';
 import { createCatalog, upload, waitForReports } from './helpers.js';
 
@@ -21,6 +27,9 @@ let t: TestServer;
 let left: any;
 let right: any;
 let blank: any;
+/** The bay scene recognised below, and its first reports: the review reads and corrects it. */
+let bayScene: { scene: string; reports: Record<string, string> };
+let bayReports: Record<string, any>;
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -62,6 +71,7 @@ describe('a bay of two photos through /recognize', () => {
     expect(res.status, res.text).toBe(201);
     created = res.body;
     reports = await waitForReports(t, Object.values(created.reports), 240_000);
+    [bayScene, bayReports] = [created, reports];
   }, 300_000);
 
   it('counts every facing once', () => {
@@ -102,6 +112,78 @@ describe('a bay of two photos through /recognize', () => {
     expect(pano.bay.joined).toHaveLength(2);
     const img = await fetch(pano.url);
     expect(img.status).toBe(200);
+  });
+});
+
+describe('the review of a bay', () => {
+  it('reads the merged facings, corrects one seen in both photos once, and exports each photo in its own pixels', async () => {
+    const res = { body: bayScene };
+    const counts = (json: any[]) => Object.fromEntries(json.map((r: any) => [r.sku_id, r.count]));
+    const before = counts(bayReports[res.body.reports.FACING_COUNT].json);
+    const path1 = `/api/v1.5/scenes/${res.body.scene}/annotations/`;
+    const read = (await t.get(path1)).body;
+    expect(read.bay.photos.map((p: any) => p.joined)).toEqual([true, true]);
+    // Every box of both photos is a view of exactly one facing; the facings are what FACING_COUNT counts.
+    const views = read.bay.facings.flatMap((f: any) => f.views.map((v: any) => `${v.image}/${v.box}`));
+    expect(new Set(views).size).toBe(views.length);
+    expect(views.sort()).toEqual(read.images.flatMap((i: any) => i.boxes.map((b: any) => `${i.image}/${b.id}`)).sort());
+    expect(read.bay.facings).toHaveLength(Object.values(before).reduce((s: number, n: any) => s + n, 0));
+    // A cola seen in both photos becomes a sprite in both: one more sprite, one cola less.
+    const shared = read.bay.facings.find((f: any) => f.views.length === 2 && f.sku_id === 'cocacola_pet');
+    expect(shared, JSON.stringify(read.bay.facings.map((f: any) => [f.sku_id, f.views.length]))).toBeDefined();
+    expect(shared.counted).toEqual(shared.views[0]);
+    const images = read.images.map((img: any) => ({
+      image: img.image,
+      version: img.version,
+      boxes: img.boxes.map((b: any) => ({ id: b.id, x: b.x, y: b.y, w: b.w, h: b.h, sku_id: shared.views.some((v: any) => v.image === img.image && v.box === b.id) ? 'sprite_pet' : b.sku_id })),
+    }));
+    const saved = await t.call('PUT', path1, { json: { images } });
+    expect(saved.status, saved.text).toBe(200);
+    const again = saved.body.bay.facings.find((f: any) => f.views.some((v: any) => v.image === shared.views[0].image && v.box === shared.views[0].box));
+    expect(again).toMatchObject({ sku_id: 'sprite_pet', views: shared.views });
+    const after = counts((await waitForReports(t, [saved.body.reports.FACING_COUNT], 240_000))[saved.body.reports.FACING_COUNT].json);
+    expect(after.sprite_pet).toBe(before.sprite_pet + 1);
+    expect(after.cocacola_pet ?? 0).toBe(before.cocacola_pet - 1);
+
+    // The export: one image per photo, each with its own boxes in its own pixels, as for any scene.
+    const out = mkdtempSync(path.join(os.tmpdir(), 'bay-export-'));
+    try {
+      await exportTraining(t.server.app.db, t.dataDir, out);
+      const coco = JSON.parse(readFileSync(path.join(out, 'annotations.json'), 'utf8'));
+      const mine = coco.images.filter((i: any) => i.scene === res.body.scene);
+      expect(mine.map((i: any) => [i.upload, i.width, i.height])).toEqual(saved.body.images.map((i: any) => [i.image, i.width, i.height]));
+      for (const [k, img] of saved.body.images.entries()) {
+        const anns = coco.annotations.filter((a: any) => a.image_id === mine[k].id);
+        expect(anns).toHaveLength(img.boxes.length);
+        for (const [j, b] of img.boxes.entries()) {
+          expect(anns[j].bbox[0]).toBeCloseTo(b.x - b.w / 2, 1);
+          expect(anns[j].bbox[2]).toBeCloseTo(b.w, 1);
+          expect(anns[j].attributes.sku_id).toBe(b.sku_id);
+        }
+      }
+      expect(coco.annotations.filter((a: any) => a.attributes.sku_id === 'sprite_pet' && mine.some((i: any) => i.id === a.image_id)).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
+describe("a new photo's overlap with the one before", () => {
+  it('is measured by a quick registration, said in words, and refused for uploads that are not there', async () => {
+    const res = await t.post('/api/v1.5/uploads/overlap/', { previous: left.id, next: right.id });
+    expect(res.status, res.text).toBe(200);
+    // The right photo shows 24 % of the shelf's width again (62 % + 62 % - 100 %), 0.24 / 0.62 of itself.
+    expect(res.body.joined).toBe(true);
+    expect(res.body.overlap).toBeGreaterThan(0.3);
+    expect(res.body.overlap).toBeLessThan(0.5);
+    expect(res.body.message).toMatch(/^Joined to the photo before: \d+ % overlaps it\.$/);
+    const same = await t.post('/api/v1.5/uploads/overlap/', { previous: left.id, next: left.id });
+    expect(same.body).toMatchObject({ joined: true, message: expect.stringMatching(/shows the same as the one before/) });
+    const plain = await t.post('/api/v1.5/uploads/overlap/', { previous: left.id, next: blank.id });
+    expect(plain.body).toMatchObject({ joined: false, overlap: null, reason: 'no_features', message: expect.stringMatching(/too little detail/) });
+    const missing = await t.post('/api/v1.5/uploads/overlap/', { previous: left.id, next: 'no-such-upload' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.next[0]).toMatch(/no-such-upload/);
   });
 });
 

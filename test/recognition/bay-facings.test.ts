@@ -41,16 +41,38 @@ describe('facings of a bay', () => {
   });
 
   it('decides a disagreement by the scores, keeps the alternative, and lets a reviewer decide', () => {
-    const a = [product(320, 'cola', { sku_score: 0.9 })];
-    const b = [product(20, 'fanta', { sku_score: 0.6 })];
+    // Both whole views (a's at bay 310..390, b's the same).
+    const a = [product(310, 'cola', { sku_score: 0.9 })];
+    const b = [product(10, 'fanta', { sku_score: 0.6 })];
     const [f] = sceneFacings(scene(a, b));
     expect(f.sku_id).toBe('cola');
     expect(f.alternatives).toEqual([{ sku_id: 'fanta', score: 0.6 }]);
-    const [r] = sceneFacings(scene(a, [product(20, 'fanta', { sku_score: 0.6, reviewed: true })]));
+    const [r] = sceneFacings(scene(a, [product(10, 'fanta', { sku_score: 0.6, reviewed: true })]));
     expect(r.sku_id).toBe('fanta');
     // An unknown view does not outvote an identified one.
     const [u] = sceneFacings(scene([product(320, null, { sku_score: 0 })], [product(20, 'fanta', { sku_score: 0.3 })]));
     expect(u.sku_id).toBe('fanta');
+  });
+
+  it('takes two photos\' boxes of one SKU that overlap loosely for one product, not two of different SKUs', () => {
+    // a's box at bay 315..395, b's at bay 365..445 (IoU 0.23), neither cut by its photo's edge.
+    const same = sceneFacings(scene([product(315, 'y')], [product(65, 'y')]));
+    expect(same).toHaveLength(1);
+    expect(same[0].views.map((v) => v.image).sort()).toEqual(['a', 'b']);
+    expect(same[0].views.every((v) => !v.cut)).toBe(true);
+    const other = sceneFacings(scene([product(315, 'y')], [product(65, 'q')]));
+    expect(other).toHaveLength(2);
+  });
+
+  it('lets a view cut by its photo\'s edge count little against a whole view of the facing', () => {
+    // a sees the pack whole (cola, 0.5); b sees it cut by its left edge and takes it for fanta (0.9).
+    const [f] = sceneFacings(scene([product(310, 'cola', { sku_score: 0.5 })], [product(0, 'fanta', { x2: 90, sku_score: 0.9 })]));
+    expect(f.views.map((v) => [v.image, v.cut])).toEqual([['a', false], ['b', true]]);
+    expect(f.sku_id).toBe('cola');
+    expect(f.alternatives).toEqual([{ sku_id: 'fanta', score: 0.225 }]);
+    // Cut in every photo: the scores decide as they are.
+    const [g] = sceneFacings(scene([product(330, 'cola', { x2: 400, sku_score: 0.5 })], [product(0, 'fanta', { x2: 100, sku_score: 0.9 })]));
+    expect(g.sku_id).toBe('fanta');
   });
 
   it('never merges two boxes of one photo, and counts a photo not joined as its own rack', () => {

@@ -16,7 +16,7 @@ import { mul, scaling, translation, type H } from '../../main/server/recognition
 import { implausible } from '../../main/server/recognition/bay/register.js';
 import { createDetector, type Detector } from '../../main/server/recognition/detector/index.js';
 import { Identifier, PIPELINE_IDENTIFIER } from '../../main/server/recognition/identification/identifier.js';
-import { analyzeScene, type PipelineParts } from '../../main/server/recognition/pipeline.js';
+import { analyzeScene, blockGray, matchingGray, type PipelineParts } from '../../main/server/recognition/pipeline.js';
 import { composeShelf } from './fixtures.js';
 import { DATA } from './fixtures.js';
 
@@ -233,5 +233,33 @@ describe('wild transforms', () => {
     expect(implausible([0, -1, 1500, 1, 0, 0, 0, 0, 1], photo)).toBe(true);
     expect(implausible([1, 0, 0, 0, 0.3, 0, 0, 0, 1], photo)).toBe(true);
     expect(implausible([1, 0, 0, 0, 1, 0, 0.001, 0, 1], photo)).toBe(true);
+  });
+});
+
+describe("the grey copy a 12 MP photo's features are matched on", () => {
+  it('averages whole blocks, then resamples to the matching size: the size and the pixels of a plain resampling', async () => {
+    const [w, h] = [4050, 3034];
+    const data = new Uint8Array(w * h * 3);
+    // Stripes and a gradient: detail at several scales.
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data.set([(x * 255) / w, (Math.floor(x / 40) + Math.floor(y / 40)) % 2 ? 220 : 30, (y * 255) / h], (y * w + x) * 3);
+    const quick = await matchingGray({ data, width: w, height: h, channels: 3 });
+    const luma = blockGray({ data, width: w, height: h, channels: 3 }, 1);
+    const plain = await sharp(luma.gray, { raw: { width: w, height: h, channels: 1 } }).resize(quick.gw, quick.gh).extractChannel(0).raw().toBuffer();
+    expect(quick.gray.length).toBe(quick.gw * quick.gh);
+    for (const [pw, ph] of [[1120, 1500], [800, 600]]) {
+      const g = await matchingGray({ data: new Uint8Array(pw * ph * 3), width: pw, height: ph, channels: 3 });
+      expect(g.gray.length).toBe(g.gw * g.gh);
+    }
+    expect([quick.gw, quick.gh]).toEqual([Math.round(w * Math.sqrt(640_000 / (w * h))), Math.round(h * Math.sqrt(640_000 / (w * h)))]);
+    // The same picture but for the filters' treatment of the sharp stripes: correlated, no shift, no bias.
+    const mean = (v: ArrayLike<number>) => Array.from(v).reduce((s, x) => s + x, 0) / v.length;
+    const [ma, mb] = [mean(plain), mean(quick.gray)];
+    let [sab, saa, sbb] = [0, 0, 0];
+    for (let i = 0; i < plain.length; i++) [sab, saa, sbb] = [sab + (plain[i] - ma) * (quick.gray[i] - mb), saa + (plain[i] - ma) ** 2, sbb + (quick.gray[i] - mb) ** 2];
+    expect(sab / Math.sqrt(saa * sbb)).toBeGreaterThan(0.97);
+    expect(Math.abs(ma - mb)).toBeLessThan(1);
+    // A block's grey is its pixels' mean luma.
+    const one = blockGray({ data: new Uint8Array([255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255]), width: 2, height: 2, channels: 3 }, 2);
+    expect(one).toEqual({ gray: new Uint8Array([Math.round((77 + 150 + 29 + 256) / 4)]), gw: 1, gh: 1 });
   });
 });

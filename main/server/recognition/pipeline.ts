@@ -128,12 +128,55 @@ export async function identifyBoxes(
 export async function matchingGray(raw: RawPixels): Promise<{ gray: Uint8Array; gw: number; gh: number }> {
   // By area, not by side: a narrow photo keeps enough pixels across its overlap with the next one.
   const scale = Math.min(1, Math.sqrt(MATCH_PIXELS / (raw.width * raw.height)));
-  const { data, info } = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels as 1 | 2 | 3 | 4 } })
-    .resize(Math.round(raw.width * scale), Math.round(raw.height * scale))
-    .grayscale()
+  const width = Math.max(1, Math.round(raw.width * scale));
+  const height = Math.max(1, Math.round(raw.height * scale));
+  const block = Math.floor(1 / scale);
+  if (block < 2) {
+    const { data, info } = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels as 1 | 2 | 3 | 4 } })
+      .resize(width, height)
+      .grayscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { gray: data, gw: info.width, gh: info.height };
+  }
+  // A big photo (12 MP: 4x4 blocks): most of the way by averaging whole blocks of pixels in one pass
+  // here (~30 ms of CPU against ~130 ms for sharp's resampling of the full colour photo), the rest by
+  // sharp on the small grey copy, so the matching size stays what it was. The grey is 601 luma, not
+  // quite sharp's: features do not mind, and the pixel check (a correlation) barely does.
+  const small = blockGray(raw, block);
+  if (small.gw === width && small.gh === height) return small;
+  const { data, info } = await sharp(small.gray, { raw: { width: small.gw, height: small.gh, channels: 1 } })
+    .resize(width, height, { fit: 'fill' })
+    // One channel out: sharp would otherwise answer a grey picture as three.
+    .extractChannel(0)
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { gray: data, gw: info.width, gh: info.height };
+}
+
+/** Grey (ITU-R 601 luma) averaged over `block` x `block` pixels; the last partial row and column are left out. */
+export function blockGray(raw: RawPixels, block: number): { gray: Uint8Array; gw: number; gh: number } {
+  const { data, width, channels } = raw;
+  const gw = Math.floor(raw.width / block);
+  const gh = Math.floor(raw.height / block);
+  const gray = new Uint8Array(gw * gh);
+  const acc = new Uint32Array(gw);
+  const n = block * block * 256;
+  const g = channels >= 3 ? 1 : 0;
+  const b = channels >= 3 ? 2 : 0;
+  for (let gy = 0; gy < gh; gy++) {
+    acc.fill(0);
+    for (let dy = 0; dy < block; dy++) {
+      let i = (gy * block + dy) * width * channels;
+      for (let gx = 0; gx < gw; gx++) {
+        let sum = 0;
+        for (let dx = 0; dx < block; dx++, i += channels) sum += data[i] * 77 + data[i + g] * 150 + data[i + b] * 29;
+        acc[gx] += sum;
+      }
+    }
+    for (let gx = 0; gx < gw; gx++) gray[gy * gw + gx] = Math.round(acc[gx] / n);
+  }
+  return { gray, gw, gh };
 }
 
 const MATCH_PIXELS = 640_000;

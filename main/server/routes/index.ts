@@ -32,6 +32,7 @@ import v15Reports from './v1_5/reports.js';
 import v15SceneMessages from './v1_5/scene-messages.js';
 import v15Annotations from './v1_5/annotations.js';
 import v15PriceTags from './v1_5/price-tags.js';
+import v15PhotoOverlap from './v1_5/photo-overlap.js';
 import appWebhookDeliveries from './app/webhook-deliveries.js';
 import appPhotoQuality from './app/photo-quality.js';
 import appOverview from './app/overview.js';
@@ -76,7 +77,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   }
 
   // The scene: uploads, reference images, /recognize, reports, messages, review, webhooks
-  for (const plugin of [v15Uploads, v15SkuImages, v15Recognize, v15Reports, v15SceneMessages, v15Annotations, v15PriceTags]) {
+  for (const plugin of [v15Uploads, v15PhotoOverlap, v15SkuImages, v15Recognize, v15Reports, v15SceneMessages, v15Annotations, v15PriceTags]) {
     await app.register(plugin, { prefix: V15_PREFIX });
   }
   await app.register(appWebhookDeliveries, { prefix: APP_PREFIX });

@@ -22,6 +22,7 @@ import { recomputeReports } from './recompute-reports.js';
 import { withPriceReview } from './price-corrections.js';
 import { learnFromCorrection } from './learn.js';
 import { groupIntoShelves } from '../recognition/shelves.js';
+import { sceneFacings } from '../recognition/bay/facings.js';
 import {
   annotationsOfScene,
   arrivedFromElsewhere,
@@ -81,11 +82,25 @@ export interface ImageAnnotations {
   boxes: StoredBox[];
 }
 
+interface BoxRef {
+  image: string;
+  box: string;
+}
+
+/** The bay of a scene as the review shows it: its facings merged from the boxes as saved. */
+export interface ReviewBay {
+  width: number;
+  height: number;
+  photos: { image: string; joined: boolean; transform: number[] | null; message: string | null }[];
+  facings: { x: number; y: number; w: number; h: number; sku_id: string | null; counted: BoxRef; views: BoxRef[] }[];
+}
+
 export interface SceneAnnotations {
   scene: string;
   visit: string;
   reviewed: boolean;
   images: ImageAnnotations[];
+  bay: ReviewBay | null;
 }
 
 type Db = Kysely<Database>;
@@ -173,7 +188,41 @@ function present(scene: SceneRow, analysis: SceneAnalysis, rows: readonly Annota
       boxes: row ? (JSON.parse(row.boxes) as StoredBox[]) : img ? modelBoxes(img) : [],
     };
   });
-  return { scene: scene.id, visit: scene.visit_id, reviewed: images.every((i) => i.version > 0), images };
+  return { scene: scene.id, visit: scene.visit_id, reviewed: images.every((i) => i.version > 0), images, bay: reviewBay(analysis, images) };
+}
+
+const r1 = (v: number) => Math.round(v * 10) / 10;
+
+/**
+ * The scene's bay with its facings merged from each photo's boxes as they stand (bay/facings.ts, as the
+ * reports merge them), each view named by its box id: the review screen marks a facing in every photo
+ * that shows it and sends a correction of it to each of them. Null without a bay of two photos or more.
+ */
+export function reviewBay(analysis: SceneAnalysis, images: readonly ImageAnnotations[]): ReviewBay | null {
+  const bay = analysis.bay;
+  if (!bay || bay.photos.filter((p) => p.joined && p.transform).length < 2) return null;
+  const byImage = new Map(images.map((i) => [i.image, i.boxes]));
+  // Products in the stored boxes' order, so a view's index is its box's.
+  const boxed: SceneAnalysis = {
+    ...analysis,
+    images: analysis.images.map((img, rack) => ({
+      ...img,
+      products: (byImage.get(img.image) ?? []).map((b) => ({
+        x1: b.x - b.w / 2, y1: b.y - b.h / 2, x2: b.x + b.w / 2, y2: b.y + b.h / 2,
+        score: b.score, sku_id: b.sku_id, sku_score: b.sku_score, reviewed: b.source === 'reviewer',
+        rack_index: rack, shelf_index: 0, position: 0,
+      })),
+    })),
+  };
+  const ref = (v: { image: string; index: number }): BoxRef => ({ image: v.image, box: byImage.get(v.image)![v.index].id });
+  return {
+    width: bay.width,
+    height: bay.height,
+    photos: bay.photos.map((p) => ({ image: p.image, joined: p.joined, transform: p.transform, message: p.message })),
+    facings: sceneFacings(boxed)
+      .filter((f) => f.in_bay)
+      .map((f) => ({ x: r1((f.x1 + f.x2) / 2), y: r1((f.y1 + f.y2) / 2), w: r1(f.x2 - f.x1), h: r1(f.y2 - f.y1), sku_id: f.sku_id, counted: ref(f.views[0]), views: f.views.map(ref) })),
+  };
 }
 
 async function sceneRow(db: Db, sceneId: string): Promise<SceneRow & { analysis: string }> {

@@ -1,7 +1,7 @@
 // Schemas of the recognition endpoints: uploads, SKU reference images, /recognize, reports,
 // recognition errors, out-of-stock reasons and the webhook delivery log.
 import { Type, type Static } from 'typebox';
-import { Id, Nullable } from './common.js';
+import { Id, Nullable, Ref } from './common.js';
 import { PhotoQuality, ScenePhotoQuality } from './quality.js';
 
 /** The report types recognition builds: the vocabulary of /recognize and of every report. */
@@ -169,4 +169,19 @@ export const WebhookSecret = Type.Object({
   secret: Type.String({ description: 'HMAC-SHA256 key of the X-Shelf-Audit-Signature header' }),
   header: Type.String(),
   algorithm: Type.String(),
+});
+
+export const PhotoOverlapBody = Type.Object(
+  {
+    previous: Ref,
+    next: Ref,
+  },
+  { description: 'Two uploads: the photo taken before and the one just added to the same bay' },
+);
+
+export const PhotoOverlapAnswer = Type.Object({
+  joined: Type.Boolean({ description: 'the new photo registers onto the one before, as the bay join would find it' }),
+  overlap: Nullable(Type.Number({ description: "share of the new photo's area that overlaps the one before" })),
+  reason: Type.Union([Type.Literal('no_features'), Type.Literal('no_overlap'), Type.Literal('wild_transform'), Type.Literal('boxes_disagree'), Type.Literal('other_part'), Type.Null()], { description: 'why not joined (null when joined)' }),
+  message: Type.String({ description: 'for the auditor, in words' }),
 });

@@ -54,11 +54,41 @@ export const ImageAnnotations = Type.Object({
   boxes: Type.Array(AnnotationBox),
 });
 
+const BoxRef = Type.Object({ image: Type.String({ description: 'upload id' }), box: Type.String({ description: "the box's id in that photo" }) });
+
+export const ReviewBayFacing = Type.Object({
+  x: Type.Number({ description: 'centre, bay pixels' }),
+  y: Type.Number(),
+  w: Type.Number(),
+  h: Type.Number(),
+  sku_id: Nullable(Type.String({ description: 'the SKU the facing is counted as' })),
+  counted: BoxRef,
+  views: Type.Array(BoxRef, { description: 'every box of the photos that shows this facing, the counted one first' }),
+});
+
+export const ReviewBay = Type.Object(
+  {
+    width: Type.Integer(),
+    height: Type.Integer(),
+    photos: Type.Array(
+      Type.Object({
+        image: Type.String(),
+        joined: Type.Boolean(),
+        transform: Nullable(Type.Array(Type.Number(), { minItems: 9, maxItems: 9, description: 'photo pixels -> bay pixels, row-major 3x3' })),
+        message: Nullable(Type.String({ description: 'why the photo could not be joined, in words' })),
+      }),
+    ),
+    facings: Type.Array(ReviewBayFacing),
+  },
+  { description: "The bay the scene's photos were joined into, its facings merged from the boxes as saved: a correction of a facing goes to each of its views" },
+);
+
 export const SceneAnnotations = Type.Object({
   scene: Type.String(),
   visit: Type.String(),
   reviewed: Type.Boolean({ description: 'every photo of the scene has been saved by a reviewer' }),
   images: Type.Array(ImageAnnotations),
+  bay: Nullable(ReviewBay),
 });
 
 export const AnnotationsPutBody = Type.Object({

@@ -19,6 +19,7 @@ import type {
   PriceTagsSavedBody,
   ScenePriceTags,
   Planogram,
+  PhotoOverlap,
   PlanogramRecord,
   QualityThresholds,
   RecognizeRequest,
@@ -122,6 +123,11 @@ export function uploadImage(api: ApiClient, file: Blob, name: string) {
 
 export function getUpload(api: ApiClient, id: string) {
   return api.get<Upload>(`${V15}/uploads/${encodeURIComponent(id)}/`);
+}
+
+/** How the photo `next` overlaps `previous` (both uploaded), as the bay's join would find it. */
+export function photoOverlap(api: ApiClient, previous: string, next: string) {
+  return api.post<PhotoOverlap>(`${V15}/uploads/overlap/`, { previous, next });
 }
 
 export function listSkuImages(api: ApiClient, sku: string) {

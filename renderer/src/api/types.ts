@@ -9,6 +9,7 @@ import type { DataKpi, DataVisit as DataVisitListItem, DataVisitDetail } from '.
 import type { DisplayBoundItem, DisplayItem, MhlRecordItem, PlanogramRecordItem } from '../../../main/server/schemas/master-data.js';
 import type {
   Crop as CropSchema,
+  PhotoOverlapAnswer,
   RecognizeBody,
   RecognizeCreated,
   ReportItem,
@@ -35,6 +36,7 @@ export type Sku = Static<typeof SkuItem>;
 export type Crop = Static<typeof CropSchema>;
 export type SkuImage = Static<typeof SkuImageItem>;
 export type Upload = Static<typeof UploadCreated>;
+export type PhotoOverlap = Static<typeof PhotoOverlapAnswer>;
 export type Display = Static<typeof DisplayItem>;
 export type Planogram = Static<typeof DisplayBoundItem>;
 export type Mhl = Static<typeof DisplayBoundItem>;

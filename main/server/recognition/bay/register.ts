@@ -60,6 +60,7 @@ const FAST_THRESHOLD = 12; // lower than ORB's 20: plain strips of a shelf still
 const MIN_KEYPOINTS = 40;
 const MIN_INLIERS = 15;
 const ALL_PAIRS = 6;
+const HYPOTHESES = 2; // per pair: the strongest RANSAC homography, then the one its outliers give
 const RATIO = 0.8; // Lowe's ratio test: shelves repeat packs, so a little looser than the panorama's 0.75
 const MIN_OVERLAP = 0.04;
 const MAX_SCALE = 3; // between two photos of one bay
@@ -134,29 +135,46 @@ function features(cv: OpenCv, p: BayPhoto): Features {
   return { keypoints, descriptors };
 }
 
-/** RANSAC homography of b's match pixels into a's, with its inlier count. */
-function matchPair(cv: OpenCv, fa: Features, fb: Features): { g: H; inliers: number } | null {
-  if (fa.descriptors.rows < MIN_KEYPOINTS || fb.descriptors.rows < MIN_KEYPOINTS) return null;
+/**
+ * RANSAC homographies of b's match pixels into a's, with their inlier counts: the strongest, then the
+ * one the matches left out of it give. On a shelf that repeats itself diagonally (each row the one above
+ * shifted by some packs) the strongest can be a repeat off, with the true overlap's matches among the
+ * outliers; the checks below refuse the repeat, and the second hypothesis is then judged in its turn.
+ */
+function matchPair(cv: OpenCv, fa: Features, fb: Features): { g: H; inliers: number }[] {
+  if (fa.descriptors.rows < MIN_KEYPOINTS || fb.descriptors.rows < MIN_KEYPOINTS) return [];
   const matcher = new cv.BFMatcher(cv.NORM_HAMMING, false);
   const knn = new cv.DMatchVectorVector();
   const mats: { delete(): void }[] = [matcher, knn];
   try {
     matcher.knnMatch(fb.descriptors as never, fa.descriptors as never, knn, 2);
-    const src: number[] = [];
-    const dst: number[] = [];
+    let src: number[] = [];
+    let dst: number[] = [];
     for (const [q, t] of ratioTestPairs(knn, RATIO)) {
       src.push(fb.keypoints[q * 2], fb.keypoints[q * 2 + 1]);
       dst.push(fa.keypoints[t * 2], fa.keypoints[t * 2 + 1]);
     }
-    if (src.length / 2 < MIN_INLIERS) return null;
-    const ps = cv.matFromArray(src.length / 2, 1, cv.CV_32FC2, src);
-    const pd = cv.matFromArray(dst.length / 2, 1, cv.CV_32FC2, dst);
-    const mask = new cv.Mat();
-    mats.push(ps, pd, mask);
-    const h = cv.findHomography(ps, pd, cv.RANSAC, 4, mask);
-    mats.push(h);
-    if (h.empty()) return null;
-    return { g: Array.from(h.data64F), inliers: cv.countNonZero(mask) };
+    const out: { g: H; inliers: number }[] = [];
+    for (let round = 0; round < HYPOTHESES && src.length / 2 >= MIN_INLIERS; round++) {
+      const ps = cv.matFromArray(src.length / 2, 1, cv.CV_32FC2, src);
+      const pd = cv.matFromArray(dst.length / 2, 1, cv.CV_32FC2, dst);
+      const mask = new cv.Mat();
+      mats.push(ps, pd, mask);
+      const h = cv.findHomography(ps, pd, cv.RANSAC, 4, mask);
+      mats.push(h);
+      if (h.empty()) break;
+      out.push({ g: Array.from(h.data64F), inliers: cv.countNonZero(mask) });
+      // The matches this hypothesis did not explain, for the next one.
+      const keepSrc: number[] = [];
+      const keepDst: number[] = [];
+      for (let i = 0; i < src.length / 2; i++) {
+        if (mask.data[i]) continue;
+        keepSrc.push(src[i * 2], src[i * 2 + 1]);
+        keepDst.push(dst[i * 2], dst[i * 2 + 1]);
+      }
+      [src, dst] = [keepSrc, keepDst];
+    }
+    return out;
   } finally {
     for (const m of mats.reverse()) m.delete();
   }
@@ -294,10 +312,20 @@ function snapToPacks(h: H, a: BayPhoto, b: BayPhoto): H {
 }
 
 function judgePair(cv: OpenCv, photos: readonly BayPhoto[], fs: readonly Features[], a: number, b: number): Pair {
+  const hypotheses = matchPair(cv, fs[a], fs[b]);
+  let first: Pair | null = null;
+  for (const m of hypotheses) {
+    if (m.inliers < MIN_INLIERS) break;
+    const judged = judgeHypothesis(photos, a, b, m);
+    if (judged.h) return judged;
+    first ??= judged;
+  }
+  return first ?? { a, b, h: null, inliers: hypotheses[0]?.inliers ?? 0, agreement: 0, overlap: 0, reason: 'no_overlap' };
+}
+
+function judgeHypothesis(photos: readonly BayPhoto[], a: number, b: number, m: { g: H; inliers: number }): Pair {
   const pa = photos[a];
   const pb = photos[b];
-  const m = matchPair(cv, fs[a], fs[b]);
-  if (!m || m.inliers < MIN_INLIERS) return { a, b, h: null, inliers: m?.inliers ?? 0, agreement: 0, overlap: 0, reason: 'no_overlap' };
   // Match pixels -> full pixels on both sides.
   let h = mul(mul(scaling(pa.width / pa.gw, pa.height / pa.gh), m.g), scaling(pb.gw / pb.width, pb.gh / pb.height));
   if (implausible(h, pb)) return { a, b, h: null, inliers: m.inliers, agreement: 0, overlap: 0, reason: 'wild_transform' };

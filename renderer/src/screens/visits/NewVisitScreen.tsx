@@ -14,6 +14,7 @@ import { reportTypesFor, type Phase } from '../../stores/newVisit';
 import { newVisitStore } from '../../stores/newVisitStore';
 import { useRecord } from '../../stores/recordById';
 import { useSession } from '../../stores/session';
+import { PhotoOverlapNote } from './PhotoOverlapNote';
 import { REPORT_LABEL } from './reportLabels';
 
 function phaseText(phase: Phase): string | null {
@@ -121,6 +122,7 @@ export function NewVisitScreen() {
                   <span className="photo-name">{p.name}</span>
                   <span className="muted">{p.uploadId ? 'uploaded' : 'not uploaded yet'}</span>
                   <PhotoQualityMark quality={p.quality} name={p.name} />
+                  {i > 0 && <PhotoOverlapNote api={api} previous={photos[i - 1].uploadId} next={p.uploadId} number={i + 1} />}
                   <RetakeButton name={p.name} disabled={busy} onFile={(file) => void newVisitStore.getState().retakePhoto(p.id, file, api)} />
                   <button type="button" className="danger" aria-label={`Remove photo ${p.name}`} onClick={() => void newVisitStore.getState().removePhoto(p.id)}>
                     Remove

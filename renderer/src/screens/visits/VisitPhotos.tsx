@@ -1,10 +1,22 @@
 // The visit's photos: with the products found on them once recognised, as taken until then.
 import type { Annotation, DataVisit, Report, Sku } from '../../api/types';
 import { ApiImage } from '../../components/ApiImage';
+import { BayPicture } from './BayPicture';
 import { PhotoBoxes } from './PhotoBoxes';
 import { ReportStatus } from './ReportStatus';
 import type { SkuColours } from './skuColours';
 import { bayNotices, type ScenePhoto } from './visitPhotos';
+
+/** The photos by scene, each with its number among the visit's photos. */
+function scenesOf(photos: readonly ScenePhoto[]) {
+  const out: { scene: string | null; items: { photo: ScenePhoto['photo']; index: number }[] }[] = [];
+  photos.forEach(({ photo, scene }, index) => {
+    const last = out.at(-1);
+    if (last && last.scene === scene) last.items.push({ photo, index });
+    else out.push({ scene, items: [{ photo, index }] });
+  });
+  return out;
+}
 
 export function VisitPhotos({
   photos,
@@ -62,16 +74,33 @@ export function VisitPhotos({
               <ApiImage className="photo-plain" src={img.original_url!} alt={`Shelf photo ${i + 1}`} />
             </figure>
           ))}
-      {photos.map(({ photo, scene }, i) => (
-        <PhotoBoxes
-          key={`${scene}-${photo.image}`}
-          photo={photo}
-          index={i}
-          skuById={skuById}
-          colourOf={colourOf}
-          onReportError={(annotation, image) => onReportError({ annotation, image, scene })}
-        />
-      ))}
+      {scenesOf(photos).map(({ scene, items }) => {
+        const boxes = (some: typeof items) =>
+          some.map(({ photo, index }) => (
+            <PhotoBoxes
+              key={`${scene}-${photo.image}`}
+              photo={photo}
+              index={index}
+              skuById={skuById}
+              colourOf={colourOf}
+              onReportError={(annotation, image) => onReportError({ annotation, image, scene })}
+            />
+          ));
+        const joined = items.filter(({ photo }) => photo.joined === true);
+        if (joined.length < 2) return boxes(items);
+        // A bay: one picture with each facing once; its photos, with every view, a click away. A photo
+        // not joined is counted on its own and stays in view.
+        return (
+          <div key={`bay-${scene}`} className="bay-scene">
+            <BayPicture photos={items.map((x) => x.photo)} numbers={items.map((x) => x.index + 1)} skuById={skuById} colourOf={colourOf} />
+            <details className="bay-single-photos">
+              <summary>The single photos of the bay ({joined.length})</summary>
+              {boxes(joined)}
+            </details>
+            {boxes(items.filter(({ photo }) => photo.joined !== true))}
+          </div>
+        );
+      })}
     </section>
   );
 }

@@ -1,7 +1,8 @@
-// Facing counts of the scene on screen as corrected, each beside what it was when last saved.
+// Facing counts of the scene on screen as corrected, each beside what it was when last saved; a bay's
+// facing seen in several photos counts once.
 import { FacingTable } from '../FacingTable';
 import type { SkuColours } from '../skuColours';
-import { countBoxes, type ReviewStore } from './reviewStore';
+import { sceneCounts, type ReviewStore } from './reviewStore';
 
 export function CorrectedCounts({
   store,
@@ -16,12 +17,10 @@ export function CorrectedCounts({
 }) {
   const current = store((s) => s.current);
   const saved = store((s) => s.saved);
-  const sceneBoxes = (boxes: (k: string) => readonly { sku_id: string | null }[]) =>
-    Object.keys(current)
-      .filter((k) => current[k].scene === scene)
-      .flatMap((k) => boxes(k));
-  const counts = countBoxes(sceneBoxes((k) => current[k].boxes));
-  const before = new Map(countBoxes(sceneBoxes((k) => saved[k]?.boxes ?? [])).map((c) => [c.sku_id, c.count]));
+  const facingOf = store((s) => s.facingOf);
+  const counts = sceneCounts({ current, facingOf }, scene);
+  const savedDoc = Object.fromEntries(Object.entries(current).map(([k, p]) => [k, { ...p, boxes: saved[k]?.boxes ?? [] }]));
+  const before = new Map(sceneCounts({ current, facingOf }, scene, savedDoc).map((c) => [c.sku_id, c.count]));
   return (
     <section aria-labelledby="review-counts-title">
       <h4 id="review-counts-title">Counts as corrected</h4>

@@ -1,6 +1,7 @@
 // Review mode of the visit screen: every photo of every scene with its boxes to correct (change the
 // product, mark unknown on purpose, delete, draw, move, resize), undo and redo, keyboard shortcuts, the
-// counts as corrected and the recognition errors reported on the scene as a to-do list. Nothing reaches
+// counts as corrected and the recognition errors reported on the scene as a to-do list. A scene joined
+// into a bay shows the bay above the photo, its merged facings marked in each photo (ReviewBay.tsx). Nothing reaches
 // the server until Save; leaving with unsaved corrections asks first (docs/recognition.md, "Review").
 import { useCallback, useEffect, useState } from 'react';
 import { getPriceTags } from '../../../api/endpoints';
@@ -9,6 +10,7 @@ import { useSession } from '../../../stores/session';
 import { ErrorMessage, Loading } from '../../../components/StateMessage';
 import { CorrectedCounts } from './CorrectedCounts';
 import { ReportedErrors } from './ReportedErrors';
+import { ReviewBay } from './ReviewBay';
 import { ReviewPhoto } from './ReviewPhoto';
 import { ReviewPhotoList } from './ReviewPhotoList';
 import { ReviewToolbar } from './ReviewToolbar';
@@ -56,6 +58,7 @@ export function ReviewPanel({ scenes, onSaved, onClose }: { scenes: readonly str
         </div>
       )}
       <ReviewPhotoList photos={photos} activeKey={activeKey} changed={changed} onShow={show} />
+      <ReviewBay store={store} scene={photo.scene} photos={photos} nameOf={(sku) => nameOf(sku)} colourOf={colourOf} />
       <div className="review-grid">
         <ReviewPhoto
           key={activeKey}

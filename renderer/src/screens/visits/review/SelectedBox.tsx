@@ -25,6 +25,9 @@ export function SelectedBox({
   colourOf: SkuColours;
 }) {
   const accepted = store((s) => s.accepted);
+  const facing = store((s) => (selected ? s.facingOf[acceptKey(selected)] : undefined));
+  const current = store((s) => s.current);
+  const photoNumbers = facing ? facing.views.map((v) => Object.keys(current).indexOf(v.photo) + 1).filter((n) => n > 0) : [];
   const { picking, setPicking, acceptAndNext, unknownSelected, removeSelected } = tools;
   return (
     <section className="review-box" aria-label="Selected box" aria-live="polite">
@@ -39,6 +42,11 @@ export function SelectedBox({
               ? `${box.origin.source === 'model' ? 'Found by the model' : 'Drawn by a reviewer'}: detection ${box.origin.score.toFixed(2)}, match ${box.origin.sku_score.toFixed(2)}`
               : 'Drawn now, not saved yet'}
           </p>
+          {photoNumbers.length > 1 && (
+            <p className="muted">
+              Seen in photos {photoNumbers.join(' and ')} of the bay (facing F{facing!.index + 1}): counted once, and a change applies to each.
+            </p>
+          )}
           <div className="review-box-actions">
             <button type="button" onClick={() => setPicking(true)} aria-keyshortcuts="C">
               Change product

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnnotationBox, SceneAnnotations } from '../../../api/types';
-import { changedPhotos, clampRect, correctionOf, countBoxes, createReviewStore, photoKey, readingOrder } from './reviewStore';
+import { changedPhotos, clampRect, correctionOf, countBoxes, createReviewStore, photoKey, readingOrder, sceneCounts } from './reviewStore';
 
 const box = (id: string, x: number, y: number, sku: string | null): AnnotationBox => ({
   id,
@@ -20,6 +20,7 @@ const scene = (id: string, version = 0, boxes = [box('m0', 20, 30, 'cola'), box(
   visit: 'v',
   reviewed: version > 0,
   images: [{ image: 'img1', width: 200, height: 100, version, reviewer: null, reviewed_date: null, boxes }],
+  bay: null,
 });
 
 const P = photoKey('s1', 'img1');
@@ -156,5 +157,57 @@ describe('review store', () => {
     expect(clampRect({ x: -5, y: 50, w: 20, h: 10 }, 100, 100)).toEqual({ x: 2.5, y: 50, w: 5, h: 10 });
     expect(clampRect({ x: 50, y: 50, w: 1, h: 1 }, 100, 100)).toEqual({ x: 51.5, y: 51.5, w: 4, h: 4 });
     expect(readingOrder([{ x: 5, y: 50, w: 1, h: 1 }])).toHaveLength(1);
+  });
+
+  it('on a bay, a change of a merged facing goes to each of its views as one step, and the facing counts once', () => {
+    // Two photos of one bay: m1 of img1 and m0 of img2 are one product seen twice.
+    const bayScene: SceneAnnotations = {
+      scene: 'b',
+      visit: 'v',
+      reviewed: false,
+      images: [
+        { image: 'img1', width: 200, height: 100, version: 0, reviewer: null, reviewed_date: null, boxes: [box('m0', 20, 30, 'cola'), box('m1', 180, 30, 'cola')] },
+        { image: 'img2', width: 200, height: 100, version: 2, reviewer: null, reviewed_date: null, boxes: [box('m0', 20, 30, 'cola'), box('m1', 100, 30, null)] },
+      ],
+      bay: {
+        width: 360,
+        height: 100,
+        photos: [
+          { image: 'img1', joined: true, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1], message: null },
+          { image: 'img2', joined: true, transform: [1, 0, 160, 0, 1, 0, 0, 0, 1], message: null },
+        ],
+        facings: [
+          { x: 20, y: 30, w: 20, h: 40, sku_id: 'cola', counted: { image: 'img1', box: 'm0' }, views: [{ image: 'img1', box: 'm0' }] },
+          { x: 180, y: 30, w: 20, h: 40, sku_id: 'cola', counted: { image: 'img1', box: 'm1' }, views: [{ image: 'img1', box: 'm1' }, { image: 'img2', box: 'm0' }] },
+          { x: 260, y: 30, w: 20, h: 40, sku_id: null, counted: { image: 'img2', box: 'm1' }, views: [{ image: 'img2', box: 'm1' }] },
+        ],
+      },
+    };
+    const store = createReviewStore();
+    store.getState().load([bayScene]);
+    const s = () => store.getState();
+    const [A, B] = [photoKey('b', 'img1'), photoKey('b', 'img2')];
+    // Summing the photos would say 3 cola; the bay has 2.
+    expect(sceneCounts(s(), 'b')).toEqual([{ sku_id: 'cola', count: 2 }, { sku_id: null, count: 1 }]);
+    s().relabel(B, 'm0', 'fanta');
+    expect(s().current[A].boxes[1].sku_id).toBe('fanta');
+    expect(s().current[B].boxes[0].sku_id).toBe('fanta');
+    expect(s().past).toHaveLength(1);
+    expect(sceneCounts(s(), 'b')).toEqual([{ sku_id: 'cola', count: 1 }, { sku_id: 'fanta', count: 1 }, { sku_id: null, count: 1 }]);
+    // Both photos are sent, each with its own version and its own pixels.
+    const body = correctionOf(s(), 'b')!;
+    expect(body.images.map((i) => [i.image, i.version])).toEqual([['img1', 0], ['img2', 2]]);
+    expect(body.images[1].boxes[0]).toMatchObject({ id: 'm0', x: 20, sku_id: 'fanta' });
+    s().select({ photo: A, box: 'm1' });
+    s().remove(A, 'm1');
+    expect(s().current[A].boxes.map((b) => b.id)).toEqual(['m0']);
+    expect(s().current[B].boxes.map((b) => b.id)).toEqual(['m1']);
+    expect(s().selected).toBeNull();
+    expect(sceneCounts(s(), 'b')).toEqual([{ sku_id: 'cola', count: 1 }, { sku_id: null, count: 1 }]);
+    s().undo();
+    expect(s().current[B].boxes).toHaveLength(2);
+    // A box outside any facing is changed alone.
+    s().relabel(B, 'm1', 'sprite');
+    expect(s().current[A].boxes.map((b) => b.sku_id)).toEqual(['cola', 'fanta']);
   });
 });

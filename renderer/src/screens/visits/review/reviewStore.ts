@@ -38,7 +38,22 @@ export interface Selection {
   box: string;
 }
 
+/** A scene's bay as the server merged it from the saved boxes (null without one). */
+export type SceneBay = NonNullable<SceneAnnotations['bay']>;
+
+/** A merged facing of a bay: its views as selections (`photoKey`, box id), the counted one first. */
+export interface BayFacing {
+  scene: string;
+  index: number;
+  sku_id: string | null;
+  views: Selection[];
+}
+
 export interface ReviewState {
+  /** Each scene's bay, by scene id, as last read from the server. */
+  bays: Record<string, SceneBay>;
+  /** The merged facing each box (`acceptKey`) is a view of, where its photo is joined into a bay. */
+  facingOf: Record<string, BayFacing>;
   /** What the server has, per photo, with the version a save must send back. */
   saved: Record<string, { version: number; boxes: EditBox[] }>;
   current: ReviewDocument;
@@ -52,6 +67,7 @@ export interface ReviewState {
   /** One scene as the server saved it: its photos and versions replace ours, the history stays. */
   savedScene(scene: SceneAnnotations): void;
   select(selection: Selection | null): void;
+  /** Relabel, mark unknown and remove act on the box's merged facing: every view of it, as one step. */
   relabel(photo: string, box: string, sku: string): void;
   markUnknown(photo: string, box: string): void;
   remove(photo: string, box: string): void;
@@ -90,6 +106,50 @@ function photosOf(scene: SceneAnnotations, saved: ReviewState['saved']): ReviewD
     out[key] = { scene: scene.scene, image: img.image, width: img.width, height: img.height, boxes };
   }
   return out;
+}
+
+/** The bay's facings of some scenes, by each view's `acceptKey`. */
+function facingsOf(scenes: readonly SceneAnnotations[]): { bays: ReviewState['bays']; facingOf: ReviewState['facingOf'] } {
+  const bays: ReviewState['bays'] = {};
+  const facingOf: ReviewState['facingOf'] = {};
+  for (const scene of scenes) {
+    if (!scene.bay) continue;
+    bays[scene.scene] = scene.bay;
+    scene.bay.facings.forEach((f, index) => {
+      const facing: BayFacing = { scene: scene.scene, index, sku_id: f.sku_id, views: f.views.map((v) => ({ photo: photoKey(scene.scene, v.image), box: v.box })) };
+      for (const v of facing.views) facingOf[acceptKey(v)] = facing;
+    });
+  }
+  return { bays, facingOf };
+}
+
+/** Every view of the box's merged facing still in the document (the box alone outside a bay). */
+export function viewsOf(state: Pick<ReviewState, 'facingOf' | 'current'>, photo: string, box: string): Selection[] {
+  const facing = state.facingOf[acceptKey({ photo, box })];
+  if (!facing) return [{ photo, box }];
+  return facing.views.filter((v) => state.current[v.photo]?.boxes.some((b) => b.id === v.box));
+}
+
+/**
+ * Facings per SKU of a scene's boxes as corrected, each merged facing of its bay once (the SKU of its
+ * counted view, else of its first view still there), as FACING_COUNT counts them.
+ */
+export function sceneCounts(state: Pick<ReviewState, 'facingOf' | 'current'>, scene: string, doc: ReviewDocument = state.current) {
+  const skus: { sku_id: string | null }[] = [];
+  const seen = new Set<BayFacing>();
+  for (const [key, p] of Object.entries(doc)) {
+    if (p.scene !== scene) continue;
+    for (const b of p.boxes) {
+      const facing = state.facingOf[acceptKey({ photo: key, box: b.id })];
+      if (facing) {
+        if (seen.has(facing)) continue;
+        seen.add(facing);
+        const view = facing.views.map((v) => doc[v.photo]?.boxes.find((x) => x.id === v.box)).find((x) => x !== undefined) ?? b;
+        skus.push(view);
+      } else skus.push(b);
+    }
+  }
+  return countBoxes(skus);
 }
 
 /** The rectangle kept inside the photo, with sides no smaller than MIN_BOX. */
@@ -188,6 +248,26 @@ export function createReviewStore() {
         ...(selected !== undefined ? { selected } : {}),
       });
     }
+    /** Applies one change to boxes of several photos as one undoable step. */
+    function editMany(targets: readonly Selection[], change: (b: EditBox) => EditBox | null, selected?: Selection | null) {
+      const { current, past } = get();
+      const next = { ...current };
+      let changed = false;
+      for (const photo of new Set(targets.map((t) => t.photo))) {
+        const p = current[photo];
+        if (!p) continue;
+        const wanted = new Set(targets.filter((t) => t.photo === photo).map((t) => t.box));
+        const boxes = p.boxes.flatMap((b) => {
+          if (!wanted.has(b.id)) return [b];
+          const c = change(b);
+          if (c !== b) changed = true;
+          return c ? [c] : [];
+        });
+        next[photo] = { ...p, boxes };
+      }
+      if (!changed) return;
+      set({ current: next, past: [...past, current].slice(-HISTORY), future: [], ...(selected !== undefined ? { selected } : {}) });
+    }
     /** Changes one box; a patch answering the box itself changes nothing (and adds no step). */
     const update = (photo: string, box: string, patch: (b: EditBox) => EditBox) =>
       edit(photo, (boxes) => {
@@ -200,6 +280,8 @@ export function createReviewStore() {
     const stillThere = (doc: ReviewDocument, s: Selection | null) => (s && doc[s.photo]?.boxes.some((b) => b.id === s.box) ? s : null);
 
     return {
+      bays: {},
+      facingOf: {},
       saved: {},
       current: {},
       past: [],
@@ -211,30 +293,32 @@ export function createReviewStore() {
         const current: ReviewDocument = {};
         for (const scene of scenes) Object.assign(current, photosOf(scene, saved));
         // Undo must not step back over a reload: the history before it is gone.
-        set((s) => ({ saved, current, past: [], future: [], selected: stillThere(current, s.selected) }));
+        set((s) => ({ ...facingsOf(scenes), saved, current, past: [], future: [], selected: stillThere(current, s.selected) }));
       },
       savedScene(scene) {
         const saved = { ...get().saved };
         const current = { ...get().current, ...photosOf(scene, saved) };
+        // The scene's facings as the server merged them from what was saved.
+        const facingOf = Object.fromEntries(Object.entries(get().facingOf).filter(([, f]) => f.scene !== scene.scene));
+        const bays = { ...get().bays };
+        delete bays[scene.scene];
+        const mine = facingsOf([scene]);
         // The history stays: undoing past a save is one more correction to save.
-        set((s) => ({ saved, current, selected: stillThere(current, s.selected) }));
+        set((s) => ({ bays: { ...bays, ...mine.bays }, facingOf: { ...facingOf, ...mine.facingOf }, saved, current, selected: stillThere(current, s.selected) }));
       },
       select(selected) {
         set({ selected });
       },
       relabel(photo, box, sku) {
-        update(photo, box, (b) => (b.sku_id === sku ? b : { ...b, sku_id: sku, unknown_on_purpose: false }));
+        editMany(viewsOf(get(), photo, box), (b) => (b.sku_id === sku ? b : { ...b, sku_id: sku, unknown_on_purpose: false }));
       },
       markUnknown(photo, box) {
-        update(photo, box, (b) => (b.sku_id === null && b.unknown_on_purpose ? b : { ...b, sku_id: null, unknown_on_purpose: true }));
+        editMany(viewsOf(get(), photo, box), (b) => (b.sku_id === null && b.unknown_on_purpose ? b : { ...b, sku_id: null, unknown_on_purpose: true }));
       },
       remove(photo, box) {
         const s = get().selected;
-        edit(
-          photo,
-          (boxes) => (boxes.some((b) => b.id === box) ? boxes.filter((b) => b.id !== box) : boxes),
-          s?.photo === photo && s.box === box ? null : s,
-        );
+        const views = viewsOf(get(), photo, box);
+        editMany(views, () => null, s && views.some((v) => v.photo === s.photo && v.box === s.box) ? null : s);
       },
       draw(photo, rect) {
         const p = get().current[photo];
