@@ -213,4 +213,15 @@ describe('price reports', () => {
     expect(tags.map((x: any) => [x.x1, x.price, x.reviewed])).toEqual([[560, '0.99', true], [280, null, false], [190, '2.50', false], [10, null, true]]);
     expect(tags[0].sku_id).toBeNull();
   }, 120_000);
+  it('looks for tags only in a scene that asks for a price report (the stage costs seconds a photo)', async () => {
+    const plain = await t.post('/api/v1.5/recognize/', { images: [photo.id], visit: 'visit-prices', report_types: ['FACING_COUNT'] });
+    expect(plain.status, plain.text).toBe(201);
+    await waitForReports(t, Object.values(plain.body.reports));
+    const stored = async (scene: string): Promise<SceneAnalysis> => {
+      const row = await t.server.app.db.selectFrom('scenes').select('analysis').where('id', '=', scene).executeTakeFirstOrThrow();
+      return JSON.parse(row.analysis!) as SceneAnalysis;
+    };
+    expect((await stored(created.scene)).images[0].price_tags).toBeInstanceOf(Array);
+    expect((await stored(plain.body.scene)).images[0]).not.toHaveProperty('price_tags');
+  }, 120_000);
 });

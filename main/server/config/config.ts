@@ -84,8 +84,8 @@ export interface ServerSettings {
   /** SHELF_AUDIT_SYNC_PULL_PAGE: changes per pull page on the central (default 2000). */
   syncPullPage: number;
   /**
-   * SHELF_AUDIT_READ_PRICES=0: recognition does not look for price tags (default on: a photo's
-   * analysis carries its tags, read and linked; about the time of identification more per photo).
+   * SHELF_AUDIT_READ_PRICES=0: recognition never looks for price tags (default on: the analysis of a
+   * scene asking for a price report carries its photos' tags, read and linked; seconds more per photo).
    */
   readPrices: boolean;
   /** SHELF_DETECTOR_MODEL: a detector file to use instead of the shipped one (an installed model still comes first). */

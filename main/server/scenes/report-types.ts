@@ -12,3 +12,5 @@ export function reportTypeOf(value: string): ReportType {
 }
 export const NEEDS_DISPLAY: ReadonlySet<string> = new Set(['PLANOGRAM_COMPLIANCE', 'MHL_COMPLIANCE']);
 export const DEFAULT_REPORT_TYPES: ReportType[] = ['FACING_COUNT'];
+/** The reports built on a scene's price tags: only a scene asking for one has its tags looked for. */
+export const PRICE_REPORT_TYPES: ReadonlySet<string> = new Set(['PRICE_TAGS', 'PRICE_COMPLIANCE']);

@@ -154,7 +154,7 @@ export class AnalysisThread implements Analyzer {
       );
     }, CHECK_MS);
     try {
-      const analysis = await this.call<'analyze'>({ type: 'analyze', images: [...images], detectorPath: options.detectorPath, hints: options.hints, skuByEan: options.skuByEan, catalog: this.catalog(identifier), cancel }).catch((error: unknown) => {
+      const analysis = await this.call<'analyze'>({ type: 'analyze', images: [...images], detectorPath: options.detectorPath, hints: options.hints, skuByEan: options.skuByEan, readPrices: options.readPrices, catalog: this.catalog(identifier), cancel }).catch((error: unknown) => {
         throw stopped ? stopped.reason : error;
       });
       if (stopped) throw stopped.reason;

@@ -43,6 +43,8 @@ export interface AnalyzeOptions {
   hints?: BayHints;
   /** The catalog's EANs and their SKU ids: a price tag printing one is linked to that SKU. */
   skuByEan?: Array<[string, string]>;
+  /** false: the scene asks for no price report, so its tags are not looked for (the stage costs seconds). */
+  readPrices?: boolean;
 }
 
 /**
@@ -88,7 +90,7 @@ export class SceneAnalyzer implements Analyzer {
     try {
       // Prices are read on this thread, where the photo's pixels already are, after its products.
       const prices: PriceParts | undefined =
-        this.settings.readPrices === false ? undefined : { detect: detectPriceTags, skuByEan: options.skuByEan ? new Map(options.skuByEan) : undefined };
+        this.settings.readPrices === false || options.readPrices === false ? undefined : { detect: detectPriceTags, skuByEan: options.skuByEan ? new Map(options.skuByEan) : undefined };
       return await analyzeScene(images, { detector: await loaded.detector, identifier, pool: this.pool, checkpoint: options.checkpoint, prices }, options.hints);
     } finally {
       loaded.users--;

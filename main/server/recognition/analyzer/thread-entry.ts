@@ -29,6 +29,7 @@ async function handle(m: ThreadRequest): Promise<ThreadResults[keyof ThreadResul
         detectorPath: m.detectorPath,
         hints: m.hints,
         skuByEan: m.skuByEan,
+        readPrices: m.readPrices,
         checkpoint: async () => {
           if (Atomics.load(cancel, 0) !== 0) throw new Error('analysis cancelled');
         },

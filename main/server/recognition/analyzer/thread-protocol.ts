@@ -20,6 +20,7 @@ export type Work =
       hints?: BayHints;
       /** The catalog's EANs to SKU ids (price tags that print one). */
       skuByEan?: Array<[string, string]>;
+      readPrices?: boolean;
       catalog: CatalogMessage;
       /** One Int32 the main thread sets to 1 when the job must stop; read at each checkpoint. */
       cancel: SharedArrayBuffer;

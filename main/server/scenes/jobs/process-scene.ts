@@ -29,7 +29,8 @@ import { setVisitKpi } from '../visit-kpis.js';
 import { enqueueDelivery } from '../webhooks/deliveries.js';
 import type { SceneOptions } from '../recognize.js';
 import { finishJob, releaseJob, type ClaimedJob } from './queue.js';
-import { findScene, mhlRecordsOf, planogramRecordsOf, visitShopAndDay, setReportResult, setSceneAnalysis, skuNames as skuNamesOf, unbuiltReports, type SceneRow } from '../queries.js';
+import { findScene, mhlRecordsOf, planogramRecordsOf, reportsOfScene, visitShopAndDay, setReportResult, setSceneAnalysis, skuNames as skuNamesOf, unbuiltReports, type SceneRow } from '../queries.js';
+import { PRICE_REPORT_TYPES } from '../report-types.js';
 import type { PanoramaBody } from '../reports/bodies.js';
 import { bayBody } from '../reports/bay.js';
 import { sceneFacings } from '../../recognition/bay/facings.js';
@@ -41,7 +42,8 @@ export interface JobContext {
   /** The central's bucket: photos another process received are fetched from it (domain/upload-cache.ts). */
   bucket?: PhotoBucket;
   /** Detects and identifies the products of a scene's photos (recognition/analyzer/). */
-  analyze: (images: readonly SceneImage[], identifier: Identifier, hints?: BayHints) => Promise<SceneAnalysis>;
+  /** `readPrices`: whether to look for price tags (only for scenes that ask for a price report). */
+  analyze: (images: readonly SceneImage[], identifier: Identifier, hints: BayHints | undefined, readPrices: boolean) => Promise<SceneAnalysis>;
   /** Describes references stored without a descriptor, and stitches panoramas (off the main thread). */
   analyzer: Pick<Analyzer, 'describe' | 'panorama'>;
   /** Renews the lease; throws when the job must stop (shutdown, lease lost). */
@@ -74,7 +76,10 @@ async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalys
   if (scene.analysis) return JSON.parse(scene.analysis) as SceneAnalysis;
   const identifier = await loadIdentifier(ctx.db, ctx.dataDir, ctx.analyzer, ctx.bucket ?? null);
   const options = JSON.parse(scene.options) as SceneOptions;
-  const analysis = await ctx.analyze(await sceneImages(ctx, scene), identifier, { stackWidth: options.panorama_stack_width });
+  // The price stage costs seconds a photo: run only for a scene with a price report. Decided by all of
+  // the scene's reports, not this job's, so an analysis redone for one report keeps its tags for the others.
+  const readPrices = (await reportsOfScene(ctx.db, scene.id)).some((r) => PRICE_REPORT_TYPES.has(r.report_type));
+  const analysis = await ctx.analyze(await sceneImages(ctx, scene), identifier, { stackWidth: options.panorama_stack_width }, readPrices);
   // Through write(): the scene's analysis is part of the record that syncs (a supervisor reviews it).
   await write(ctx.db, async (w) => {
     await setSceneAnalysis(w.trx, scene.id, JSON.stringify(analysis), now());

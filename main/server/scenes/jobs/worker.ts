@@ -106,10 +106,11 @@ export class RecognitionWorker {
    * shipped one. One that does not load is rolled back (and refused from then on) and the previous
    * model serves the job.
    */
-  private async analyze(images: readonly SceneImage[], identifier: Identifier, detectorPath: string | null, checkpoint: () => Promise<void>, hints?: BayHints) {
+  private async analyze(images: readonly SceneImage[], identifier: Identifier, detectorPath: string | null, checkpoint: () => Promise<void>, hints: BayHints | undefined, readPrices: boolean) {
     for (;;) {
       try {
-        return await this.analyzer.analyze(images, identifier, { detectorPath, checkpoint, hints, skuByEan: await skuByEan(this.o.db) });
+        const eans = readPrices ? await skuByEan(this.o.db) : undefined;
+        return await this.analyzer.analyze(images, identifier, { detectorPath, checkpoint, hints, skuByEan: eans, readPrices });
       } catch (error) {
         if (!(error instanceof DetectorLoadError) || !detectorPath) throw error;
         this.o.log?.(`the installed detector ${detectorPath} failed to load; rolling back to the previous model`, error);
@@ -176,7 +177,7 @@ export class RecognitionWorker {
             db: this.o.db,
             dataDir: this.o.dataDir,
             bucket: this.o.bucket,
-            analyze: (images, identifier, hints) => this.analyze(images, identifier, detectorPath, checkpoint, hints),
+            analyze: (images, identifier, hints, readPrices) => this.analyze(images, identifier, detectorPath, checkpoint, hints, readPrices),
             analyzer: this.analyzer,
             checkpoint,
             baseUrl: this.o.baseUrl,
