@@ -17,7 +17,7 @@ export const CUT_MARGIN = 0.05;
 // Chosen on the identify-shelves bench's choice half (docs/recognition.md), replaying every box's
 // candidates: the top-row Miel Pops and Cheerios of the dense shelves, left unknown with the right best
 // candidate. The left and right edges are not included: a box there is often a sliver of a pack, or of one
-// without a reference (Weetabix, Orzo), and taking them raised false identifications (6 -> 8 to 12). The
+// without a reference (Weetabix, Orzo), and taking them raised false identifications (choice half, 6 -> 8 to 10). The
 // edge band is flat from 4 to 8 % of the height; floor and margin are the identifier's open-set ones.
 
 export function cutByFrame(box: Box, height: number): boolean {
