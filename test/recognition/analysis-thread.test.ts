@@ -103,11 +103,10 @@ describe('the analysis thread', () => {
     // The same photo through the pipeline in this thread, with the same references.
     const { createDetector } = await import(path.join(DIST, 'recognition/detector/index.js'));
     const { analyzeScene } = await import(path.join(DIST, 'recognition/pipeline.js'));
-    const { detectPriceTags } = await import(path.join(DIST, 'recognition/prices/tag-detector.js'));
     const detector = await createDetector();
     try {
-      // The server reads price tags by default: so does this run.
-      const local = await analyzeScene([await photoImage()], { detector, identifier: await catalog(), prices: { detect: detectPriceTags } });
+      // The scene asks for no price report, so the server read no tags: nor does this run.
+      const local = await analyzeScene([await photoImage()], { detector, identifier: await catalog() });
       const stored = JSON.parse(row('scenes', 'id', res.body.scene).analysis);
       expect(stored.images).toEqual(local.images);
     } finally {
