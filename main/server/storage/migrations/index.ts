@@ -18,6 +18,7 @@ import { outboxRecords } from './0023-outbox-records.js';
 import { reviewReferences } from './0025-review-references.js';
 import { overview } from './0026-overview.js';
 import { tableVersions } from './0027-table-versions.js';
+import { overviewProjection } from './0030-overview-projection.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0025-review-references': reviewReferences,
   '0026-overview': overview,
   '0027-table-versions': tableVersions,
+  '0030-overview-projection': overviewProjection,
 };
