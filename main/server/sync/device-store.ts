@@ -12,7 +12,7 @@ import { PUSHED_ENTITIES, syncEntity } from '../storage/sync-registry.js';
 import { syncRows } from './rows.js';
 import { projectVisits, visitsOfChanges } from '../domain/overview/projection.js';
 
-export type SettingName = 'central_url' | 'device_key' | 'pushed_seq' | 'pull_cursor' | 'last_success';
+export type SettingName = 'central_url' | 'device_key' | 'pushed_seq' | 'pull_cursor' | 'last_success' | 'device_role';
 
 // Every write to master data reads it (sync/plugin.ts refuses them on a synced laptop).
 const allSettings = preparedQuery<[], { name: string; value: string }>(0, (db) => db.selectFrom('sync_settings').selectAll());

@@ -83,6 +83,8 @@ export const overviewProjection: Migration = {
       .execute();
     // The missing must-haves by shop and product, any display or none, from the index alone.
     await db.schema.createIndex('overview_visit_products_missing').on('overview_visit_products').columns(['missing', 'display_id', 'started_date', 'shop', 'sku_id', 'brand_id', 'category_id', 'visit_id']).execute();
+    // A brand's products (on a display, or all): the visits with one, their missing must-haves.
+    await db.schema.createIndex('overview_visit_products_brand').on('overview_visit_products').columns(['display_id', 'brand_id', 'started_date', 'visit_id', 'missing']).execute();
     // When a product was last on the shelf of a shop.
     await db.schema.createIndex('overview_visit_products_seen').on('overview_visit_products').columns(['shop', 'sku_id', 'present', 'started_date']).execute();
     // The share of shelf of a category (and display): brands' facings from the index alone.
