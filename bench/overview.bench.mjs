@@ -56,7 +56,7 @@ async function measure(label, url, pid) {
   const range = (i) => `date_from=2026-03-01&date_to=2026-03-${21 + i}`;
   let t0 = process.hrtime.bigint();
   const first = await get(url, `/api/app/v1/overview/stores/?date_from=2026-02-01&date_to=2026-03-31`);
-  console.log(`${label}: first read (waits for the one-time projection of every stored visit after migration 0030, begun at the server's start): ${ms(t0).toFixed(0)} ms`);
+  console.log(`${label}: first read (waits for the one-time projection of every stored visit after migration 0030, begun at the server's start): ${ms(t0).toFixed(0)} ms (server CPU from its start: ${(cpu(pid) / 1000).toFixed(1)} s)`);
   const reads = [
     ['kpis (day)', (i) => `/api/app/v1/overview/kpis/?${range(i)}`],
     ['kpis (week)', (i) => `/api/app/v1/overview/kpis/?${range(i)}&bucket=week`],

@@ -70,7 +70,7 @@ describe('bad input', () => {
 });
 
 describe('figures', () => {
-  it('answer every read, page the lists, and follow a changed report', async () => {
+  it('answer every read, page the lists, and follow a visit moved to another shop', async () => {
     const kpis = await t.get(`/api/app/v1/overview/kpis/?${RANGE}&bucket=week`);
     expect(kpis.status, kpis.text).toBe(200);
     expect(kpis.body.totals.visits).toBe(data.visits.filter((v) => v.started_date !== null && v.started_date < '2026-04-01').length);
@@ -103,14 +103,17 @@ describe('figures', () => {
     const m = missing.body.results[0];
     expect((await allVisits(`${RANGE}&shop=${m.shop}&sku=${m.sku}`)).length).toBe(m.visits);
 
-    // A report changes: the share of shelf follows (the cache and the facts are both renewed).
-    const share = await t.get(`/api/app/v1/overview/share/?${RANGE}`);
-    expect((await t.get(`/api/app/v1/overview/share/?${RANGE}`)).text).toBe(share.text);
-    const scene = data.scenes.find((s) => s.visit_id === data.visits.find((v) => v.started_date?.startsWith('2026-03'))!.id)!;
-    await t.server.app.db.updateTable('reports').set({ json: JSON.stringify([{ sku_id: 'sku-1', count: 500 }]), updated_at: '2026-07-01T00:00:00.000Z' })
-      .where('scene_id', '=', scene.id).where('report_type', '=', 'FACING_COUNT').execute();
-    const after = await t.get(`/api/app/v1/overview/share/?${RANGE}`);
-    expect(after.body.facings).toBeGreaterThan(share.body.facings + 400);
+    // A visit moves to another shop through the API: the stores follow at once (the write projected
+    // the visit, the page cache was renewed).
+    const allStores = await t.get(`/api/app/v1/overview/stores/?${RANGE}&limit=500`);
+    expect((await t.get(`/api/app/v1/overview/stores/?${RANGE}&limit=500`)).text).toBe(allStores.text);
+    const moved = data.visits.find((v) => v.started_date?.startsWith('2026-03'))!;
+    const patch = await t.call('PATCH', `/api/v1.5/visits/${moved.id}/`, { json: { shop: 'shop-moved', shop_name: 'Moved shop' } });
+    expect(patch.status, patch.text).toBe(200);
+    const after = await t.get(`/api/app/v1/overview/stores/?${RANGE}&limit=500`);
+    expect(after.body.results.find((r: { shop: string }) => r.shop === 'shop-moved')).toMatchObject({ shop_name: 'Moved shop', visits: 1 });
+    const before = allStores.body.results.find((r: { shop: string }) => r.shop === moved.shop).visits;
+    expect(after.body.results.find((r: { shop: string }) => r.shop === moved.shop)?.visits ?? 0).toBe(before - 1);
   });
 });
 

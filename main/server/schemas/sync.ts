@@ -135,7 +135,7 @@ export const SyncStatus = Type.Object({
   next_attempt: Nullable(DateTime),
   rejections: Type.Array(Type.Intersect([Rejection, Type.Object({ device: Nullable(Type.String()) })])),
   /** This laptop's device role as the central last said (null before its first pull, and on the central). */
-  device_role: Nullable(DeviceRole),
+  device_role: Type.Unsafe<Static<typeof DeviceRole> | null>({ type: ['string', 'null'], enum: ['auditor', 'supervisor', null] }),
 });
 
 export type SyncStatusBody = Static<typeof SyncStatus>;
