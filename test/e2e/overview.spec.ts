@@ -106,6 +106,9 @@ test('overview: figures, filters, click-through to the visits, CSV export, revie
   const queue = await (await api.get(`/api/app/v1/overview/review_queue/?${q()}&limit=50`)).json();
   await expect(page.getByLabel('Visits to look at')).toContainText(`${queue.count} to look at`);
   await expect(page.getByLabel('Visits to look at')).toContainText(`Unreviewed: ${queue.counts.unreviewed}`);
+  // Photos the bay's registration could not join: a reason of their own.
+  expect(queue.counts.unjoined_photos).toBeGreaterThan(0);
+  await expect(page.getByLabel('Visits to look at')).toContainText(`Photos not joined: ${queue.counts.unjoined_photos}`);
   const queueRows = page.getByRole('table', { name: 'Review queue' }).getByRole('row');
   await expect(queueRows).toHaveCount(Math.min(50, queue.count) + 1);
   await expect(queueRows.nth(1).getByRole('link')).toHaveAttribute('href', `#/visits/${queue.results[0].visit}`);
