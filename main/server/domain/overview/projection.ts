@@ -27,6 +27,9 @@ export const KPI_CIDS = {
   facings: 'shelf-audit:total-facings',
 } as const;
 
+/** The report types the facts are read from; a result of another type changes them only through a KPI value. */
+export const PROJECTED_REPORT_TYPES: ReadonlySet<string> = new Set(['FACING_COUNT', 'MHL_COMPLIANCE']);
+
 /** Visits per statement batch: bounded `in` lists (SQLite binds at most 32766 values). */
 const BATCH = 400;
 
@@ -99,7 +102,7 @@ async function projectBatch(trx: Db, ids: string[], t: QualityThresholds): Promi
       .select(['scene_id', 'report_type', 'json', 'updated_at'])
       .where('scene_id', 'in', sceneIds.slice(j, j + 500))
       .where('status', '=', 'READY')
-      .where('report_type', 'in', ['FACING_COUNT', 'MHL_COMPLIANCE'])
+      .where('report_type', 'in', [...PROJECTED_REPORT_TYPES])
       .execute();
     // The newest READY report of each type per scene (a review's recomputation adds rows).
     reports.sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : 0));

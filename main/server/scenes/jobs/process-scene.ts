@@ -23,7 +23,7 @@ import { presentReport, type ReportObject } from '../recognize.js';
 import { getUpload, storeUpload, uploadUrlPath } from '../../domain/uploads.js';
 import { keepInBucket, localUploadFile, type PhotoBucket } from '../../domain/upload-cache.js';
 import { setVisitKpi } from '../visit-kpis.js';
-import { projectVisits } from '../../domain/overview/projection.js';
+import { PROJECTED_REPORT_TYPES, projectVisits } from '../../domain/overview/projection.js';
 import { enqueueDelivery } from '../webhooks/deliveries.js';
 import type { SceneOptions } from '../recognize.js';
 import { finishJob, releaseJob, type ClaimedJob } from './queue.js';
@@ -212,7 +212,8 @@ export async function processSceneJob(ctx: JobContext, job: ClaimedJob): Promise
       if (built?.kpi) await setVisitKpi(w, scene.visit_id, built.kpi.kpi, built.kpi.value);
       await queueWebhook(w, scene, presentReport({ ...report, status, json, error, updated_at: at }));
       if (index === reports.length - 1) await finishJob(w, job.id);
-      await projectVisits(w.trx, [scene.visit_id]);
+      // A REALOGRAM or SHARE_OF_SPACE alone changes none of the overview's facts.
+      if (PROJECTED_REPORT_TYPES.has(report.report_type) || built?.kpi) await projectVisits(w.trx, [scene.visit_id]);
     });
   }
 }
