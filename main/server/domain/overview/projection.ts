@@ -338,7 +338,11 @@ export async function backfillFacts(db: Db): Promise<number> {
       done += ids.length;
       return ids.length === BACKFILL_BATCH;
     });
-    if (!more) return done;
+    if (!more) {
+      // PostgreSQL plans from statistics that bulk inserts leave out of date until autovacuum comes by.
+      if (isPostgres(db) && done > 0) await sql`analyze ${sql.join(FACT_TABLES.map((t) => sql.table(t)))}`.execute(db);
+      return done;
+    }
   }
 }
 
