@@ -308,7 +308,7 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
         await trx.deleteFrom('visits').where('id', '=', gone).execute();
         await projectVisits(trx, [gone]);
       });
-      for (const table of ['overview_visits', 'overview_visit_products', 'overview_visit_brands', 'overview_photos'] as const) {
+      for (const table of ['overview_visits', 'overview_visit_displays', 'overview_visit_products', 'overview_visit_categories', 'overview_visit_brands', 'overview_photos'] as const) {
         expect(await db.selectFrom(table).select('visit_id').where('visit_id', '=', gone).execute()).toEqual([]);
       }
     });

@@ -404,6 +404,14 @@ export interface OverviewVisitProductTable {
   missing: number;
 }
 
+/** A category a visit has products of, on one display ('*': all its scenes). Local. */
+export interface OverviewVisitCategoryTable {
+  visit_id: string;
+  display_id: string;
+  category_id: string;
+  started_date: string | null;
+}
+
 /** A visit's facings of one brand ('' for products of none). Local. */
 export interface OverviewVisitBrandTable {
   visit_id: string;
@@ -458,6 +466,7 @@ export interface Database {
   overview_visits: OverviewVisitTable;
   overview_visit_displays: OverviewVisitDisplayTable;
   overview_visit_products: OverviewVisitProductTable;
+  overview_visit_categories: OverviewVisitCategoryTable;
   overview_visit_brands: OverviewVisitBrandTable;
   overview_state: SettingTable;
 }

@@ -44,7 +44,7 @@ interface BayBody {
   bay?: { photos?: { joined?: boolean }[] };
 }
 
-const FACT_TABLES = ['overview_visits', 'overview_visit_displays', 'overview_visit_products', 'overview_visit_brands', 'overview_photos'] as const;
+const FACT_TABLES = ['overview_visits', 'overview_visit_displays', 'overview_visit_products', 'overview_visit_categories', 'overview_visit_brands', 'overview_photos'] as const;
 
 /** A photo judged by its pixel measures to need a look or a retake (photo-checks.ts judgePixels, any issue), as SQL over `ph`. */
 export function flaggedPhoto(t: QualityThresholds): RawBuilder<number> {
@@ -142,7 +142,7 @@ async function projectBatch(trx: Db, ids: string[], t: QualityThresholds): Promi
 
   const scenesOf = groupBy(scenes, (s) => s.visit_id);
   const kpisOf = groupBy(kpis, (k) => k.visit_id);
-  const rows = { visits: [] as Row[], displays: [] as Row[], products: [] as Row[], brands: [] as Row[], photos: [] as Row[] };
+  const rows = { visits: [] as Row[], displays: [] as Row[], products: [] as Row[], categories: [] as Row[], brands: [] as Row[], photos: [] as Row[] };
   for (const v of visits) {
     const vs = scenesOf.get(v.id) ?? [];
     const kv = new Map((kpisOf.get(v.id) ?? []).map((k) => [k.cid, Number(k.value)]));
@@ -194,6 +194,7 @@ async function projectBatch(trx: Db, ids: string[], t: QualityThresholds): Promi
     let missing = 0;
     const brands = new Map<string, number>();
     for (const [display, products] of perDisplay) {
+      const categories = new Set<string>();
       for (const [sku, e] of products) {
         const isMissing = e.listedMissing && !foundAnywhere.has(sku);
         const k = skus.get(sku);
@@ -207,7 +208,9 @@ async function projectBatch(trx: Db, ids: string[], t: QualityThresholds): Promi
           visit_id: v.id, display_id: display, sku_id: sku, brand_id: k?.brand ?? null, category_id: k?.category ?? null, shop: v.shop, started_date: v.started_date,
           facings: e.facings, present: whole && (e.facings > 0 || e.found) ? 1 : 0, missing: isMissing ? 1 : 0,
         });
+        if (k?.category) categories.add(k.category);
       }
+      for (const category_id of categories) rows.categories.push({ visit_id: v.id, display_id: display, category_id, started_date: v.started_date });
     }
     for (const [brand_id, facings] of brands) rows.brands.push({ visit_id: v.id, brand_id, facings });
     for (const [display_id, n] of unknownOf) rows.displays.push({ visit_id: v.id, display_id, started_date: v.started_date, unknown_facings: n });
@@ -228,6 +231,7 @@ async function projectBatch(trx: Db, ids: string[], t: QualityThresholds): Promi
   await insertChunks(trx, 'overview_visits', rows.visits);
   await insertChunks(trx, 'overview_visit_displays', rows.displays);
   await insertChunks(trx, 'overview_visit_products', rows.products);
+  await insertChunks(trx, 'overview_visit_categories', rows.categories);
   await insertChunks(trx, 'overview_visit_brands', rows.brands);
   await insertChunks(trx, 'overview_photos', rows.photos);
   // Flagged by the same SQL that judges them again when the thresholds change.

@@ -54,6 +54,8 @@ function visitConditions(f: OverviewFilters): RawBuilder<unknown> {
   }
   if (f.brand !== undefined && f.display === undefined && f.category === undefined) {
     c.push(sql`exists (select 1 from overview_visit_brands b where b.visit_id = ov.visit_id and b.brand_id = ${f.brand})`);
+  } else if (f.brand === undefined && f.category !== undefined) {
+    c.push(sql`ov.visit_id in (select vc.visit_id from overview_visit_categories vc where vc.display_id = ${displayKey(f)} and vc.category_id = ${f.category} and ${inRange(f, sql.ref('vc.started_date'))})`);
   } else if (f.brand !== undefined || f.category !== undefined) {
     c.push(sql`ov.visit_id in (select p.visit_id from overview_visit_products p where ${productConditions(f)} and ${inRange(f, sql.ref('p.started_date'))})`);
   }

@@ -81,6 +81,9 @@ export const overviewProjection: Migration = {
       .addColumn('missing', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('overview_visit_products_pk', ['visit_id', 'display_id', 'sku_id'])
       .execute();
+    // Whether a visit has a product of a brand or category (on a display): PostgreSQL probes it per
+    // visit, from the index alone (through the primary key it read every row: 0.4 s on 10,000 visits).
+    await db.schema.createIndex('overview_visit_products_kinds').on('overview_visit_products').columns(['visit_id', 'display_id', 'category_id', 'brand_id', 'started_date']).execute();
     // The missing must-haves by shop and product, any display or none, from the index alone.
     await db.schema.createIndex('overview_visit_products_missing').on('overview_visit_products').columns(['missing', 'display_id', 'started_date', 'shop', 'sku_id', 'brand_id', 'category_id', 'visit_id']).execute();
     // A brand's products (on a display, or all): the visits with one, their missing must-haves.
@@ -89,6 +92,17 @@ export const overviewProjection: Migration = {
     await db.schema.createIndex('overview_visit_products_seen').on('overview_visit_products').columns(['shop', 'sku_id', 'present', 'started_date']).execute();
     // The share of shelf of a category (and display): brands' facings from the index alone.
     await db.schema.createIndex('overview_visit_products_category').on('overview_visit_products').columns(['display_id', 'category_id', 'started_date', 'visit_id', 'brand_id', 'facings']).execute();
+    // The categories a visit has products of, per display ('*': all its scenes): a category filter
+    // reads its visits from one index range (through the products: 130,000 entries for 10,000 visits).
+    await db.schema
+      .createTable('overview_visit_categories')
+      .addColumn('visit_id', 'varchar(255)', (c) => c.notNull())
+      .addColumn('display_id', 'varchar(255)', (c) => c.notNull())
+      .addColumn('category_id', 'varchar(255)', (c) => c.notNull())
+      .addColumn('started_date', 'varchar(40)')
+      .addPrimaryKeyConstraint('overview_visit_categories_pk', ['visit_id', 'display_id', 'category_id'])
+      .execute();
+    await db.schema.createIndex('overview_visit_categories_category').on('overview_visit_categories').columns(['display_id', 'category_id', 'started_date', 'visit_id']).execute();
     // Per visit and brand ('' for products of none): facings, for the share of shelf without a display or category.
     await db.schema
       .createTable('overview_visit_brands')
