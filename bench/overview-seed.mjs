@@ -78,9 +78,13 @@ export function overviewData({ visits = 50, scenesPerVisit = 4, exactScenes = fa
         }
       }
       const sceneAt = iso(Date.parse(at) + sceneNo * 1000);
+      // Now and then a bay whose second photo could not be joined (recognition/bay/register.ts).
+      const analysis = images.length > 1 && sceneNo % 9 === 0
+        ? JSON.stringify({ images: [], bay: { width: 4000, height: 1500, ms: 1, photos: images.map((image, i) => ({ image, joined: i !== 1, transform: null, joined_to: null, overlap: null, reason: i === 1 ? 'no_overlap' : null, message: null })) } })
+        : null;
       t.scenes.push({
         id: sid, request_id: `req-${sid}`, visit_id: id, display_id: display, images: JSON.stringify(images), options: '{}',
-        webhook: null, agent_id: agent, analysis: null, created_at: sceneAt, updated_at: sceneAt,
+        webhook: null, agent_id: agent, analysis, created_at: sceneAt, updated_at: sceneAt,
       });
       // Facings: some products, some unknown.
       const facing = new Map();
@@ -117,7 +121,11 @@ export function overviewData({ visits = 50, scenesPerVisit = 4, exactScenes = fa
   return t;
 }
 
-/** Inserts the rows, parents first, in chunks (SQLite binds at most 32766 values per statement). */
+/**
+ * Inserts the rows, parents first, in chunks (SQLite binds at most 32766 values per statement), then
+ * marks the overview's facts to be projected (as for visits stored before migration 0030): the
+ * server's start, or its first overview read, projects them (domain/overview/projection.ts).
+ */
 export async function seedOverview(db, t) {
   const order = ['brands', 'categories', 'skus', 'displays', 'mhls', 'mhl_records', 'agents', 'kpis', 'visits', 'scenes', 'reports', 'kpi_values', 'photo_measures'];
   for (const table of order) {
@@ -126,4 +134,6 @@ export async function seedOverview(db, t) {
       await db.insertInto(table).values(rows.slice(i, i + 500)).execute();
     }
   }
+  await db.deleteFrom('overview_state').where('name', '=', 'backfill').execute();
+  await db.insertInto('overview_state').values({ name: 'backfill', value: '' }).execute();
 }

@@ -1,7 +1,7 @@
 // The shell: navigation, the current screen, the status bar; the API key screen when there is no
 // accepted key.
 import { useEffect, useState } from 'react';
-import { getInfo } from './api/endpoints';
+import { getInfo, getSyncStatus } from './api/endpoints';
 import { ErrorMessage, Loading } from './components/StateMessage';
 import { StatusBar } from './components/StatusBar';
 import { hrefFor, type Route } from './navigation/routes';
@@ -40,6 +40,9 @@ function Screen({ route, screens }: { route: Route; screens: Screens }) {
   }
 }
 
+/** An address that names no screen: the app's first screen is chosen for the device. */
+const bareAddress = (hash: string) => /^#?\/?$/.test(hash);
+
 const NAV: Array<{ label: string; route: Route; active(r: Route): boolean }> = [
   { label: 'Overview', route: { screen: 'overview' }, active: (r) => r.screen === 'overview' || r.screen === 'review-queue' },
   { label: 'Visits', route: { screen: 'visits' }, active: (r) => ['visits', 'new-visit', 'visit'].includes(r.screen) },
@@ -62,6 +65,9 @@ export function App() {
   const api = useSession((s) => s.api);
   const connection = useSession((s) => s.connection);
   const [checked, setChecked] = useState(false);
+  // Opened on no particular screen: a supervisor's laptop (the device role the central gave it at its
+  // last pull) opens on the overview, where to act first; an auditor's, or one not syncing, on the visits.
+  const [landing, setLanding] = useState(() => bareAddress(window.location.hash));
   // The screens' code, loaded beside the shell (navigation/screens.tsx).
   const { screens, error: screensError, retry } = useScreens();
 
@@ -85,6 +91,22 @@ export function App() {
       () => setChecked(true),
     );
   }, [api, token]);
+
+  useEffect(() => {
+    if (!landing || !token || !checked) return;
+    let live = true;
+    getSyncStatus(api)
+      .then(
+        (status) => {
+          if (live && status.device_role === 'supervisor' && bareAddress(window.location.hash)) window.location.replace(hrefFor({ screen: 'overview' }));
+        },
+        () => undefined,
+      )
+      .finally(() => live && setLanding(false));
+    return () => {
+      live = false;
+    };
+  }, [landing, token, checked, api]);
 
   if (!token || (checked && connection === 'unauthorized')) {
     return (
@@ -123,7 +145,7 @@ export function App() {
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
-        {screens ? (
+        {screens && !landing ? (
           <Screen route={route} screens={screens} />
         ) : screensError ? (
           <ErrorMessage message="The app's screens could not be loaded from the local server." onRetry={retry} />

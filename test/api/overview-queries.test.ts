@@ -8,7 +8,9 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgePixels, DEFAULT_THRESHOLDS, type PixelMeasures } from '../../main/server/domain/photo-checks.js';
 import { readFilters, type OverviewFilters, type OverviewQuery } from '../../main/server/domain/overview/filters.js';
-import { refreshFacts } from '../../main/server/domain/overview/projection.js';
+import { projectAll, projectVisits } from '../../main/server/domain/overview/projection.js';
+import { saveThresholds } from '../../main/server/domain/photo-quality.js';
+import { write } from '../../main/server/storage/transaction.js';
 import {
   agentsOverview, kpiSeries, missing, periodOf, reviewQueue, shareByBrand, stores, visitsOf, LOW_SCORE, type Bucket,
 } from '../../main/server/domain/overview/queries.js';
@@ -94,12 +96,13 @@ function reference(t: Data) {
       const retaken = scenes
         .filter((s) => s.display_id !== null && scenes.some((o) => o.display_id === s.display_id && (o.created_at > s.created_at || (o.created_at === s.created_at && o.id > s.id))))
         .reduce((n, s) => n + JSON.parse(s.images).length, 0);
+      const unjoined = scenes.reduce((n, s) => n + (s.analysis ? (JSON.parse(s.analysis).bay?.photos ?? []).filter((p: Row) => p.joined === false).length : 0), 0);
       const flagged = scenes.reduce((n, s) => n + [...new Set(JSON.parse(s.images) as string[])].filter((u) => measures.has(u) && judgePixels(measures.get(u)!, T).length > 0).length, 0);
       const products = visitProducts(v);
       const found = new Set(products.filter((p) => p.must_have === 1).map((p) => p.sku));
       const missingSkus = new Set(products.filter((p) => p.must_have === 0 && !found.has(p.sku) && productOk(f, p.scene, p.sku)).map((p) => p.sku));
       return {
-        v, osa: kpi(v, CIDS.osa), planogram: kpi(v, CIDS.planogram), facings: kpi(v, CIDS.facings), photos, retaken, flagged,
+        v, osa: kpi(v, CIDS.osa), planogram: kpi(v, CIDS.planogram), facings: kpi(v, CIDS.facings), photos, retaken, flagged, unjoined,
         unknown: scenes.reduce((n, s) => n + facts.get(s.id)!.unknown, 0), missing: missingSkus, review: review(v),
       };
     });
@@ -146,8 +149,8 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
       database = await open();
       db = database.db;
       await seedOverview(db, t);
-      expect(await refreshFacts(db)).toBe(t.scenes.length + t.visits.length);
-      expect(await refreshFacts(db)).toBe(0);
+      // Seeded around the domain code: projected as the backfill after migration 0030 does.
+      expect(await projectAll(db)).toBe(t.visits.length);
     }, 120_000);
     afterAll(async () => {
       await database?.close();
@@ -165,7 +168,7 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
         const label = JSON.stringify(q);
 
         for (const bucket of ['day', 'week', 'month'] as const) {
-          const got = await kpiSeries(db, f, bucket, T);
+          const got = await kpiSeries(db, f, bucket);
           expectClose(got.series, series(ref, f, bucket), `${label} ${bucket}`);
           expect(got.totals.visits).toBe(rows.length);
         }
@@ -181,7 +184,7 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
         }));
         const cmp = (a: number | null, b: number | null) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : a - b);
         expectedStores.sort((a, b) => cmp(a.osa, b.osa) || cmp(a.planogram, b.planogram) || String(a.shop).localeCompare(String(b.shop)));
-        const gotStores = await stores(db, f, ALL, T);
+        const gotStores = await stores(db, f, ALL);
         expect(gotStores.count, label).toBe(expectedStores.length);
         expectClose(gotStores.results.map(({ shop_name: _, ...r }) => r), expectedStores, label);
 
@@ -233,7 +236,7 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
           a.retaken += r.retaken;
           agents.set(r.v.agent, a);
         }
-        const gotAgents = await agentsOverview(db, f, ALL, T);
+        const gotAgents = await agentsOverview(db, f, ALL);
         expect(new Map(gotAgents.results.map(({ agent, agent_name: _, ...rest }) => [agent, rest])), label).toEqual(agents);
         const order = gotAgents.results.map((r) => r.flagged + r.retaken);
         expect(order).toEqual([...order].sort((a, b) => b - a));
@@ -241,42 +244,73 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
         // The review queue: priority as documented, highest first.
         const priority = (r: (typeof rows)[number]) =>
           (r.review === 'unreviewed' ? 40 : r.review === 'in_review' ? 20 : 0) + Math.min(r.unknown, 20) +
-          (r.osa !== null && r.osa < LOW_SCORE ? 20 : 0) + (r.planogram !== null && r.planogram < LOW_SCORE ? 20 : 0) + Math.min(r.flagged * 10, 30);
+          (r.osa !== null && r.osa < LOW_SCORE ? 20 : 0) + (r.planogram !== null && r.planogram < LOW_SCORE ? 20 : 0) + Math.min(r.flagged * 10, 30) +
+          Math.min(r.unjoined * 10, 20);
         const expectedQueue = rows
           .map((r) => ({ visit: r.v.id, priority: priority(r), started: r.v.started_date }))
           .filter((r) => r.priority > 0)
           .sort((a, b) => b.priority - a.priority || b.started.localeCompare(a.started) || a.visit.localeCompare(b.visit));
-        const queue = await reviewQueue(db, f, ALL, T);
+        const queue = await reviewQueue(db, f, ALL);
         expect(queue.count).toBe(expectedQueue.length);
         expect(queue.results.map((r) => ({ visit: r.visit, priority: r.priority, started: r.started_date })), label).toEqual(expectedQueue);
         expect(queue.counts.unreviewed).toBe(expectedQueue.filter((q) => rows.find((r) => r.v.id === q.visit)!.review === 'unreviewed').length);
+        expect(queue.counts.unjoined_photos).toBe(rows.filter((r) => r.unjoined > 0).length);
+        for (const q of queue.results) expect(q.reasons.includes('unjoined_photos'), label).toBe(rows.find((r) => r.v.id === q.visit)!.unjoined > 0);
 
         // The visits behind the figures: all of them, and those of each missing product.
-        const behind = await visitsOf(db, f, T, { page: ALL });
+        const behind = await visitsOf(db, f, { page: ALL });
         expect(behind.count).toBe(rows.length);
         expect(new Set(behind.results.map((r) => r.visit))).toEqual(new Set(rows.map((r) => r.v.id)));
         for (const m of expectedMissing.slice(0, 3)) {
-          const of = await visitsOf(db, { ...f, shop: m.shop }, T, { page: ALL, sku: m.sku });
+          const of = await visitsOf(db, { ...f, shop: m.shop }, { page: ALL, sku: m.sku });
           expect(of.results.length).toBe(m.visits);
         }
       }
       expect(nonEmpty).toBeGreaterThan(15);
     }, 300_000);
 
-    it('a changed report and a deleted scene are projected again on refresh', async () => {
+    it('new photo thresholds judge every visit\'s photos again in the transaction that saves them', async () => {
+      const flaggedUnder = (th: typeof T) => {
+        const measures = new Map(t.photo_measures.map((m) => [m.upload_id, JSON.parse(m.measures) as PixelMeasures]));
+        return new Map(t.visits.map((v) => [v.id, [...new Set((ref.scenesOf.get(v.id) ?? []).flatMap((s) => JSON.parse(s.images) as string[]))]
+          .filter((u) => measures.has(u) && judgePixels(measures.get(u)!, th).length > 0).length]));
+      };
+      const stored = async () => new Map((await db.selectFrom('overview_visits').select(['visit_id', 'flagged']).execute()).map((r) => [r.visit_id, Number(r.flagged)]));
+      expect(await stored()).toEqual(flaggedUnder(T));
+      const stricter = { ...T, min_sharpness: 150 };
+      await saveThresholds(db, { min_sharpness: 150 });
+      const now = await stored();
+      expect(now).toEqual(flaggedUnder(stricter));
+      expect([...now.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan([...flaggedUnder(T).values()].reduce((a, b) => a + b, 0));
+      await saveThresholds(db, { min_sharpness: T.min_sharpness });
+      expect(await stored()).toEqual(flaggedUnder(T));
+    });
+
+    it('a visit deleted, or a report changed, is projected by projectVisits in the writing transaction', async () => {
       const scene = t.scenes.find((s) => t.reports.some((r) => r.scene_id === s.id && r.report_type === 'FACING_COUNT' && r.status === 'READY'))!;
-      await db.updateTable('reports').set({ json: JSON.stringify([{ sku_id: null, count: 99 }]), updated_at: '2026-06-01T00:00:00.000Z' })
-        .where('scene_id', '=', scene.id).where('report_type', '=', 'FACING_COUNT').execute();
-      // The scene and its visit.
-      expect(await refreshFacts(db)).toBe(2);
-      const row = await db.selectFrom('overview_scenes').selectAll().where('scene_id', '=', scene.id).executeTakeFirstOrThrow();
-      expect(row.unknown_facings).toBe(99);
-      expect(await db.selectFrom('overview_products').select('sku_id').where('scene_id', '=', scene.id).where('facings', '>', 0).execute()).toEqual([]);
-      await db.deleteFrom('reports').where('scene_id', '=', scene.id).execute();
-      await db.deleteFrom('scenes').where('id', '=', scene.id).execute();
-      expect(await refreshFacts(db)).toBe(2);
-      expect(await db.selectFrom('overview_scenes').selectAll().where('scene_id', '=', scene.id).execute()).toEqual([]);
-      expect(await db.selectFrom('overview_photos').selectAll().where('scene_id', '=', scene.id).execute()).toEqual([]);
+      await write(db, async ({ trx }) => {
+        await trx.updateTable('reports').set({ json: JSON.stringify([{ sku_id: null, count: 99 }]), updated_at: '2026-06-01T00:00:00.000Z' })
+          .where('scene_id', '=', scene.id).where('report_type', '=', 'FACING_COUNT').execute();
+        await projectVisits(trx, [scene.visit_id]);
+      });
+      const others = (ref.scenesOf.get(scene.visit_id) ?? []).filter((s) => s.id !== scene.id).reduce((n, s) => n + ref.facts.get(s.id)!.unknown, 0);
+      const row = await db.selectFrom('overview_visits').selectAll().where('visit_id', '=', scene.visit_id).executeTakeFirstOrThrow();
+      expect(row.unknown_facings).toBe(others + 99);
+      const empty = t.visits.find((v) => !ref.scenesOf.has(v.id)) ?? null;
+      const gone = empty?.id ?? 'visit-without-scenes';
+      await write(db, async ({ trx }) => {
+        if (!empty) await trx.insertInto('visits').values({ id: gone, name: null, shop: 'shop-0', agent: null, started_date: '2026-03-02T00:00:00.000Z', shop_name: null, moderation: null, is_new: 1, is_closed: 0, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' } as never).execute();
+        await projectVisits(trx, [gone]);
+      });
+      expect(await db.selectFrom('overview_visits').select('visit_id').where('visit_id', '=', gone).execute()).toHaveLength(1);
+      await write(db, async ({ trx }) => {
+        await trx.deleteFrom('kpi_values').where('visit_id', '=', gone).execute();
+        await trx.deleteFrom('visits').where('id', '=', gone).execute();
+        await projectVisits(trx, [gone]);
+      });
+      for (const table of ['overview_visits', 'overview_visit_displays', 'overview_visit_products', 'overview_visit_categories', 'overview_visit_brands', 'overview_photos'] as const) {
+        expect(await db.selectFrom(table).select('visit_id').where('visit_id', '=', gone).execute()).toEqual([]);
+      }
     });
   });
 }

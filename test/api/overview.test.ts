@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFilters } from '../../main/server/domain/overview/filters.js';
 import { periodVisits, EXPORT_COLUMNS } from '../../main/server/domain/exports/period.js';
-import { DEFAULT_THRESHOLDS } from '../../main/server/domain/photo-checks.js';
+import { factsReady } from '../../main/server/domain/overview/projection.js';
 import { overviewData, seedOverview } from '../../bench/overview-seed.mjs';
 import { API_KEY, TestServer } from './harness.js';
 
@@ -70,7 +70,7 @@ describe('bad input', () => {
 });
 
 describe('figures', () => {
-  it('answer every read, page the lists, and follow a changed report', async () => {
+  it('answer every read, page the lists, and follow a visit moved to another shop', async () => {
     const kpis = await t.get(`/api/app/v1/overview/kpis/?${RANGE}&bucket=week`);
     expect(kpis.status, kpis.text).toBe(200);
     expect(kpis.body.totals.visits).toBe(data.visits.filter((v) => v.started_date !== null && v.started_date < '2026-04-01').length);
@@ -103,14 +103,17 @@ describe('figures', () => {
     const m = missing.body.results[0];
     expect((await allVisits(`${RANGE}&shop=${m.shop}&sku=${m.sku}`)).length).toBe(m.visits);
 
-    // A report changes: the share of shelf follows (the cache and the facts are both renewed).
-    const share = await t.get(`/api/app/v1/overview/share/?${RANGE}`);
-    expect((await t.get(`/api/app/v1/overview/share/?${RANGE}`)).text).toBe(share.text);
-    const scene = data.scenes.find((s) => s.visit_id === data.visits.find((v) => v.started_date?.startsWith('2026-03'))!.id)!;
-    await t.server.app.db.updateTable('reports').set({ json: JSON.stringify([{ sku_id: 'sku-1', count: 500 }]), updated_at: '2026-07-01T00:00:00.000Z' })
-      .where('scene_id', '=', scene.id).where('report_type', '=', 'FACING_COUNT').execute();
-    const after = await t.get(`/api/app/v1/overview/share/?${RANGE}`);
-    expect(after.body.facings).toBeGreaterThan(share.body.facings + 400);
+    // A visit moves to another shop through the API: the stores follow at once (the write projected
+    // the visit, the page cache was renewed).
+    const allStores = await t.get(`/api/app/v1/overview/stores/?${RANGE}&limit=500`);
+    expect((await t.get(`/api/app/v1/overview/stores/?${RANGE}&limit=500`)).text).toBe(allStores.text);
+    const moved = data.visits.find((v) => v.started_date?.startsWith('2026-03'))!;
+    const patch = await t.call('PATCH', `/api/v1.5/visits/${moved.id}/`, { json: { shop: 'shop-moved', shop_name: 'Moved shop' } });
+    expect(patch.status, patch.text).toBe(200);
+    const after = await t.get(`/api/app/v1/overview/stores/?${RANGE}&limit=500`);
+    expect(after.body.results.find((r: { shop: string }) => r.shop === 'shop-moved')).toMatchObject({ shop_name: 'Moved shop', visits: 1 });
+    const before = allStores.body.results.find((r: { shop: string }) => r.shop === moved.shop).visits;
+    expect(after.body.results.find((r: { shop: string }) => r.shop === moved.shop)?.visits ?? 0).toBe(before - 1);
   });
 });
 
@@ -157,11 +160,12 @@ describe('exports', () => {
   it('a cancelled export stops reading visits', async () => {
     const f = await readFilters(t.server.app.db, { date_from: '2026-03-01', date_to: '2026-03-31' });
     let total = 0;
-    for await (const _ of periodVisits(t.server.app.db, f, DEFAULT_THRESHOLDS)) total++;
+    await factsReady(t.server.app.db);
+    for await (const _ of periodVisits(t.server.app.db, f)) total++;
     expect(total).toBeGreaterThan(1000);
     const abort = new AbortController();
     let read = 0;
-    for await (const _ of periodVisits(t.server.app.db, f, DEFAULT_THRESHOLDS, abort.signal)) {
+    for await (const _ of periodVisits(t.server.app.db, f, abort.signal)) {
       if (read++ === 0) abort.abort();
     }
     // The page in hand is finished; no other is read.
@@ -176,7 +180,7 @@ describe('exports', () => {
     expect((await t.get(`/api/app/v1/overview/share/?${RANGE}`)).status).toBe(200);
   });
 
-  it("a visit's PDF says what the visit found", async () => {
+  it("a visit's PDF says what the visit found, in any script its names are in", async () => {
     const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#8899aa' } }).png().toBuffer();
     const form = new FormData();
     form.append('datafile', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'shelf.png');
@@ -185,11 +189,14 @@ describe('exports', () => {
     const db = t.server.app.db;
     const at = '2026-03-05T10:00:00.000Z';
     const stamp = { created_at: at, updated_at: at };
-    await db.insertInto('visits').values({ id: 'pdf-visit', name: 'Morning round', shop: 'shop-0', shop_name: 'Corner Store', agent: 'agent-1', started_date: at, moderation: 'reviewed', is_new: 1, is_closed: 0, ...stamp }).execute();
+    // SKU names in Cyrillic, Greek, accented Latin and Chinese (which DejaVu Sans has no glyphs for).
+    const names = { 'sku-ru': 'Молоко «Простоквашино» 3,2%', 'sku-el': 'Γιαούρτι στραγγιστό 2%', 'sku-fr': 'Crème brûlée Œuf', 'sku-zh': '绿茶 Green tea' };
+    await db.insertInto('skus').values(Object.entries(names).map(([id, name]) => ({ id, name, brand_id: null, category_id: null, ...stamp })) as never).execute();
+    await db.insertInto('visits').values({ id: 'pdf-visit', name: 'Morning round', shop: 'shop-0', shop_name: 'Лавка на углу', agent: 'agent-1', started_date: at, moderation: 'reviewed', is_new: 1, is_closed: 0, ...stamp }).execute();
     await db.insertInto('scenes').values({ id: 'pdf-scene', request_id: 'pdf-req', visit_id: 'pdf-visit', display_id: 'display-0', images: JSON.stringify([up.body.id]), options: '{}', webhook: null, agent_id: 'agent-1', analysis: null, ...stamp }).execute();
     const report = (type: string, json: unknown) => ({ id: `pdf-${type}`, scene_id: 'pdf-scene', visit_id: 'pdf-visit', report_type: type, status: 'READY' as const, json: JSON.stringify(json), error: null, previous_report: null, ...stamp });
     await db.insertInto('reports').values([
-      report('FACING_COUNT', [{ sku_id: 'sku-3', count: 4 }, { sku_id: null, count: 2 }]),
+      report('FACING_COUNT', [{ sku_id: 'sku-3', count: 4 }, { sku_id: 'sku-ru', count: 3 }, { sku_id: 'sku-el', count: 2 }, { sku_id: 'sku-fr', count: 5 }, { sku_id: 'sku-zh', count: 1 }, { sku_id: null, count: 2 }]),
       report('REALOGRAM', [{ image: up.body.id, width: 800, height: 600, annotations: [{ sku_id: 'sku-3', name: 'Product 3', x: 100, y: 100, w: 50, h: 80, score: 0.9, sku_score: 0.8, shelf_index: 0 }, { sku_id: null, name: null, x: 300, y: 100, w: 50, h: 80, score: 0.9, sku_score: 0, shelf_index: 0 }], shelf_annotations: [] }]),
       report('PLANOGRAM_COMPLIANCE', { planogram: 'p', display: 'display-0', compliance: 0.5, expected_faces: 8, correct_faces: 4, positions: [], extra: [], actions: [{ type: 'add', sku_id: 'sku-5', rack_index: 0, shelf_index: 1, product_index: 2, count: 2, message: 'Add 2 facings of Product 5 on shelf 2' }] }),
       report('MHL_COMPLIANCE', { musthavelist: 'mhl-0', compliance: 0.8, records: [{ mhl_record_id: 'mhl-0-1', compliant: false, found_sku_id: null }] }),
@@ -207,7 +214,11 @@ describe('exports', () => {
       const content = await (await doc.getPage(i)).getTextContent();
       text += content.items.map((it) => ('str' in it ? it.str : '')).join(' ') + '\n';
     }
-    for (const expected of ['Morning round', 'Corner Store', 'Review status: reviewed', 'Display 0', 'Product 3: 4', 'Unknown product: 2', 'Planogram: 50% (4 of 8 faces placed correctly)', `Missing: Product ${data.mhl_records.find((r) => r.id === 'mhl-0-1')!.sku_id.slice(4)}`, 'Add 2 facings of Product 5 on shelf 2', '2 boxes']) {
+    // Each name as it is, the line around it intact; the Chinese characters (no glyph) leave the rest of their line as it was.
+    for (const expected of ['Молоко «Простоквашино» 3,2%: 3', 'Γιαούρτι στραγγιστό 2%: 2', 'Crème brûlée Œuf: 5', 'Green tea: 1', 'Shop: Лавка на углу (shop-0)']) {
+      expect(text).toContain(expected);
+    }
+    for (const expected of ['Morning round', 'Review status: reviewed', 'Display 0', 'Product 3: 4', 'Unknown product: 2', 'Planogram: 50% (4 of 8 faces placed correctly)', `Missing: Product ${data.mhl_records.find((r) => r.id === 'mhl-0-1')!.sku_id.slice(4)}`, 'Add 2 facings of Product 5 on shelf 2', '2 boxes']) {
       expect(text).toContain(expected);
     }
     // The photo is in it.

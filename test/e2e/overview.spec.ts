@@ -106,10 +106,44 @@ test('overview: figures, filters, click-through to the visits, CSV export, revie
   const queue = await (await api.get(`/api/app/v1/overview/review_queue/?${q()}&limit=50`)).json();
   await expect(page.getByLabel('Visits to look at')).toContainText(`${queue.count} to look at`);
   await expect(page.getByLabel('Visits to look at')).toContainText(`Unreviewed: ${queue.counts.unreviewed}`);
+  // Photos the bay's registration could not join: a reason of their own.
+  expect(queue.counts.unjoined_photos).toBeGreaterThan(0);
+  await expect(page.getByLabel('Visits to look at')).toContainText(`Photos not joined: ${queue.counts.unjoined_photos}`);
   const queueRows = page.getByRole('table', { name: 'Review queue' }).getByRole('row');
   await expect(queueRows).toHaveCount(Math.min(50, queue.count) + 1);
   await expect(queueRows.nth(1).getByRole('link')).toHaveAttribute('href', `#/visits/${queue.results[0].visit}`);
   await screenshot(page, 'review-queue');
 
   expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+});
+
+test("the app opens on the overview on a supervisor's laptop, on the visits on an auditor's", async ({ page, server, api }) => {
+  /** The device role this laptop's sync learnt from the central's last pull (sync_settings), as the engine stores it. */
+  const learnt = async (role: 'auditor' | 'supervisor') => {
+    const database = await openDatabase(server.dataDir);
+    await database.db.deleteFrom('sync_settings').where('name', '=', 'device_role').execute();
+    await database.db.insertInto('sync_settings').values({ name: 'device_role', value: role }).execute();
+    await database.close();
+    expect((await (await api.get('/api/app/v1/sync/status/')).json()).device_role).toBe(role);
+  };
+  const nav = page.getByRole('navigation', { name: 'Main' });
+
+  // Not syncing yet: the visits, as before.
+  await page.goto(`/#token=${encodeURIComponent(server.key)}`);
+  await expect(nav.getByRole('link', { name: 'Visits' })).toHaveAttribute('aria-current', 'page');
+
+  await learnt('auditor');
+  await page.goto('/');
+  await expect(nav.getByRole('link', { name: 'Visits' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('form', { name: 'Overview filters' })).toHaveCount(0);
+
+  await learnt('supervisor');
+  await page.goto('/');
+  await expect(nav.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('form', { name: 'Overview filters' })).toBeVisible();
+  await expect(page).toHaveURL(/#\/overview$/);
+  // An address that names a screen opens that screen, a supervisor's too.
+  await page.goto('/#/settings');
+  await page.reload();
+  await expect(nav.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
 });

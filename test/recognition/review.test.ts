@@ -75,6 +75,17 @@ async function dataVisit(): Promise<any> {
   return found[0];
 }
 
+/**
+ * The visit's overview facts as projected (domain/overview/projection.ts), read from the tables: no
+ * overview read has run in this file, so they are what the writing transactions projected.
+ */
+async function overviewFacts() {
+  const db = t.server.app.db;
+  const visit = await db.selectFrom('overview_visits').select(['review', 'photos', 'facings', 'unknown_facings', 'unjoined']).where('visit_id', '=', created.visit).executeTakeFirst();
+  const products = await db.selectFrom('overview_visit_products').select(['sku_id', 'facings']).where('visit_id', '=', created.visit).where('display_id', '=', '*').where('facings', '>', 0).execute();
+  return { visit, products: Object.fromEntries(products.map((p) => [p.sku_id, p.facings])) };
+}
+
 async function state() {
   const ann = await t.get(annotationsPath());
   const corrections = await t.get(`/api/v1.5/scenes/${created.scene}/corrections/`);
@@ -102,6 +113,11 @@ describe('review of a recognised scene', () => {
     }
     model = img.boxes;
     expect((await t.get(`/api/v1.5/visits/${created.visit}/`)).body.moderation).toBe('unreviewed');
+    // The recognition's own transactions projected the visit into the overview.
+    expect(await overviewFacts()).toEqual({
+      visit: { review: 'unreviewed', photos: 1, facings: 7, unknown_facings: 0, unjoined: 0 },
+      products: { fanta_pet: 3, sprite_pet: 2, cocacola_pet: 2 },
+    });
   });
 
   it("offers the identifier's best SKUs for a model box, and for a box drawn anywhere on demand", async () => {
@@ -238,6 +254,11 @@ describe('review of a recognised scene', () => {
 
     // The visit is reviewed and new again for Data API readers; its scenes show the corrected boxes.
     expect((await t.get(`/api/v1.5/visits/${created.visit}/`)).body.moderation).toBe('reviewed');
+    // And the review's transactions (the save, the recomputed reports) projected it again.
+    expect(await overviewFacts()).toEqual({
+      visit: { review: 'reviewed', photos: 1, facings: 7, unknown_facings: 1, unjoined: 0 },
+      products: { cocacola_pet: 3, fanta_pet: 2, sprite_pet: 1 },
+    });
     const after = await dataVisit();
     expect(after.is_new).toBe(true);
     const detail = await t.get(`/api/data/v1.0/visits/${after.id}/`);

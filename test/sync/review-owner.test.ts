@@ -8,6 +8,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, PgCluster, api, freePort, pgRows, sqliteRows, startServe, stopServe, until, type ServerProcess } from './harness.js';
 import { DATA } from '../recognition/fixtures.js';
@@ -116,6 +118,31 @@ describe("a supervisor's review reaches the visit's owner (central on PostgreSQL
     }
   };
 
+  /**
+   * A visit's row in the overview's facts (domain/overview/projection.ts), read straight from the
+   * table: no overview read has run, so it is what the writing transaction (a recognition, a review,
+   * a pull or a push) projected.
+   */
+  type Facts = { review: string; photos: number; facings: number | null; unknown_facings: number } | undefined;
+  const laptopFacts = (l: Laptop, visit: string): Facts => {
+    const db = new Database(path.join(l.dir, 'shelf-audit.sqlite'), { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare('SELECT review, photos, facings, unknown_facings FROM overview_visits WHERE visit_id = ?').get(visit) as Facts;
+    } finally {
+      db.close();
+    }
+  };
+  const centralFacts = async (visit: string): Promise<Facts> => {
+    const client = new pg.Client({ connectionString: cluster.url });
+    await client.connect();
+    try {
+      const r = (await client.query('SELECT review, photos, facings, unknown_facings FROM overview_visits WHERE visit_id = $1', [visit])).rows[0];
+      return r ? { ...r, facings: r.facings === null ? null : Number(r.facings) } : undefined;
+    } finally {
+      await client.end();
+    }
+  };
+
   beforeAll(async () => {
     await cluster.start();
     centralDir = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-central-'));
@@ -152,7 +179,22 @@ describe("a supervisor's review reaches the visit's owner (central on PostgreSQL
       const row = sqliteRows(supervisor.dir, 'scenes').get(mine.scene);
       return row !== undefined && fields(row).analysis !== null;
     });
+    // The overview's facts of the visit, projected where it was recognised, where the push brought
+    // it (the central) and where the pull did (the supervisor's laptop).
+    const recognised = laptopFacts(auditor, mine.visit);
+    expect(recognised).toMatchObject({ review: 'unreviewed', photos: 1 });
+    expect(recognised!.facings).toBeGreaterThan(0);
+    expect(await centralFacts(mine.visit)).toEqual(recognised);
+    await until("the supervisor's overview to show the visit as recognised", async () => {
+      await api(supervisor.server!.url, 'POST', '/api/app/v1/sync/run/');
+      return JSON.stringify(laptopFacts(supervisor, mine.visit)) === JSON.stringify(recognised);
+    });
+    // Each laptop knows its role from the central's pull: the supervisor's app opens on the overview.
+    expect((await api(supervisor.server!.url, 'GET', '/api/app/v1/sync/status/')).body.device_role).toBe('supervisor');
+    expect((await api(auditor.server!.url, 'GET', '/api/app/v1/sync/status/')).body.device_role).toBe('auditor');
     const reviewed = await review(mine.scene);
+    // Projected by the review's own transactions on the supervisor's laptop.
+    expect(laptopFacts(supervisor, mine.visit)).toEqual({ review: 'reviewed', photos: 1, facings: reviewed.total, unknown_facings: 0 });
     await acknowledge(mine.visit);
     await drained(supervisor);
 
@@ -175,6 +217,9 @@ describe("a supervisor's review reaches the visit's owner (central on PostgreSQL
     expect(corrections.body.count).toBe(1);
     const visit = fields(sqliteRows(auditor.dir, 'visits').get(mine.visit)!);
     expect(visit.moderation).toBe('reviewed');
+    // The review, pulled by the owner and pushed to the central, is in their overviews too.
+    expect(laptopFacts(auditor, mine.visit)).toEqual({ review: 'reviewed', photos: 1, facings: reviewed.total, unknown_facings: 0 });
+    expect(await centralFacts(mine.visit)).toEqual({ review: 'reviewed', photos: 1, facings: reviewed.total, unknown_facings: 0 });
 
     // The boxes named in the review became references of their SKU: learnt by the central when the
     // correction arrived (master data is the central's), then pulled by both laptops with their photo.

@@ -9,6 +9,7 @@ import type { WriteContext } from '../storage/transaction.js';
 import { NotFoundError, ValidationError, messages } from './errors.js';
 import type { ListResult, Page } from './resource.js';
 import { touchVisit, visitIdOf } from './visits.js';
+import { projectVisits } from './overview/projection.js';
 
 type Row = Record<string, any>;
 
@@ -95,5 +96,6 @@ export async function setKpiValue(ctx: WriteContext, visitDataId: number, input:
   }
   ctx.changed('kpi_value', id);
   await touchVisit(ctx, visitId);
+  await projectVisits(ctx.trx, [visitId]);
   return { visit: visitDataId, kpi: input.kpi, category: input.category, value: input.value };
 }

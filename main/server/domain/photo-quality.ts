@@ -28,6 +28,7 @@ import type { ScenePhotoQuality as ScenePhotoQualitySchema } from '../schemas/qu
 import { now } from '../storage/ids.js';
 import type { Database } from '../storage/schema.js';
 import { write } from '../storage/transaction.js';
+import { judgeFlagged, projectVisits, visitsOfPhoto } from './overview/projection.js';
 
 type Db = Kysely<Database>;
 
@@ -65,6 +66,8 @@ export async function saveThresholds(db: Db, sent: Partial<QualityThresholds>): 
       await ctx.trx.deleteFrom('photo_quality_settings').where('name', '=', name).execute();
       await ctx.trx.insertInto('photo_quality_settings').values({ name, value: value as number }).execute();
     }
+    // Every visit's flagged photos, judged again under the new thresholds in one statement.
+    if (Object.keys(changes).length > 0) await judgeFlagged(ctx.trx, null, current);
     return current;
   });
 }
@@ -76,11 +79,15 @@ export async function storedMeasures(db: Db, ids: readonly string[]): Promise<Ma
 }
 
 async function keepMeasures(db: Db, uploadId: string, m: PixelMeasures): Promise<void> {
-  await db
-    .insertInto('photo_measures')
-    .values({ upload_id: uploadId, measures: JSON.stringify(m), created_at: now() })
-    .onConflict((oc) => oc.column('upload_id').doNothing())
-    .execute();
+  await write(db, async ({ trx }) => {
+    await trx
+      .insertInto('photo_measures')
+      .values({ upload_id: uploadId, measures: JSON.stringify(m), created_at: now() })
+      .onConflict((oc) => oc.column('upload_id').doNothing())
+      .execute();
+    // A photo measured after its scene was stored: the overview's flagged counts of its visits.
+    await projectVisits(trx, await visitsOfPhoto(trx, uploadId));
+  });
 }
 
 /** Issue of a photo whose pixels could not be measured: said, never passed silently. */

@@ -9,6 +9,7 @@ import { insertWrite, write, type WriteContext } from '../storage/transaction.js
 import type { SyncEntityName, TableOf } from '../storage/sync-registry.js';
 import { NotFoundError, RejectedError, ValidationError, messages } from './errors.js';
 import { centsOf, moneyText } from './money.js';
+import { projectVisits } from './overview/projection.js';
 
 export type TableName = keyof Omit<Database, 'outbox'>;
 type Row = Record<string, unknown>;
@@ -413,4 +414,6 @@ export async function deleteRecord(ctx: WriteContext, def: ResourceDef, id: stri
     throw error;
   }
   ctx.changed(def.entity, id, 'delete');
+  // A visit's facts in the overview go with it.
+  if (def.entity === 'visit') await projectVisits(ctx.trx, [id]);
 }

@@ -7,6 +7,7 @@ import type { Database } from '../storage/schema.js';
 import type { WriteContext } from '../storage/transaction.js';
 import { NotFoundError } from './errors.js';
 import { createRecord, updateRecord, type ResourceDef } from './resource.js';
+import { projectVisits } from './overview/projection.js';
 
 type Row = Record<string, unknown>;
 
@@ -52,13 +53,17 @@ export const visits: ResourceDef = {
 
 /** Creates a visit (v1.5 fields; `id` optional). New visits are `is_new`. */
 export async function createVisit(ctx: WriteContext, input: Row): Promise<Row> {
-  return createRecord(ctx, visits, input);
+  const record = await createRecord(ctx, visits, input);
+  await projectVisits(ctx.trx, [record.id as string]);
+  return record;
 }
 
 /** Updates a visit's fields and marks it new again for Data API readers. */
 export async function updateVisit(ctx: WriteContext, id: string, input: Row): Promise<Row> {
   const record = await updateRecord(ctx, visits, id, input);
   await ctx.trx.updateTable('visits').set({ is_new: 1 }).where('id', '=', record.id as string).execute();
+  // Its shop, agent or start moved: the overview's filters read them from the projection.
+  await projectVisits(ctx.trx, [record.id as string]);
   // The answer shows the flag as it now is.
   return { ...record, is_new: true };
 }

@@ -16,6 +16,7 @@ import { enqueueJob } from './jobs/queue.js';
 import { DEFAULT_REPORT_TYPES, NEEDS_DISPLAY, REPORT_TYPES, reportTypeOf } from './report-types.js';
 import { refreshModeration } from './review.js';
 import { missingUploads } from '../domain/uploads.js';
+import { projectVisits, visitsOfRecords } from '../domain/overview/projection.js';
 import type { RecognizeBody, RecognizeCreated, ReportItem } from '../schemas/recognition.js';
 
 /** The request and answer of POST /recognize: the schemas that validate and document them. */
@@ -120,6 +121,7 @@ export async function recognize(db: Kysely<Database>, input: RecognizeInput): Pr
     await enqueueJob(ctx, scene.id, Object.values(reports));
     // A new scene is unreviewed: the visit is so too, or back in review if it had been reviewed.
     await refreshModeration(ctx, visitId);
+    await projectVisits(ctx.trx, [visitId]);
     return { id: scene.request_id, images, display: input.display ?? null, scene: scene.id, visit: visitId, reports };
   });
 }
@@ -184,6 +186,8 @@ export async function forceUpdate(db: Kysely<Database>, ids: readonly string[]):
       ctx.changed('scene', sceneId);
       await enqueueJob(ctx, sceneId, reportIds);
     }
+    // Reports NOT_READY again: their facings leave the overview until recomputed.
+    await projectVisits(ctx.trx, await visitsOfRecords(ctx.trx, 'report', unique));
     return unique;
   });
 }

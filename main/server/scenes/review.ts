@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, messages } from '../domain/errors.js';
 import { setVisitModeration, type Moderation } from '../domain/visits.js';
+import { projectVisits } from '../domain/overview/projection.js';
 import { newId, now } from '../storage/ids.js';
 import type { Database, SceneTable } from '../storage/schema.js';
 import { write, type WriteContext } from '../storage/transaction.js';
@@ -366,6 +367,7 @@ export async function saveAnnotations(
     }
     const reports = await recomputeReports(ctx, sceneId, scene.visit_id, at);
     await refreshModeration(ctx, scene.visit_id);
+    await projectVisits(trx, [scene.visit_id]);
     const saved = await annotationsOfScene(trx, sceneId);
     return { ...present(scene, analysis, saved), reports };
   });
@@ -417,13 +419,18 @@ export async function refreshPulledModeration(db: Db, changes: readonly PulledCh
   }
   if (visits.size === 0) return;
   await write(db, async (ctx) => {
+    const changed: string[] = [];
     for (const visit of visits) {
       const current = await visitModeration(ctx.trx, visit);
       if (current === undefined) continue;
       const { state, reviewed } = await moderationOf(ctx.trx, visit);
       // A visit nobody reviewed keeps the state it was given (a new visit has none).
-      if (reviewed > 0 && state !== current) await setVisitModeration(ctx, visit, state);
+      if (reviewed > 0 && state !== current) {
+        await setVisitModeration(ctx, visit, state);
+        changed.push(visit);
+      }
     }
+    await projectVisits(ctx.trx, changed);
   });
 }
 

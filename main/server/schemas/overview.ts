@@ -106,10 +106,11 @@ export const VisitRow = Type.Object({
   photos: Type.Integer(),
   unknown_facings: Type.Integer(),
   flagged: Type.Integer(),
+  unjoined: Type.Integer({ description: "Photos the bay's registration could not join to the others (take them again)" }),
   retaken: Type.Integer(),
   missing: Type.Integer(),
   priority: Type.Integer({ description: 'Review queue points (docs/api.md, "Overview")' }),
-  reasons: Type.Array(Type.String(), { description: 'unreviewed, in_review, unknown_products, low_score, flagged_photos, missing_must_haves' }),
+  reasons: Type.Array(Type.String(), { description: 'unreviewed, in_review, unknown_products, low_score, flagged_photos, unjoined_photos, missing_must_haves' }),
 });
 export const ReviewQueue = Type.Object({
   ...links,
@@ -120,6 +121,7 @@ export const ReviewQueue = Type.Object({
     unknown_products: Type.Integer(),
     low_score: Type.Integer(),
     flagged_photos: Type.Integer(),
+    unjoined_photos: Type.Integer(),
   }, { description: 'Visits in the queue with each reason' }),
 });
 export const VisitList = Envelope(VisitRow);

@@ -89,6 +89,8 @@ export const PullResponse = Type.Object({
   /** True when more changes wait past `cursor`: pull again. */
   more: Type.Boolean(),
   changes: Type.Array(PullChange),
+  /** The pulling device's role, so a laptop knows whether it is a supervisor's (its app then opens on the overview). */
+  device_role: Type.Optional(DeviceRole),
 });
 
 export const SyncSettingsBody = Type.Object(
@@ -132,6 +134,8 @@ export const SyncStatus = Type.Object({
   last_attempt: Nullable(DateTime),
   next_attempt: Nullable(DateTime),
   rejections: Type.Array(Type.Intersect([Rejection, Type.Object({ device: Nullable(Type.String()) })])),
+  /** This laptop's device role as the central last said (null before its first pull, and on the central). */
+  device_role: Type.Unsafe<Static<typeof DeviceRole> | null>({ type: ['string', 'null'], enum: ['auditor', 'supervisor', null] }),
 });
 
 export type SyncStatusBody = Static<typeof SyncStatus>;

@@ -372,33 +372,10 @@ export interface PhotoQualitySettingTable {
   value: number;
 }
 
-/** The overview's facts of one scene (migration 0026), projected by domain/overview/projection.ts. Local. */
-export interface OverviewSceneTable {
-  scene_id: string;
-  visit_id: string;
-  display_id: string | null;
-  /** The scene's updated_at and its newest report's when projected: stale when they differ. */
-  source: string;
-  created_at: string;
-  photos: number;
-  facings: number;
-  unknown_facings: number;
-}
-
-/** One identified product of a scene: its facings and, if on the must-have list, found (1) or missing (0). Local. */
-export interface OverviewProductTable {
-  scene_id: string;
-  visit_id: string;
-  sku_id: string;
-  facings: number;
-  must_have: number | null;
-}
-
-/** One photo of a scene with its pixel measures (null until measured). Local. */
+/** A stored photo of a visit with its pixel measures (null until measured); migration 0030. Local. */
 export interface OverviewPhotoTable {
-  scene_id: string;
-  upload_id: string;
   visit_id: string;
+  upload_id: string;
   width: number | null;
   height: number | null;
   sharpness: number | null;
@@ -409,11 +386,9 @@ export interface OverviewPhotoTable {
   convergence: number | null;
 }
 
-/** The overview's figures of one visit (migration 0026), projected from the tables above. Local. */
+/** The overview's figures of one visit (migration 0030), projected when the visit is written. Local. */
 export interface OverviewVisitTable {
   visit_id: string;
-  /** The visit's updated_at and its newest KPI value's when projected. */
-  source: string;
   name: string | null;
   shop: string | null;
   shop_name: string | null;
@@ -427,19 +402,39 @@ export interface OverviewVisitTable {
   unknown_facings: number;
   retaken: number;
   flagged: number;
+  /** Photos the bay's registration left not joined. */
+  unjoined: number;
   missing: number;
 }
 
-/** One product of a visit across its scenes: on the shelf (present) or a must-have missing. Local. */
+/** A display a visit has scenes of, with their unknown facings. Local. */
+export interface OverviewVisitDisplayTable {
+  visit_id: string;
+  display_id: string;
+  started_date: string | null;
+  unknown_facings: number;
+}
+
+/** One product of a visit on one display ('*': all its scenes): facings, on the shelf, a must-have missing. Local. */
 export interface OverviewVisitProductTable {
   visit_id: string;
+  display_id: string;
   sku_id: string;
-  /** The SKU's brand when projected. */
   brand_id: string | null;
+  category_id: string | null;
   shop: string | null;
   started_date: string | null;
+  facings: number;
   present: number;
   missing: number;
+}
+
+/** A category a visit has products of, on one display ('*': all its scenes). Local. */
+export interface OverviewVisitCategoryTable {
+  visit_id: string;
+  display_id: string;
+  category_id: string;
+  started_date: string | null;
 }
 
 /** A visit's facings of one brand ('' for products of none). Local. */
@@ -494,11 +489,11 @@ export interface Database {
   annotation_corrections: AnnotationCorrectionTable;
   price_list: PriceListTable;
   price_tag_reviews: PriceTagReviewTable;
-  overview_scenes: OverviewSceneTable;
-  overview_products: OverviewProductTable;
   overview_photos: OverviewPhotoTable;
   overview_visits: OverviewVisitTable;
+  overview_visit_displays: OverviewVisitDisplayTable;
   overview_visit_products: OverviewVisitProductTable;
+  overview_visit_categories: OverviewVisitCategoryTable;
   overview_visit_brands: OverviewVisitBrandTable;
   overview_state: SettingTable;
 }

@@ -10,8 +10,9 @@ import { write } from '../storage/transaction.js';
 import { syncColumns, wireRow } from './columns.js';
 import { PUSHED_ENTITIES, syncEntity } from '../storage/sync-registry.js';
 import { syncRows } from './rows.js';
+import { projectVisits, visitsOfChanges } from '../domain/overview/projection.js';
 
-export type SettingName = 'central_url' | 'device_key' | 'pushed_seq' | 'pull_cursor' | 'last_success';
+export type SettingName = 'central_url' | 'device_key' | 'pushed_seq' | 'pull_cursor' | 'last_success' | 'device_role';
 
 // Every write to master data reads it (sync/plugin.ts refuses them on a synced laptop).
 const allSettings = preparedQuery<[], { name: string; value: string }>(0, (db) => db.selectFrom('sync_settings').selectAll());
@@ -112,6 +113,8 @@ export async function applyPull(db: Kysely<Database>, pull: PullResponseBody): P
     let master = 0;
     const upserts = pull.changes.filter((c) => c.op === 'upsert');
     const deletes = pull.changes.filter((c) => c.op === 'delete').reverse();
+    // The overview's facts of the visits this page touches, projected in the same transaction.
+    const visits = new Set(await visitsOfChanges(ctx.trx, deletes));
     for (const c of [...upserts, ...deletes]) {
       const def = syncEntity(c.entity);
       const known = def && columns.get(def.table);
@@ -127,6 +130,8 @@ export async function applyPull(db: Kysely<Database>, pull: PullResponseBody): P
       ctx.touched(def.entity);
       if (def.owner === 'central') master += 1;
     }
+    for (const v of await visitsOfChanges(ctx.trx, upserts)) visits.add(v);
+    await projectVisits(ctx.trx, visits);
     if (master > 0) {
       await ctx.trx.insertInto('imports').values({ id: `sync:${now()}:${Math.random().toString(36).slice(2, 8)}`, finished_at: now(), source: 'sync', summary: JSON.stringify({ synced: master }) }).execute();
       ctx.touched('import');

@@ -176,6 +176,8 @@ export class SyncEngine {
       const cursor = (await readSettings(this.db)).pull_cursor ?? '0';
       const pull = await this.call<PullResponseBody>(central, key, 'GET', `/api/app/v1/sync/pull/?cursor=${encodeURIComponent(cursor)}&client_time=${encodeURIComponent(now())}`);
       await applyPull(this.db, pull);
+      // The central says which role this device has (a supervisor's app opens on the overview).
+      if (pull.device_role && pull.device_role !== (await readSettings(this.db)).device_role) await saveSettings(this.db, { device_role: pull.device_role });
       await this.options.pulled?.(pull.changes);
       if (!pull.more) break;
     }
@@ -244,6 +246,7 @@ export class SyncEngine {
       last_attempt: this.lastAttempt,
       next_attempt: this.stopped ? null : this.nextAttempt,
       rejections: await listRejections(this.db),
+      device_role: settings.device_role === 'supervisor' || settings.device_role === 'auditor' ? settings.device_role : null,
     };
   }
 }

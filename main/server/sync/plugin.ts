@@ -54,6 +54,7 @@ function centralStatus(app: FastifyInstance): FastifyInstance['syncEngine'] {
         last_attempt: null,
         next_attempt: null,
         rejections: await listRejections(app.db),
+        device_role: null,
       };
     },
     async runNow() {},

@@ -10,7 +10,6 @@ import { stringify } from 'csv-stringify';
 import type ExcelJSModule from 'exceljs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import type { QualityThresholds } from '../photo-checks.js';
 import type { OverviewFilters } from '../overview/filters.js';
 import { visitsOf, type VisitRow } from '../overview/queries.js';
 
@@ -35,6 +34,7 @@ export const EXPORT_COLUMNS: { key: keyof VisitRow; header: string; width: numbe
   { key: 'photos', header: 'photos', width: 8 },
   { key: 'unknown_facings', header: 'unknown_facings', width: 10 },
   { key: 'flagged', header: 'flagged', width: 8 },
+  { key: 'unjoined', header: 'unjoined', width: 8 },
   { key: 'retaken', header: 'retaken', width: 8 },
   { key: 'missing', header: 'missing', width: 8 },
   { key: 'priority', header: 'priority', width: 8 },
@@ -42,11 +42,11 @@ export const EXPORT_COLUMNS: { key: keyof VisitRow; header: string; width: numbe
 ];
 
 /** The filtered visits, page by page, until the end or the signal. */
-export async function* periodVisits(db: Kysely<Database>, f: OverviewFilters, t: QualityThresholds, signal?: AbortSignal): AsyncGenerator<VisitRow> {
+export async function* periodVisits(db: Kysely<Database>, f: OverviewFilters, signal?: AbortSignal): AsyncGenerator<VisitRow> {
   let after: { started_date: string; id: string } | undefined;
   for (;;) {
     if (signal?.aborted) return;
-    const { results } = await visitsOf(db, f, t, { after, limit: PAGE });
+    const { results } = await visitsOf(db, f, { after, limit: PAGE });
     for (const row of results) yield row;
     if (results.length < PAGE) return;
     const last = results.at(-1)!;
@@ -62,11 +62,10 @@ const cell = (row: VisitRow, key: keyof VisitRow) => {
 export function exportPeriod(
   db: Kysely<Database>,
   f: OverviewFilters,
-  t: QualityThresholds,
   format: ExportFormat,
   signal?: AbortSignal,
 ): { stream: Readable; contentType: string } {
-  const rows = periodVisits(db, f, t, signal);
+  const rows = periodVisits(db, f, signal);
   if (format === 'csv') {
     const csv = stringify({ header: true, columns: EXPORT_COLUMNS.map((c) => ({ key: c.key, header: c.header })) });
     const source = Readable.from((async function* () {

@@ -3,6 +3,10 @@
 // green identified, red unknown), the facings per product, planogram and must-have compliance with
 // the missing products, and the actions to take. Photos are re-encoded small (sharp) so a visit of
 // ten scenes stays a few megabytes. The document is a stream: pages go out as they are made.
+// Text is set in DejaVu Sans (@fontsource/dejavu-sans, embedded and subset by pdfkit), so SKU and
+// shop names in any script the font covers (Latin, Greek, Cyrillic and more) print as they are; a
+// character it has no glyph for (CJK) prints as the font's empty box, leaving the rest intact.
+import { createRequire } from 'node:module';
 import type { Kysely } from 'kysely';
 // pdfkit is loaded when a PDF is asked for (0.16 s of every start otherwise).
 import type PDFDocumentModule from 'pdfkit';
@@ -43,8 +47,17 @@ const PHOTO_PIXELS = 1400;
 const MARGIN = 40;
 
 const percent = (v: number | null | undefined) => (v === null || v === undefined ? '-' : `${Math.round(v * 10) / 10}%`);
-/** pdfkit's standard fonts cover Latin-1 (WinAnsi): other characters are shown as '?'. */
-const text = (s: string | null | undefined) => (s ?? '').replace(/[^\u0020-\u007e\u00a0-\u00ff]/g, '?');
+/** Control characters (a line break in a name) would move the text: shown as spaces. */
+const text = (s: string | null | undefined) => (s ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+
+/** The document's fonts: the body and bold weights of DejaVu Sans, from the package's files (resolved when a PDF is first asked for). */
+const FONT_FILES = { Body: 'dejavu-sans-latin-400-normal.woff', Bold: 'dejavu-sans-latin-700-normal.woff' } as const;
+let fontPaths: Record<keyof typeof FONT_FILES, string> | undefined;
+function fonts(): Record<keyof typeof FONT_FILES, string> {
+  const require = createRequire(import.meta.url);
+  fontPaths ??= { Body: require.resolve(`@fontsource/dejavu-sans/files/${FONT_FILES.Body}`), Bold: require.resolve(`@fontsource/dejavu-sans/files/${FONT_FILES.Bold}`) };
+  return fontPaths;
+}
 
 /** Everything the report shows, read before the first byte is written (so an unknown visit is a 404). */
 async function readVisit(db: Db, visitId: string) {
@@ -100,6 +113,8 @@ export async function visitReport(db: Db, dataDir: string, visitId: string, sign
   const data = await readVisit(db, visitId);
   const PDFDocument = ((await import('pdfkit')) as unknown as { default: typeof PDFDocumentModule }).default;
   const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: `Visit ${data.visit.name ?? data.visit.id}`, Creator: 'Shelf Audit' } });
+  for (const [name, file] of Object.entries(fonts())) doc.registerFont(name, file);
+  doc.font('Body');
   void write(doc, data, dataDir, signal).catch((e: unknown) => doc.emit('error', e));
   return doc;
 }
@@ -108,15 +123,15 @@ async function write(doc: PDFKit.PDFDocument, data: Awaited<ReturnType<typeof re
   const { visit, scenes, byScene, kpis, mhlSku, skuNames, displays, uploads } = data;
   const name = (sku: string | null) => (sku === null ? 'Unknown product' : text(skuNames.get(sku) ?? sku));
   const width = doc.page.width - 2 * MARGIN;
-  doc.font('Helvetica-Bold').fontSize(18).text(`Visit report: ${text(visit.name ?? visit.id)}`);
-  doc.moveDown(0.5).font('Helvetica').fontSize(10);
+  doc.font('Bold').fontSize(18).text(`Visit report: ${text(visit.name ?? visit.id)}`);
+  doc.moveDown(0.5).font('Body').fontSize(10);
   doc.text(`Visit: ${text(visit.id)}`);
   doc.text(`Shop: ${text(visit.shop_name ?? visit.shop ?? '-')}${visit.shop && visit.shop_name ? ` (${text(visit.shop)})` : ''}`);
   doc.text(`Agent: ${text(visit.current_agent_name ?? visit.agent ?? '-')}`);
   doc.text(`Date: ${text(visit.started_date ?? visit.created_at)}`);
   doc.text(`Review status: ${text(visit.moderation ?? 'unreviewed')}`);
-  doc.moveDown(0.5).font('Helvetica-Bold').fontSize(12).text('Results');
-  doc.font('Helvetica').fontSize(10);
+  doc.moveDown(0.5).font('Bold').fontSize(12).text('Results');
+  doc.font('Body').fontSize(10);
   doc.text(`On-shelf availability (must-have list): ${percent(kpis.get(KPI_CIDS.osa))}`);
   doc.text(`Planogram compliance: ${percent(kpis.get(KPI_CIDS.planogram))}`);
   doc.text(`Total facings: ${kpis.get(KPI_CIDS.facings) ?? '-'}`);
@@ -127,8 +142,8 @@ async function write(doc: PDFKit.PDFDocument, data: Awaited<ReturnType<typeof re
     if (signal?.aborted) break;
     doc.addPage();
     const reports = byScene.get(scene.id) ?? new Map<string, unknown>();
-    doc.font('Helvetica-Bold').fontSize(14).text(`Scene ${i + 1}: ${scene.display_id ? text(displays.get(scene.display_id) ?? scene.display_id) : 'no display'}`);
-    doc.font('Helvetica').fontSize(9).text(`Taken ${text(scene.created_at)}`);
+    doc.font('Bold').fontSize(14).text(`Scene ${i + 1}: ${scene.display_id ? text(displays.get(scene.display_id) ?? scene.display_id) : 'no display'}`);
+    doc.font('Body').fontSize(9).text(`Taken ${text(scene.created_at)}`);
     doc.moveDown(0.5);
     const realogram = (reports.get('REALOGRAM') as RealogramImage[] | undefined) ?? [];
     for (const imageId of JSON.parse(scene.images) as string[]) {
@@ -164,14 +179,14 @@ async function write(doc: PDFKit.PDFDocument, data: Awaited<ReturnType<typeof re
       doc.moveDown(0.5);
     }
     const facings = (reports.get('FACING_COUNT') as { sku_id: string | null; count: number }[] | undefined) ?? [];
-    doc.font('Helvetica-Bold').fontSize(11).text('Facings');
-    doc.font('Helvetica').fontSize(9);
+    doc.font('Bold').fontSize(11).text('Facings');
+    doc.font('Body').fontSize(9);
     if (facings.length === 0) doc.text('No products counted.');
     for (const f of facings) doc.text(`${name(f.sku_id)}: ${f.count}`);
     const planogram = reports.get('PLANOGRAM_COMPLIANCE') as PlanogramBody | undefined;
     const mhl = reports.get('MHL_COMPLIANCE') as MhlBody | undefined;
-    doc.moveDown(0.5).font('Helvetica-Bold').fontSize(11).text('Compliance');
-    doc.font('Helvetica').fontSize(9);
+    doc.moveDown(0.5).font('Bold').fontSize(11).text('Compliance');
+    doc.font('Body').fontSize(9);
     doc.text(`Planogram: ${planogram ? `${percent(planogram.compliance * 100)} (${planogram.correct_faces} of ${planogram.expected_faces} faces placed correctly)` : 'no planogram'}`);
     if (mhl) {
       const missingSkus = mhl.records.filter((r) => !r.compliant).map((r) => mhlSku.get(r.mhl_record_id) ?? null);
@@ -181,8 +196,8 @@ async function write(doc: PDFKit.PDFDocument, data: Awaited<ReturnType<typeof re
       doc.text('Must-have list: none');
     }
     const actions = planogram?.actions ?? [];
-    doc.moveDown(0.5).font('Helvetica-Bold').fontSize(11).text('Actions to take');
-    doc.font('Helvetica').fontSize(9);
+    doc.moveDown(0.5).font('Bold').fontSize(11).text('Actions to take');
+    doc.font('Body').fontSize(9);
     if (actions.length === 0) doc.text('None.');
     for (const a of actions) doc.text(`- ${text(a.message)}`);
   }

@@ -1,25 +1,37 @@
-// The overview's facts (migration 0026): each scene's photos, facings and unknown facings, its
-// identified products with their must-have status, and its photos' pixel measures, one row each, so
-// the figures across thousands of visits are plain SQL aggregates instead of parsing report JSON on
-// every read. A scene is projected again when its updated_at or its newest report's differs from
-// what was projected, or when one of its photos has been measured since; facts of deleted scenes go.
-// refresh() is called by each overview read; it does nothing while the database's change stamp is
-// the one it last saw (any write moves it: storage/change-stamp.ts).
-import { sql, type Kysely } from 'kysely';
-import type { Selectable } from 'kysely';
-import type { Database, OverviewPhotoTable } from '../../storage/schema.js';
-import { judgePixels, type PixelMeasures, type QualityThresholds } from '../photo-checks.js';
-import { readThresholds } from '../photo-quality.js';
-import { KPI_CIDS } from './queries.js';
-import type { ChangeStamp } from '../../storage/change-stamp.js';
+// The overview's facts (migration 0030): per visit its figures, the displays it has scenes of, its
+// products per display with their brand and category, its brands' facings and its photos' pixel
+// measures, so the figures across thousands of visits are index reads instead of parsing report JSON.
+//
+// projectVisits() decides a visit's facts, and is the only code that does. Every transaction that
+// writes what they come from (a visit's row, its scenes and their analysis, reports, KPI values,
+// photo measures; scenes/, domain/visits.ts, domain/data-visits.ts, a sync pull or push) calls it
+// before it commits, so the overview is current the moment the write is, and a read never projects.
+// Explicit calls, not SQL triggers: triggers on these tables stalled the laptops' sync (reverted
+// earlier), and the projection needs the report JSON parsed and the photo thresholds applied anyway.
+// The visits stored before migration 0030 are projected once, by backfillFacts() at the server's start.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import { isPostgres } from '../../storage/dialect.js';
 import { write } from '../../storage/transaction.js';
+import { MIN_SHORT_SIDE, type PixelMeasures, type QualityThresholds } from '../photo-checks.js';
+import { readThresholds } from '../photo-quality.js';
 
 type Db = Kysely<Database>;
 
-/** Scenes projected per transaction: bounded statements, and other writes interleave between batches. */
-const BATCH = 400;
+/** The display key of a visit's products over all its scenes. */
+export const ALL_DISPLAYS = '*';
 
-const SOURCE = sql<string>`s.updated_at || '|' || coalesce((select max(r.updated_at) from reports r where r.scene_id = s.id), '')`;
+export const KPI_CIDS = {
+  osa: 'shelf-audit:osa',
+  planogram: 'shelf-audit:planogram-compliance',
+  facings: 'shelf-audit:total-facings',
+} as const;
+
+/** The report types the facts are read from; a result of another type changes them only through a KPI value. */
+export const PROJECTED_REPORT_TYPES: ReadonlySet<string> = new Set(['FACING_COUNT', 'MHL_COMPLIANCE']);
+
+/** Visits per statement batch: bounded `in` lists (SQLite binds at most 32766 values). */
+const BATCH = 400;
 
 interface FacingItem {
   sku_id: string | null;
@@ -28,283 +40,346 @@ interface FacingItem {
 interface MhlBody {
   records?: { mhl_record_id: string; compliant: boolean }[];
 }
-
-/** The scenes whose facts are missing or stale. */
-async function staleScenes(db: Db): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    select s.id from scenes s left join overview_scenes o on o.scene_id = s.id
-    where o.scene_id is null or o.source <> ${SOURCE}
-    union
-    select distinct p.scene_id as id from overview_photos p join photo_measures m on m.upload_id = p.upload_id
-    where p.width is null`.execute(db);
-  return rows.map((r) => r.id);
+interface BayBody {
+  bay?: { photos?: { joined?: boolean }[] };
 }
 
-/** Projects these scenes' facts, replacing what was there; answers the visits they belong (or belonged) to. */
-export async function projectScenes(db: Db, sceneIds: readonly string[]): Promise<Set<string>> {
-  const visits = new Set<string>();
-  for (let i = 0; i < sceneIds.length; i += BATCH) {
-    const ids = sceneIds.slice(i, i + BATCH);
-    await write(db, async ({ trx }) => {
-      const scenes = await trx
-        .selectFrom('scenes as s')
-        .select(['s.id', 's.visit_id', 's.display_id', 's.images', 's.created_at'])
-        .select(SOURCE.as('source'))
-        .where('s.id', 'in', ids)
-        .execute();
-      const reports = await trx
-        .selectFrom('reports')
-        .select(['scene_id', 'report_type', 'json', 'updated_at'])
-        .where('scene_id', 'in', ids)
-        .where('status', '=', 'READY')
-        .where('report_type', 'in', ['FACING_COUNT', 'MHL_COMPLIANCE'])
-        .orderBy('updated_at')
-        .execute();
-      // The newest report of each type per scene (a recomputation keeps the same row, but be safe).
-      const newest = new Map<string, string>();
-      for (const r of reports) if (r.json !== null) newest.set(`${r.scene_id}|${r.report_type}`, r.json);
-      const mhlIds = new Set<string>();
-      for (const [key, json] of newest) {
-        if (key.endsWith('|MHL_COMPLIANCE')) for (const rec of (JSON.parse(json) as MhlBody).records ?? []) mhlIds.add(rec.mhl_record_id);
+const FACT_TABLES = ['overview_visits', 'overview_visit_displays', 'overview_visit_products', 'overview_visit_categories', 'overview_visit_brands', 'overview_photos'] as const;
+
+/** A photo judged by its pixel measures to need a look or a retake (photo-checks.ts judgePixels, any issue), as SQL over `ph`. */
+export function flaggedPhoto(t: QualityThresholds): RawBuilder<number> {
+  return sql<number>`case when ph.width is null then 0
+    when (case when ph.width < ph.height then ph.width else ph.height end) < ${MIN_SHORT_SIDE}
+      or ph.sharpness < ${t.min_sharpness} or ph.brightness < ${t.min_brightness} or ph.brightness > ${t.max_brightness}
+      or ph.clipped > ${t.max_clipped} or (ph.glare > ${t.max_glare} and ph.brightness <= ${t.max_brightness})
+      or abs(ph.tilt) > ${t.max_tilt} or ph.convergence > ${t.max_convergence} then 1 else 0 end`;
+}
+
+/**
+ * Judges the visits' photos again under thresholds `t` (all visits when `visitIds` is null): the
+ * flagged count of each. Called by projectVisits, and when the photo thresholds change.
+ */
+export async function judgeFlagged(trx: Db, visitIds: readonly string[] | null, t: QualityThresholds): Promise<void> {
+  const count = sql`coalesce((select sum(${flaggedPhoto(t)}) from overview_photos ph where ph.visit_id = overview_visits.visit_id), 0)`;
+  if (visitIds === null) {
+    await sql`update overview_visits set flagged = ${count}`.execute(trx);
+    return;
+  }
+  for (let i = 0; i < visitIds.length; i += BATCH) {
+    const ids = visitIds.slice(i, i + BATCH);
+    await sql`update overview_visits set flagged = ${count} where visit_id in (${sql.join(ids.map((id) => sql`${id}`))})`.execute(trx);
+  }
+}
+
+/**
+ * Decides the overview's facts of these visits from what is stored now, in the caller's transaction,
+ * replacing what was there; a visit that no longer exists loses its facts. The one place that says
+ * what a visit's figures are.
+ */
+export async function projectVisits(trx: Db, visitIds: Iterable<string>): Promise<void> {
+  const all = [...new Set(visitIds)].sort();
+  if (all.length === 0) return;
+  const t = await readThresholds(trx);
+  for (let i = 0; i < all.length; i += BATCH) await projectBatch(trx, all.slice(i, i + BATCH), t);
+}
+
+async function projectBatch(trx: Db, ids: string[], t: QualityThresholds): Promise<void> {
+  // PostgreSQL: two transactions writing scenes of one visit each project it; the row lock makes
+  // the second read (read committed) after the first commits, so neither leaves the other's scene out.
+  let visitQuery = trx.selectFrom('visits as v').select(['v.id', 'v.name', 'v.shop', 'v.shop_name', 'v.agent', 'v.started_date', 'v.moderation']).where('v.id', 'in', ids).orderBy('v.id');
+  if (isPostgres(trx)) visitQuery = visitQuery.forUpdate();
+  const visits = await visitQuery.execute();
+  const scenes = await trx
+    .selectFrom('scenes')
+    .select(['id', 'visit_id', 'display_id', 'images', 'created_at', 'analysis'])
+    .where('visit_id', 'in', ids)
+    .execute();
+  const sceneIds = scenes.map((s) => s.id);
+  const newest = new Map<string, string>();
+  for (let j = 0; j < sceneIds.length; j += 500) {
+    const reports = await trx
+      .selectFrom('reports')
+      .select(['scene_id', 'report_type', 'json', 'updated_at'])
+      .where('scene_id', 'in', sceneIds.slice(j, j + 500))
+      .where('status', '=', 'READY')
+      .where('report_type', 'in', [...PROJECTED_REPORT_TYPES])
+      .execute();
+    // The newest READY report of each type per scene (a review's recomputation adds rows).
+    reports.sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : 0));
+    for (const r of reports) if (r.json !== null) newest.set(`${r.scene_id}|${r.report_type}`, r.json);
+  }
+  const mhlIds = new Set<string>();
+  const mhlOf = new Map<string, NonNullable<MhlBody['records']>>();
+  for (const [key, json] of newest) {
+    if (!key.endsWith('|MHL_COMPLIANCE')) continue;
+    const records = parse<MhlBody>(json)?.records ?? [];
+    mhlOf.set(key.slice(0, -'|MHL_COMPLIANCE'.length), records);
+    for (const rec of records) mhlIds.add(rec.mhl_record_id);
+  }
+  const mhlSku = await lookup(trx, 'mhl_records', [...mhlIds], (r) => r.sku_id as string, ['sku_id']);
+  const facingsOf = new Map<string, FacingItem[]>();
+  const skuIds = new Set<string>(mhlSku.values());
+  for (const [key, json] of newest) {
+    if (!key.endsWith('|FACING_COUNT')) continue;
+    const items = parse<FacingItem[]>(json);
+    const list = Array.isArray(items) ? items : [];
+    facingsOf.set(key.slice(0, -'|FACING_COUNT'.length), list);
+    for (const item of list) if (item.sku_id !== null) skuIds.add(item.sku_id);
+  }
+  const skus = await lookup(trx, 'skus', [...skuIds], (r) => ({ brand: (r.brand_id as string | null) ?? null, category: (r.category_id as string | null) ?? null }), ['brand_id', 'category_id']);
+  const photoIds = [...new Set(scenes.flatMap((s) => imagesOf(s.images)))];
+  const measures = await lookup(trx, 'photo_measures', photoIds, (r) => parse<PixelMeasures>(r.measures as string), ['measures'], 'upload_id');
+  const kpis = await trx
+    .selectFrom('kpi_values as kv')
+    .innerJoin('kpis as k', 'k.id', 'kv.kpi_id')
+    .select(['kv.visit_id', 'k.cid', 'kv.value'])
+    .where('kv.visit_id', 'in', ids)
+    .where('kv.category_id', 'is', null)
+    .where('k.cid', 'in', Object.values(KPI_CIDS))
+    .execute();
+
+  for (const table of FACT_TABLES) await trx.deleteFrom(table).where('visit_id', 'in', ids).execute();
+
+  const scenesOf = groupBy(scenes, (s) => s.visit_id);
+  const kpisOf = groupBy(kpis, (k) => k.visit_id);
+  const rows = { visits: [] as Row[], displays: [] as Row[], products: [] as Row[], categories: [] as Row[], brands: [] as Row[], photos: [] as Row[] };
+  for (const v of visits) {
+    const vs = scenesOf.get(v.id) ?? [];
+    const kv = new Map((kpisOf.get(v.id) ?? []).map((k) => [k.cid, Number(k.value)]));
+    // Per display key ('*' and each display): per product, facings, listed missing, found.
+    const perDisplay = new Map<string, Map<string, { facings: number; listedMissing: boolean; found: boolean }>>();
+    const unknownOf = new Map<string, number>();
+    const entry = (display: string, sku: string) => {
+      let products = perDisplay.get(display);
+      if (!products) perDisplay.set(display, (products = new Map()));
+      let e = products.get(sku);
+      if (!e) products.set(sku, (e = { facings: 0, listedMissing: false, found: false }));
+      return e;
+    };
+    let photos = 0;
+    let unknown = 0;
+    let unjoined = 0;
+    let retaken = 0;
+    const photoSet = new Set<string>();
+    for (const s of vs) {
+      const keys = s.display_id === null ? [ALL_DISPLAYS] : [ALL_DISPLAYS, s.display_id];
+      if (s.display_id !== null && !unknownOf.has(s.display_id)) unknownOf.set(s.display_id, 0);
+      for (const item of facingsOf.get(s.id) ?? []) {
+        const count = Number(item.count) || 0;
+        if (item.sku_id === null) {
+          unknown += count;
+          if (s.display_id !== null) unknownOf.set(s.display_id, unknownOf.get(s.display_id)! + count);
+        } else for (const key of keys) entry(key, item.sku_id).facings += count;
       }
-      const mhlSku = new Map<string, string>();
-      const mhlList = [...mhlIds];
-      for (let j = 0; j < mhlList.length; j += 500) {
-        const rows = await trx.selectFrom('mhl_records').select(['id', 'sku_id']).where('id', 'in', mhlList.slice(j, j + 500)).execute();
-        for (const r of rows) mhlSku.set(r.id, r.sku_id);
-      }
-      const photoIds = [...new Set(scenes.flatMap((s) => imagesOf(s.images)))];
-      const measures = new Map<string, PixelMeasures>();
-      for (let j = 0; j < photoIds.length; j += 500) {
-        const rows = await trx.selectFrom('photo_measures').select(['upload_id', 'measures']).where('upload_id', 'in', photoIds.slice(j, j + 500)).execute();
-        for (const r of rows) measures.set(r.upload_id, JSON.parse(r.measures) as PixelMeasures);
-      }
-      for (const r of await trx.selectFrom('overview_scenes').select('visit_id').where('scene_id', 'in', ids).execute()) visits.add(r.visit_id);
-      for (const s of scenes) visits.add(s.visit_id);
-      for (const table of ['overview_scenes', 'overview_products', 'overview_photos'] as const) {
-        await trx.deleteFrom(table).where('scene_id', 'in', ids).execute();
-      }
-      const sceneRows = [];
-      const productRows = [];
-      const photoRows = [];
-      for (const s of scenes) {
-        const facingJson = newest.get(`${s.id}|FACING_COUNT`);
-        const mhlJson = newest.get(`${s.id}|MHL_COMPLIANCE`);
-        const products = new Map<string, { facings: number; must_have: number | null }>();
-        let facings = 0;
-        let unknown = 0;
-        for (const item of facingJson ? (JSON.parse(facingJson) as FacingItem[]) : []) {
-          facings += item.count;
-          if (item.sku_id === null) unknown += item.count;
-          else products.set(item.sku_id, { facings: (products.get(item.sku_id)?.facings ?? 0) + item.count, must_have: null });
-        }
-        for (const rec of mhlJson ? ((JSON.parse(mhlJson) as MhlBody).records ?? []) : []) {
-          const sku = mhlSku.get(rec.mhl_record_id);
-          if (sku === undefined) continue;
-          const p = products.get(sku) ?? { facings: 0, must_have: null };
+      for (const rec of mhlOf.get(s.id) ?? []) {
+        const sku = mhlSku.get(rec.mhl_record_id);
+        if (sku === undefined) continue;
+        for (const key of keys) {
+          const e = entry(key, sku);
           // A product listed twice is found if either record is.
-          p.must_have = Math.max(p.must_have ?? 0, rec.compliant ? 1 : 0);
-          products.set(sku, p);
-        }
-        const images = imagesOf(s.images);
-        sceneRows.push({ scene_id: s.id, visit_id: s.visit_id, display_id: s.display_id, source: s.source, created_at: s.created_at, photos: images.length, facings, unknown_facings: unknown });
-        for (const [sku_id, p] of products) productRows.push({ scene_id: s.id, visit_id: s.visit_id, sku_id, facings: p.facings, must_have: p.must_have });
-        for (const upload_id of new Set(images)) {
-          const m = measures.get(upload_id);
-          photoRows.push({
-            scene_id: s.id, upload_id, visit_id: s.visit_id,
-            width: m?.width ?? null, height: m?.height ?? null, sharpness: m?.sharpness ?? null, brightness: m?.brightness ?? null,
-            clipped: m?.clipped ?? null, glare: m?.glare ?? null, tilt: m?.tilt ?? null, convergence: m?.convergence ?? null,
-          });
+          if (rec.compliant) e.found = true;
+          else e.listedMissing = true;
         }
       }
-      await insertChunks(trx, 'overview_scenes', sceneRows);
-      await insertChunks(trx, 'overview_products', productRows);
-      await insertChunks(trx, 'overview_photos', photoRows);
+      const images = imagesOf(s.images);
+      photos += images.length;
+      for (const id of images) photoSet.add(id);
+      // A scene of a display taken again later in the visit: its photos were retaken.
+      if (s.display_id !== null && vs.some((o) => o.display_id === s.display_id && (o.created_at > s.created_at || (o.created_at === s.created_at && o.id > s.id)))) retaken += images.length;
+      // Photos the bay's registration could not join (recognition/bay/register.ts).
+      if (s.analysis !== null && s.analysis.includes('"bay"')) unjoined += (parse<BayBody>(s.analysis)?.bay?.photos ?? []).filter((p) => p.joined === false).length;
+    }
+    // A must-have is missing when listed missing and found on none of the visit's scenes.
+    const foundAnywhere = new Set([...(perDisplay.get(ALL_DISPLAYS) ?? new Map())].filter(([, e]) => e.found).map(([sku]) => sku));
+    let missing = 0;
+    const brands = new Map<string, number>();
+    for (const [display, products] of perDisplay) {
+      const categories = new Set<string>();
+      for (const [sku, e] of products) {
+        const isMissing = e.listedMissing && !foundAnywhere.has(sku);
+        const k = skus.get(sku);
+        const whole = display === ALL_DISPLAYS;
+        if (whole) {
+          if (isMissing) missing++;
+          const brand = k?.brand ?? '';
+          brands.set(brand, (brands.get(brand) ?? 0) + e.facings);
+        }
+        rows.products.push({
+          visit_id: v.id, display_id: display, sku_id: sku, brand_id: k?.brand ?? null, category_id: k?.category ?? null, shop: v.shop, started_date: v.started_date,
+          facings: e.facings, present: whole && (e.facings > 0 || e.found) ? 1 : 0, missing: isMissing ? 1 : 0,
+        });
+        if (k?.category) categories.add(k.category);
+      }
+      for (const category_id of categories) rows.categories.push({ visit_id: v.id, display_id: display, category_id, started_date: v.started_date });
+    }
+    for (const [brand_id, facings] of brands) rows.brands.push({ visit_id: v.id, brand_id, facings });
+    for (const [display_id, n] of unknownOf) rows.displays.push({ visit_id: v.id, display_id, started_date: v.started_date, unknown_facings: n });
+    for (const upload_id of photoSet) {
+      const m = measures.get(upload_id) ?? null;
+      rows.photos.push({
+        visit_id: v.id, upload_id, width: num(m?.width), height: num(m?.height), sharpness: num(m?.sharpness), brightness: num(m?.brightness),
+        clipped: num(m?.clipped), glare: num(m?.glare), tilt: num(m?.tilt), convergence: num(m?.convergence),
+      });
+    }
+    rows.visits.push({
+      visit_id: v.id, name: v.name, shop: v.shop, shop_name: v.shop_name, agent: v.agent, started_date: v.started_date,
+      review: v.moderation ?? 'unreviewed',
+      osa: kv.get(KPI_CIDS.osa) ?? null, planogram: kv.get(KPI_CIDS.planogram) ?? null, facings: kv.get(KPI_CIDS.facings) ?? null,
+      photos, unknown_facings: unknown, retaken, flagged: 0, unjoined, missing,
     });
   }
-  return visits;
+  await insertChunks(trx, 'overview_visits', rows.visits);
+  await insertChunks(trx, 'overview_visit_displays', rows.displays);
+  await insertChunks(trx, 'overview_visit_products', rows.products);
+  await insertChunks(trx, 'overview_visit_categories', rows.categories);
+  await insertChunks(trx, 'overview_visit_brands', rows.brands);
+  await insertChunks(trx, 'overview_photos', rows.photos);
+  // Flagged by the same SQL that judges them again when the thresholds change.
+  await judgeFlagged(trx, visits.map((v) => v.id), t);
 }
 
-type FactTable = 'overview_scenes' | 'overview_products' | 'overview_photos' | 'overview_visits' | 'overview_visit_products' | 'overview_visit_brands';
+type Row = Record<string, unknown>;
 
-async function insertChunks(trx: Db, table: FactTable, rows: Record<string, unknown>[]): Promise<void> {
-  if (rows.length === 0) return;
-  // SQLite binds at most 32766 values per statement; 12 columns x 200 rows stays far below.
-  for (let i = 0; i < rows.length; i += 200) await trx.insertInto(table).values(rows.slice(i, i + 200) as never).execute();
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+function parse<T>(json: string): T | null {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return null;
+  }
 }
 
 function imagesOf(json: string): string[] {
-  try {
-    const v = JSON.parse(json) as unknown;
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
+  const v = parse<unknown>(json);
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
-const VISIT_SOURCE = sql<string>`v.updated_at || '|' || coalesce((select max(kv.updated_at) from kpi_values kv where kv.visit_id = v.id), '')`;
-
-/** Visits whose figures are missing or stale (the visit row or its KPI values changed). */
-async function staleVisits(db: Db): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    select v.id from visits v left join overview_visits o on o.visit_id = v.id
-    where o.visit_id is null or o.source <> ${VISIT_SOURCE}`.execute(db);
-  return rows.map((r) => r.id);
+function groupBy<T>(rows: T[], key: (r: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = m.get(k);
+    if (list) list.push(r);
+    else m.set(k, [r]);
+  }
+  return m;
 }
 
-const isFlagged = (p: Selectable<OverviewPhotoTable>, t: QualityThresholds): boolean =>
-  p.width !== null && judgePixels({ ...(p as unknown as PixelMeasures), width: p.width, height: p.height ?? 0 }, t).length > 0;
-
-/**
- * Projects these visits' figures from their rows, KPI values and scenes' facts (projected first),
- * replacing what was there; visits that no longer exist lose theirs.
- */
-export async function projectVisits(db: Db, visitIds: readonly string[], t: QualityThresholds): Promise<void> {
-  for (let i = 0; i < visitIds.length; i += BATCH) {
-    const ids = visitIds.slice(i, i + BATCH);
-    await write(db, async ({ trx }) => {
-      const visits = await trx
-        .selectFrom('visits as v')
-        .select(['v.id', 'v.name', 'v.shop', 'v.shop_name', 'v.agent', 'v.started_date', 'v.moderation'])
-        .select(VISIT_SOURCE.as('source'))
-        .where('v.id', 'in', ids)
-        .execute();
-      const kpis = await trx
-        .selectFrom('kpi_values as kv')
-        .innerJoin('kpis as k', 'k.id', 'kv.kpi_id')
-        .select(['kv.visit_id', 'k.cid', 'kv.value'])
-        .where('kv.visit_id', 'in', ids)
-        .where('kv.category_id', 'is', null)
-        .where('k.cid', 'in', Object.values(KPI_CIDS))
-        .execute();
-      const scenes = await trx.selectFrom('overview_scenes').selectAll().where('visit_id', 'in', ids).execute();
-      const products = await trx.selectFrom('overview_products').selectAll().where('visit_id', 'in', ids).execute();
-      const photos = await trx.selectFrom('overview_photos').selectAll().where('visit_id', 'in', ids).execute();
-      const skuIds = [...new Set(products.map((p) => p.sku_id))];
-      const brandOf = new Map<string, string>();
-      for (let j = 0; j < skuIds.length; j += 500) {
-        for (const r of await trx.selectFrom('skus').select(['id', 'brand_id']).where('id', 'in', skuIds.slice(j, j + 500)).execute()) brandOf.set(r.id, r.brand_id ?? '');
-      }
-      for (const table of ['overview_visits', 'overview_visit_products', 'overview_visit_brands'] as const) {
-        await trx.deleteFrom(table).where('visit_id', 'in', ids).execute();
-      }
-      const group = <T extends { visit_id: string }>(rows: T[]) => {
-        const m = new Map<string, T[]>();
-        for (const r of rows) m.set(r.visit_id, [...(m.get(r.visit_id) ?? []), r]);
-        return m;
-      };
-      const scenesOf = group(scenes);
-      const productsOf = group(products);
-      const photosOf = group(photos);
-      const kpisOf = group(kpis);
-      const visitRows = [];
-      const productRows = [];
-      const brandRows = [];
-      for (const v of visits) {
-        const vs = scenesOf.get(v.id) ?? [];
-        const kv = new Map((kpisOf.get(v.id) ?? []).map((k) => [k.cid, Number(k.value)]));
-        // A scene of a display taken again later in the visit: its photos were retaken.
-        const retaken = vs
-          .filter((s) => s.display_id !== null && vs.some((o) => o.display_id === s.display_id && (o.created_at > s.created_at || (o.created_at === s.created_at && o.scene_id > s.scene_id))))
-          .reduce((n, s) => n + s.photos, 0);
-        const perSku = new Map<string, { present: boolean; listedMissing: boolean; found: boolean; facings: number }>();
-        for (const p of productsOf.get(v.id) ?? []) {
-          const e = perSku.get(p.sku_id) ?? { present: false, listedMissing: false, found: false, facings: 0 };
-          e.facings += p.facings;
-          if (p.facings > 0 || p.must_have === 1) e.present = true;
-          if (p.must_have === 1) e.found = true;
-          if (p.must_have === 0) e.listedMissing = true;
-          perSku.set(p.sku_id, e);
-        }
-        let missing = 0;
-        const brands = new Map<string, number>();
-        for (const [sku_id, e] of perSku) {
-          const isMissing = e.listedMissing && !e.found;
-          if (isMissing) missing++;
-          const brand = brandOf.get(sku_id) ?? '';
-          productRows.push({ visit_id: v.id, sku_id, brand_id: brand || null, shop: v.shop, started_date: v.started_date, present: e.present ? 1 : 0, missing: isMissing ? 1 : 0 });
-          brands.set(brand, (brands.get(brand) ?? 0) + e.facings);
-        }
-        for (const [brand_id, facings] of brands) brandRows.push({ visit_id: v.id, brand_id, facings });
-        visitRows.push({
-          visit_id: v.id, source: v.source, name: v.name, shop: v.shop, shop_name: v.shop_name, agent: v.agent, started_date: v.started_date,
-          review: v.moderation ?? 'unreviewed',
-          osa: kv.get(KPI_CIDS.osa) ?? null, planogram: kv.get(KPI_CIDS.planogram) ?? null, facings: kv.get(KPI_CIDS.facings) ?? null,
-          photos: vs.reduce((n, s) => n + s.photos, 0),
-          unknown_facings: vs.reduce((n, s) => n + s.unknown_facings, 0),
-          retaken,
-          flagged: (photosOf.get(v.id) ?? []).filter((p) => isFlagged(p, t)).length,
-          missing,
-        });
-      }
-      await insertChunks(trx, 'overview_visits', visitRows);
-      await insertChunks(trx, 'overview_visit_products', productRows);
-      await insertChunks(trx, 'overview_visit_brands', brandRows);
-    });
+async function lookup<V>(trx: Db, table: 'mhl_records' | 'skus' | 'photo_measures', ids: string[], value: (r: Row) => V, columns: string[], idColumn = 'id'): Promise<Map<string, V>> {
+  const out = new Map<string, V>();
+  for (let j = 0; j < ids.length; j += 500) {
+    const rows = await trx
+      .selectFrom(table as 'skus')
+      .select([idColumn, ...columns] as never)
+      .where(idColumn as 'id', 'in', ids.slice(j, j + 500))
+      .execute();
+    for (const r of rows as Row[]) out.set(r[idColumn] as string, value(r));
   }
+  return out;
+}
+
+async function insertChunks(trx: Db, table: (typeof FACT_TABLES)[number], rows: Row[]): Promise<void> {
+  // SQLite binds at most 32766 values per statement; 11 columns x 200 rows stays far below.
+  for (let i = 0; i < rows.length; i += 200) await trx.insertInto(table).values(rows.slice(i, i + 200) as never).execute();
+}
+
+// ---- Which visits a write touches ----
+
+/** The visits of these records (scenes, reports, KPI values, visits themselves), as stored now. */
+export async function visitsOfRecords(trx: Db, entity: string, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  if (entity === 'visit') return [...ids];
+  const table = entity === 'scene' ? 'scenes' : entity === 'report' ? 'reports' : entity === 'kpi_value' ? 'kpi_values' : null;
+  if (table === null) return [];
+  const out: string[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await trx.selectFrom(table).select('visit_id').where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const r of rows) if (r.visit_id !== null) out.push(r.visit_id);
+  }
+  return out;
 }
 
 /**
- * Brings the facts up to date: stale and new scenes projected, those of deleted scenes removed, then
- * the figures of every visit they touch or whose row changed; all visits when the photo thresholds
- * changed since the flagged counts were judged. Answers how many scenes and visits it projected.
+ * The visits of a batch of synced changes (those of visits, scenes, reports and KPI values), as
+ * stored now: ask for deletions before they are applied, for upserts after.
  */
-export async function refreshFacts(db: Db): Promise<number> {
-  const stale = await staleScenes(db);
-  const visits = await projectScenes(db, stale);
-  const { rows: gone } = await sql<{ scene_id: string; visit_id: string }>`select o.scene_id, o.visit_id from overview_scenes o where not exists (select 1 from scenes s where s.id = o.scene_id)`.execute(db);
-  if (gone.length > 0) {
-    for (const g of gone) visits.add(g.visit_id);
-    await write(db, async ({ trx }) => {
-      for (const table of ['overview_scenes', 'overview_products', 'overview_photos'] as const) {
-        await sql`delete from ${sql.table(table)} where not exists (select 1 from scenes s where s.id = ${sql.ref(`${table}.scene_id`)})`.execute(trx);
-      }
-    });
-  }
-  const t = await readThresholds(db);
-  const judged = await db.selectFrom('overview_state').select('value').where('name', '=', 'thresholds').executeTakeFirst();
-  const rejudge = judged?.value !== JSON.stringify(t);
-  const visitIds = rejudge ? (await db.selectFrom('visits').select('id').execute()).map((r) => r.id) : [...new Set([...visits, ...(await staleVisits(db))])];
-  await projectVisits(db, visitIds, t);
-  const { rows: orphans } = await sql<{ n: number }>`select count(*) as n from overview_visits o where not exists (select 1 from visits v where v.id = o.visit_id)`.execute(db);
-  if (Number(orphans[0]?.n ?? 0) > 0) {
-    await write(db, async ({ trx }) => {
-      for (const table of ['overview_visits', 'overview_visit_products', 'overview_visit_brands'] as const) {
-        await sql`delete from ${sql.table(table)} where not exists (select 1 from visits v where v.id = ${sql.ref(`${table}.visit_id`)})`.execute(trx);
-      }
-    });
-  }
-  if (rejudge) {
-    await write(db, async ({ trx }) => {
-      await trx.deleteFrom('overview_state').where('name', '=', 'thresholds').execute();
-      await trx.insertInto('overview_state').values({ name: 'thresholds', value: JSON.stringify(t) }).execute();
-    });
-  }
-  return stale.length + gone.length + visitIds.length + Number(orphans[0]?.n ?? 0);
+export async function visitsOfChanges(trx: Db, changes: readonly { entity: string; id: string }[]): Promise<string[]> {
+  const byEntity = new Map<string, string[]>();
+  for (const c of changes) byEntity.set(c.entity, [...(byEntity.get(c.entity) ?? []), c.id]);
+  const out: string[] = [];
+  for (const [entity, ids] of byEntity) out.push(...(await visitsOfRecords(trx, entity, ids)));
+  return out;
 }
 
-const lastStamps = new WeakMap<Db, string>();
-const running = new WeakMap<Db, Promise<void>>();
+/** The visits showing this photo (its measures just stored). */
+export async function visitsOfPhoto(trx: Db, uploadId: string): Promise<string[]> {
+  const rows = await trx.selectFrom('overview_photos').select('visit_id').where('upload_id', '=', uploadId).execute();
+  return rows.map((r) => r.visit_id);
+}
+
+// ---- Once after migration 0030 ----
+
+/** Visits per backfill transaction: other writes interleave between them. */
+const BACKFILL_BATCH = 500;
 
 /**
- * refreshFacts, skipped while the change stamp is the one seen after the last refresh; concurrent
- * callers share one refresh. A null stamp (cannot be told) always refreshes.
+ * Projects every stored visit once, after migration 0030 (or after projectAll), in transactions of
+ * BACKFILL_BATCH visits by id, its cursor kept in overview_state so a restart goes on where it
+ * stopped. Writes meanwhile project their own visits as always. Answers how many visits it projected.
  */
-export async function ensureFacts(db: Db, stamp: ChangeStamp): Promise<void> {
-  const before = await stamp();
-  if (before !== null && lastStamps.get(db) === before) return;
-  let run = running.get(db);
+export async function backfillFacts(db: Db): Promise<number> {
+  let done = 0;
+  for (;;) {
+    const state = await db.selectFrom('overview_state').select('value').where('name', '=', 'backfill').executeTakeFirst();
+    if (!state) return done;
+    const after = state.value;
+    const more = await write(db, async ({ trx }) => {
+      const ids = (await trx.selectFrom('visits').select('id').where('id', '>', after).orderBy('id').limit(BACKFILL_BATCH).execute()).map((r) => r.id);
+      await projectVisits(trx, ids);
+      await trx.deleteFrom('overview_state').where('name', '=', 'backfill').execute();
+      if (ids.length === BACKFILL_BATCH) await trx.insertInto('overview_state').values({ name: 'backfill', value: ids.at(-1)! }).execute();
+      done += ids.length;
+      return ids.length === BACKFILL_BATCH;
+    });
+    if (!more) {
+      // PostgreSQL plans from statistics, and reads an index alone only where the visibility map is
+      // set, both of which bulk inserts leave undone until autovacuum comes by.
+      if (isPostgres(db) && done > 0) await sql`vacuum (analyze) ${sql.join(FACT_TABLES.map((t) => sql.table(t)))}`.execute(db);
+      return done;
+    }
+  }
+}
+
+const backfills = new WeakMap<Db, Promise<void>>();
+
+/**
+ * Resolves once no backfill is pending (the server's start begins the one after migration 0030;
+ * a caller finding one pending and none running starts it). Overview reads wait for it rather than
+ * answer from half the visits; otherwise it costs them one read of a primary key.
+ */
+export async function factsReady(db: Db): Promise<void> {
+  let run = backfills.get(db);
   if (!run) {
-    run = (async () => {
-      try {
-        // A refresh that wrote moved the stamp itself: the next call checks again (and finds nothing).
-        if ((await refreshFacts(db)) === 0 && before !== null) lastStamps.set(db, before);
-      } finally {
-        running.delete(db);
-      }
-    })();
-    running.set(db, run);
+    const pending = await db.selectFrom('overview_state').select('name').where('name', '=', 'backfill').executeTakeFirst();
+    if (!pending) return;
+    run = backfills.get(db);
+    if (!run) {
+      run = backfillFacts(db)
+        .then(() => undefined)
+        .finally(() => backfills.delete(db));
+      backfills.set(db, run);
+    }
   }
   await run;
+}
+
+/** Projects every visit again (the data was written around the domain code: a test's or a bench's seed). */
+export async function projectAll(db: Db): Promise<number> {
+  await write(db, async ({ trx }) => {
+    for (const table of FACT_TABLES) await trx.deleteFrom(table).execute();
+    await trx.deleteFrom('overview_state').where('name', '=', 'backfill').execute();
+    await trx.insertInto('overview_state').values({ name: 'backfill', value: '' }).execute();
+  });
+  return backfillFacts(db);
 }

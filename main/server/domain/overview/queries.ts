@@ -1,21 +1,19 @@
-// The overview's figures across visits: plain SQL over the visits, their visit KPI values and the
-// projected facts (projection.ts), the same text on SQLite and PostgreSQL. Every figure is over the
-// filtered visits (`fv`): started in the range, of the shop, agent and review status asked, with a
-// scene of the display asked, and with a product of the brand and category asked. The product-level
-// figures (missing must-haves, share of shelf) count only the products of that display, brand and
-// category. test/api/overview-queries.test.ts compares each with a slow computation in plain code.
+// The overview's figures across visits: plain SQL over the facts projected when each visit was
+// written (projection.ts), the same text on SQLite and PostgreSQL. Every figure is over the filtered
+// visits: started in the range, of the shop, agent and review status asked, with a scene of the
+// display asked, and with a product (on that display) of the brand and category asked. The
+// product-level figures (missing must-haves, share of shelf) count only the products of that
+// display, brand and category: a visit's products are projected per display ('*' for all), with
+// their brand and category, so each filter is a range of an index. test/api/overview-queries.test.ts
+// compares each with a slow computation in plain code.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import { MIN_SHORT_SIDE, type QualityThresholds } from '../photo-checks.js';
 import { addDays, dayOf, type OverviewFilters } from './filters.js';
+import { ALL_DISPLAYS, KPI_CIDS } from './projection.js';
+
+export { KPI_CIDS };
 
 type Db = Kysely<Database>;
-
-export const KPI_CIDS = {
-  osa: 'shelf-audit:osa',
-  planogram: 'shelf-audit:planogram-compliance',
-  facings: 'shelf-audit:total-facings',
-} as const;
 
 export interface Paging {
   limit: number;
@@ -26,114 +24,57 @@ const join = (parts: RawBuilder<unknown>[], sep = ' and ') => sql.join(parts, sq
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const round2 = (v: unknown): number | null => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
 
-/** The conditions on a product fact `p` joined with its SKU `k` and its scene `os`. */
-function productConditions(f: OverviewFilters): RawBuilder<unknown> {
-  const c: RawBuilder<unknown>[] = [sql`1 = 1`];
-  if (f.display !== undefined) c.push(sql`os.display_id = ${f.display}`);
-  if (f.brand !== undefined) c.push(sql`k.brand_id = ${f.brand}`);
-  if (f.category !== undefined) c.push(sql`k.category_id = ${f.category}`);
+/** The display key of the products counted: the display asked, or all the visit's scenes. */
+const displayKey = (f: OverviewFilters) => f.display ?? ALL_DISPLAYS;
+/** Whether the products counted are narrowed to a display, brand or category. */
+const narrowed = (f: OverviewFilters) => f.display !== undefined || f.brand !== undefined || f.category !== undefined;
+
+/** The conditions on a projected product `p`: of the display (or all), brand and category asked. */
+function productConditions(f: OverviewFilters, brand = true): RawBuilder<unknown> {
+  const c: RawBuilder<unknown>[] = [sql`p.display_id = ${displayKey(f)}`];
+  if (brand && f.brand !== undefined) c.push(sql`p.brand_id = ${f.brand}`);
+  if (f.category !== undefined) c.push(sql`p.category_id = ${f.category}`);
   return join(c);
 }
 
-/** The filtered visits, as a CTE body. */
-function filteredVisits(f: OverviewFilters): RawBuilder<unknown> {
-  const c: RawBuilder<unknown>[] = [sql`v.started_date >= ${f.from}`, sql`v.started_date < ${f.end}`];
-  if (f.shop !== undefined) c.push(sql`v.shop = ${f.shop}`);
-  if (f.agent !== undefined) c.push(sql`v.agent = ${f.agent}`);
-  if (f.review !== undefined) c.push(sql`coalesce(v.moderation, 'unreviewed') = ${f.review}`);
-  // By the projected scenes: their only index is by visit, so the lookup is per visit, never a scan of the display's scenes.
-  if (f.display !== undefined) c.push(sql`exists (select 1 from overview_scenes os where os.visit_id = v.id and os.display_id = ${f.display})`);
-  if (f.brand !== undefined || f.category !== undefined) {
-    c.push(sql`exists (select 1 from overview_products p join skus k on k.id = p.sku_id join overview_scenes os on os.scene_id = p.scene_id
-      where p.visit_id = v.id and ${productConditions(f)})`);
-  }
-  return sql`select v.id, v.name, v.shop, v.shop_name, v.agent, v.started_date, coalesce(v.moderation, 'unreviewed') as review
-    from visits v where ${join(c)}`;
-}
-
-/** A photo judged by its pixel measures to need a look or a retake (photo-checks.ts judgePixels, any issue). */
-function flaggedPhoto(t: QualityThresholds): RawBuilder<number> {
-  return sql<number>`case when ph.width is null then 0
-    when (case when ph.width < ph.height then ph.width else ph.height end) < ${MIN_SHORT_SIDE}
-      or ph.sharpness < ${t.min_sharpness} or ph.brightness < ${t.min_brightness} or ph.brightness > ${t.max_brightness}
-      or ph.clipped > ${t.max_clipped} or (ph.glare > ${t.max_glare} and ph.brightness <= ${t.max_brightness})
-      or abs(ph.tilt) > ${t.max_tilt} or ph.convergence > ${t.max_convergence} then 1 else 0 end`;
-}
+const inRange = (f: OverviewFilters, column: RawBuilder<unknown>) => sql`${column} >= ${f.from} and ${column} < ${f.end}`;
 
 /**
- * Whether the projected per-visit figures answer these filters: they hold each visit's products
- * across all its scenes, so a display or category filter (which narrows the products counted) is
- * computed from the scenes' facts instead.
+ * The conditions on a projected visit `ov`: every filter. The display's and the products' are
+ * semi-joins on a list read once from an index by the range (a correlated EXISTS per visit let
+ * SQLite walk a whole display's index entries for each visit: 70 s on 10,000 visits).
  */
-const projected = (f: OverviewFilters) => f.display === undefined && f.category === undefined;
-
-/** The conditions on a projected visit `ov`. */
-function projectedConditions(f: OverviewFilters): RawBuilder<unknown> {
-  const c: RawBuilder<unknown>[] = [sql`ov.started_date >= ${f.from}`, sql`ov.started_date < ${f.end}`];
+function visitConditions(f: OverviewFilters): RawBuilder<unknown> {
+  const c: RawBuilder<unknown>[] = [inRange(f, sql.ref('ov.started_date'))];
   if (f.shop !== undefined) c.push(sql`ov.shop = ${f.shop}`);
   if (f.agent !== undefined) c.push(sql`ov.agent = ${f.agent}`);
   if (f.review !== undefined) c.push(sql`ov.review = ${f.review}`);
-  if (f.brand !== undefined) c.push(sql`exists (select 1 from overview_visit_brands b where b.visit_id = ov.visit_id and b.brand_id = ${f.brand})`);
+  if (f.display !== undefined) {
+    c.push(sql`ov.visit_id in (select d.visit_id from overview_visit_displays d where d.display_id = ${f.display} and ${inRange(f, sql.ref('d.started_date'))})`);
+  }
+  if (f.brand !== undefined && f.display === undefined && f.category === undefined) {
+    c.push(sql`exists (select 1 from overview_visit_brands b where b.visit_id = ov.visit_id and b.brand_id = ${f.brand})`);
+  } else if (f.brand === undefined && f.category !== undefined) {
+    c.push(sql`ov.visit_id in (select vc.visit_id from overview_visit_categories vc where vc.display_id = ${displayKey(f)} and vc.category_id = ${f.category} and ${inRange(f, sql.ref('vc.started_date'))})`);
+  } else if (f.brand !== undefined || f.category !== undefined) {
+    c.push(sql`ov.visit_id in (select p.visit_id from overview_visit_products p where ${productConditions(f)} and ${inRange(f, sql.ref('p.started_date'))})`);
+  }
   return join(c);
 }
 
-/** The per-visit figures as projected (`vr`), the must-haves missing narrowed to the brand asked. */
-function projectedVisits(f: OverviewFilters): RawBuilder<unknown> {
-  if (f.brand === undefined) {
-    return sql`with vr as (
-      select ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings,
-        ov.photos, ov.unknown_facings, ov.retaken, ov.flagged, ov.missing
-      from overview_visits ov where ${projectedConditions(f)})`;
-  }
-  // The brand's missing products of each visit in the range, counted once (not per visit).
+/**
+ * Every per-visit figure of the filtered visits as the CTE `vr`, one row per visit; the must-haves
+ * missing counted among the products of the display, brand and category asked.
+ */
+function perVisit(f: OverviewFilters): RawBuilder<unknown> {
+  const columns = sql`ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings,
+    ov.photos, ov.unknown_facings, ov.retaken, ov.flagged, ov.unjoined`;
+  if (!narrowed(f)) return sql`with vr as (select ${columns}, ov.missing from overview_visits ov where ${visitConditions(f)})`;
   return sql`with bm as (
       select p.visit_id, count(*) as n from overview_visit_products p
-      where p.missing = 1 and p.brand_id = ${f.brand} and p.started_date >= ${f.from} and p.started_date < ${f.end}
+      where p.missing = 1 and ${productConditions(f)} and ${inRange(f, sql.ref('p.started_date'))}
       group by p.visit_id),
-    vr as (
-      select ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings,
-        ov.photos, ov.unknown_facings, ov.retaken, ov.flagged, coalesce(bm.n, 0) as missing
-      from overview_visits ov left join bm on bm.visit_id = ov.visit_id where ${projectedConditions(f)})`;
-}
-
-/**
- * Every per-visit figure of the filtered visits, as CTEs: `fv` the visits, `kv` their KPI values,
- * `sf` their scenes' photos, facings, unknown facings and retaken photos, `pf` their flagged photos,
- * `mf` their missing must-haves; `vr` joins them, one row per visit.
- */
-function perVisit(f: OverviewFilters, t: QualityThresholds): RawBuilder<unknown> {
-  if (projected(f)) return projectedVisits(f);
-  return sql`with fv as (${filteredVisits(f)}),
-    kv as (
-      select kv.visit_id,
-        max(case when k.cid = ${KPI_CIDS.osa} then kv.value end) as osa,
-        max(case when k.cid = ${KPI_CIDS.planogram} then kv.value end) as planogram,
-        max(case when k.cid = ${KPI_CIDS.facings} then kv.value end) as facings
-      from kpi_values kv join kpis k on k.id = kv.kpi_id
-      where kv.category_id is null and kv.visit_id in (select id from fv)
-      group by kv.visit_id),
-    sf as (
-      select o.visit_id, sum(o.photos) as photos, sum(o.facings) as facings, sum(o.unknown_facings) as unknown_facings,
-        sum(case when o.display_id is not null and exists (select 1 from overview_scenes o2 where o2.visit_id = o.visit_id
-          and o2.display_id = o.display_id and (o2.created_at > o.created_at or (o2.created_at = o.created_at and o2.scene_id > o.scene_id)))
-          then o.photos else 0 end) as retaken
-      from overview_scenes o where o.visit_id in (select id from fv) group by o.visit_id),
-    pf as (
-      select ph.visit_id, sum(${flaggedPhoto(t)}) as flagged
-      from overview_photos ph where ph.visit_id in (select id from fv) group by ph.visit_id),
-    mf as (
-      select p.visit_id, count(distinct p.sku_id) as missing
-      from overview_products p join skus k on k.id = p.sku_id join overview_scenes os on os.scene_id = p.scene_id
-      where p.must_have = 0 and p.visit_id in (select id from fv) and ${productConditions(f)}
-        and not exists (select 1 from overview_products p2 where p2.visit_id = p.visit_id and p2.sku_id = p.sku_id and p2.must_have = 1)
-      group by p.visit_id),
-    vr as (
-      select fv.id, fv.name, fv.shop, fv.shop_name, fv.agent, fv.started_date, fv.review,
-        kv.osa, kv.planogram, kv.facings,
-        coalesce(sf.photos, 0) as photos, coalesce(sf.unknown_facings, 0) as unknown_facings, coalesce(sf.retaken, 0) as retaken,
-        coalesce(pf.flagged, 0) as flagged, coalesce(mf.missing, 0) as missing
-      from fv left join kv on kv.visit_id = fv.id left join sf on sf.visit_id = fv.id
-        left join pf on pf.visit_id = fv.id left join mf on mf.visit_id = fv.id)`;
+    vr as (select ${columns}, coalesce(bm.n, 0) as missing from overview_visits ov left join bm on bm.visit_id = ov.visit_id where ${visitConditions(f)})`;
 }
 
 // ---- KPIs over time ----
@@ -164,8 +105,8 @@ export function periodOf(day: string, bucket: Bucket): string {
 }
 
 /** The KPIs of the filtered visits per period: visits, mean OSA and planogram compliance (%), mean facings per visit. */
-export async function kpiSeries(db: Db, f: OverviewFilters, bucket: Bucket, t: QualityThresholds): Promise<{ series: KpiPoint[]; totals: Omit<KpiPoint, 'period'> }> {
-  const { rows } = await sql<Record<string, unknown>>`${perVisit(f, t)}
+export async function kpiSeries(db: Db, f: OverviewFilters, bucket: Bucket): Promise<{ series: KpiPoint[]; totals: Omit<KpiPoint, 'period'> }> {
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(f)}
     select substr(started_date, 1, 10) as day, count(*) as visits,
       sum(osa) as osa_sum, count(osa) as osa_n, sum(planogram) as pl_sum, count(planogram) as pl_n,
       sum(facings) as fa_sum, count(facings) as fa_n
@@ -210,16 +151,16 @@ export interface StoreRow {
 }
 
 /** One row per shop: means of its visits' KPIs, must-haves missing (summed over visits); worst OSA first, then planogram. */
-export async function stores(db: Db, f: OverviewFilters, page: Paging, t: QualityThresholds): Promise<{ count: number; results: StoreRow[] }> {
+export async function stores(db: Db, f: OverviewFilters, page: Paging): Promise<{ count: number; results: StoreRow[] }> {
   const grouped = sql`select shop, max(shop_name) as shop_name, count(*) as visits, avg(osa) as osa, avg(planogram) as planogram,
       avg(facings) as facings, sum(missing) as missing, sum(flagged) as flagged, max(started_date) as last_visit
     from vr group by shop`;
-  const { rows } = await sql<Record<string, unknown>>`${perVisit(f, t)}, g as (${grouped})
-    select g.*, (select count(*) from g) as total from g
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(f)}, g as (${grouped})
+    select g.*, count(*) over () as total from g
     order by (case when osa is null then 1 else 0 end), osa, (case when planogram is null then 1 else 0 end), planogram,
       (case when shop is null then 1 else 0 end), shop
     limit ${page.limit} offset ${page.offset}`.execute(db);
-  const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${perVisit(f, t)} select count(*) as n from (select shop from vr group by shop) x`);
+  const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${perVisit(f)} select count(*) as n from (select shop from vr group by shop) x`);
   return {
     count,
     results: rows.map((r) => ({
@@ -257,33 +198,24 @@ export interface MissingRow {
 
 /** The must-haves missing at each shop, most often missing first, with when each was last seen there. */
 export async function missing(db: Db, f: OverviewFilters, page: Paging): Promise<{ count: number; results: MissingRow[] }> {
-  // Without filters on the visits' agent, review or brands, the missing rows alone answer (read from their index).
-  const alone = f.agent === undefined && f.review === undefined && f.brand === undefined;
-  const base = !projected(f)
-    ? null
-    : alone
-      ? sql`with m as (
-        select p.shop, p.sku_id, count(*) as visits, max(p.started_date) as last_missing
-        from overview_visit_products p
-        where p.missing = 1 and p.started_date >= ${f.from} and p.started_date < ${f.end} ${f.shop !== undefined ? sql`and p.shop = ${f.shop}` : sql``}
-        group by p.shop, p.sku_id)`
-      : sql`with m as (
-        select p.shop, p.sku_id, count(*) as visits, max(p.started_date) as last_missing
-        from overview_visit_products p join overview_visits ov on ov.visit_id = p.visit_id
-        where p.missing = 1 ${f.brand !== undefined ? sql`and p.brand_id = ${f.brand}` : sql``} and p.started_date >= ${f.from} and p.started_date < ${f.end} and ${projectedConditions(f)}
-        group by p.shop, p.sku_id)`;
-  return missingPage(db, f, page, base ?? sql`with fv as (${filteredVisits(f)}),
-    m as (
-      select fv.shop, p.sku_id, count(distinct fv.id) as visits, max(fv.started_date) as last_missing
-      from overview_products p join fv on fv.id = p.visit_id join skus k on k.id = p.sku_id join overview_scenes os on os.scene_id = p.scene_id
-      where p.must_have = 0 and ${productConditions(f)}
-        and not exists (select 1 from overview_products p2 where p2.visit_id = p.visit_id and p2.sku_id = p.sku_id and p2.must_have = 1)
-      group by fv.shop, p.sku_id)`);
+  // The product rows alone answer, read from their index: a row of the display asked exists only for
+  // a visit with a scene of it, a missing product of the brand and category asked is one of the
+  // visit's products of them. Only the visit's agent and review status need the visit's row.
+  const visitFilter = f.agent !== undefined || f.review !== undefined;
+  const base = sql`with m as (
+      select p.shop, p.sku_id, count(*) as visits, max(p.started_date) as last_missing
+      from overview_visit_products p ${visitFilter ? sql`join overview_visits ov on ov.visit_id = p.visit_id` : sql``}
+      where p.missing = 1 and ${productConditions(f)} and ${inRange(f, sql.ref('p.started_date'))}
+        ${f.shop !== undefined ? sql`and p.shop = ${f.shop}` : sql``}
+        ${f.agent !== undefined ? sql`and ov.agent = ${f.agent}` : sql``}
+        ${f.review !== undefined ? sql`and ov.review = ${f.review}` : sql``}
+      group by p.shop, p.sku_id)`;
+  return missingPage(db, f, page, base);
 }
 
 async function missingPage(db: Db, f: OverviewFilters, page: Paging, base: RawBuilder<unknown>): Promise<{ count: number; results: MissingRow[] }> {
   const { rows } = await sql<Record<string, unknown>>`${base}
-    select m.*, k.name as sku_name, (select count(*) from m) as total from m join skus k on k.id = m.sku_id
+    select m.*, k.name as sku_name, count(*) over () as total from m join skus k on k.id = m.sku_id
     order by m.visits desc, (case when m.shop is null then 1 else 0 end), m.shop, m.sku_id
     limit ${page.limit} offset ${page.offset}`.execute(db);
   const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${base} select count(*) as n from m`);
@@ -331,24 +263,29 @@ export interface ShareRow {
 /** Identified facings by brand over the filtered visits (products of the display and category asked); most first. */
 export async function shareByBrand(db: Db, f: OverviewFilters): Promise<{ facings: number; unknown_facings: number; results: ShareRow[] }> {
   // The brand filter narrows the visits, never the denominator: a brand's share is of the whole shelf.
-  const shelf: OverviewFilters = { ...f, brand: undefined };
-  if (projected(f)) {
+  if (f.display === undefined && f.category === undefined) {
     const { rows } = await sql<Record<string, unknown>>`
       select b.brand_id as brand, max(br.name) as brand_name, sum(b.facings) as facings
       from overview_visit_brands b join overview_visits ov on ov.visit_id = b.visit_id left join brands br on br.id = b.brand_id
-      where b.facings > 0 and ${projectedConditions(f)} group by b.brand_id`.execute(db);
-    const { rows: unknown } = await sql<{ n: unknown }>`select sum(ov.unknown_facings) as n from overview_visits ov where ${projectedConditions(f)}`.execute(db);
+      where b.facings > 0 and ${visitConditions(f)} group by b.brand_id`.execute(db);
+    const { rows: unknown } = await sql<{ n: unknown }>`select sum(ov.unknown_facings) as n from overview_visits ov where ${visitConditions(f)}`.execute(db);
     return shares(rows.map((r) => ({ ...r, brand: r.brand === '' ? null : r.brand })), Number(unknown[0]?.n ?? 0));
   }
-  const { rows } = await sql<Record<string, unknown>>`with fv as (${filteredVisits(f)})
-    select k.brand_id as brand, max(b.name) as brand_name, sum(p.facings) as facings
-    from overview_products p join fv on fv.id = p.visit_id join skus k on k.id = p.sku_id join overview_scenes os on os.scene_id = p.scene_id
-      left join brands b on b.id = k.brand_id
-    where p.facings > 0 and ${productConditions(shelf)}
-    group by k.brand_id`.execute(db);
-  const { rows: unknown } = await sql<{ n: unknown }>`with fv as (${filteredVisits(f)})
-    select sum(os.unknown_facings) as n from overview_scenes os join fv on fv.id = os.visit_id
-    ${f.display !== undefined ? sql`where os.display_id = ${f.display}` : sql``}`.execute(db);
+  // The products of the display and category asked, from their index; the visits' other filters
+  // (a row of the display and category is already a visit with a scene and a product of them) by semi-join.
+  const visitsToo = f.shop !== undefined || f.agent !== undefined || f.review !== undefined || f.brand !== undefined;
+  const inVisits = (column: RawBuilder<unknown>) => (visitsToo ? sql`and ${column} in (select ov.visit_id from overview_visits ov where ${visitConditions(f)})` : sql``);
+  const { rows } = await sql<Record<string, unknown>>`
+    select p.brand_id as brand, max(br.name) as brand_name, sum(p.facings) as facings
+    from overview_visit_products p left join brands br on br.id = p.brand_id
+    where ${productConditions(f, false)} and p.facings > 0 and ${inRange(f, sql.ref('p.started_date'))} ${inVisits(sql.ref('p.visit_id'))}
+    group by p.brand_id`.execute(db);
+  const { rows: unknown } =
+    f.display !== undefined
+      ? await sql<{ n: unknown }>`select sum(d.unknown_facings) as n from overview_visit_displays d
+          where d.display_id = ${f.display} and ${inRange(f, sql.ref('d.started_date'))}
+          ${visitsToo || f.category !== undefined ? sql`and d.visit_id in (select ov.visit_id from overview_visits ov where ${visitConditions(f)})` : sql``}`.execute(db)
+      : await sql<{ n: unknown }>`select sum(ov.unknown_facings) as n from overview_visits ov where ${visitConditions(f)}`.execute(db);
   return shares(rows, Number(unknown[0]?.n ?? 0));
 }
 
@@ -372,13 +309,13 @@ export interface AgentRow {
 }
 
 /** Per auditor (the visit's agent): visits, photos, photos flagged by their pixel checks, photos retaken; most flagged and retaken first. */
-export async function agentsOverview(db: Db, f: OverviewFilters, page: Paging, t: QualityThresholds): Promise<{ count: number; results: AgentRow[] }> {
-  const { rows } = await sql<Record<string, unknown>>`${perVisit(f, t)},
+export async function agentsOverview(db: Db, f: OverviewFilters, page: Paging): Promise<{ count: number; results: AgentRow[] }> {
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(f)},
     g as (select agent, count(*) as visits, sum(photos) as photos, sum(flagged) as flagged, sum(retaken) as retaken from vr group by agent)
-    select g.*, a.name as agent_name, (select count(*) from g) as total from g left join agents a on a.id = g.agent
+    select g.*, a.name as agent_name, count(*) over () as total from g left join agents a on a.id = g.agent
     order by g.flagged + g.retaken desc, g.visits desc, (case when g.agent is null then 1 else 0 end), g.agent
     limit ${page.limit} offset ${page.offset}`.execute(db);
-  const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${perVisit(f, t)} select count(*) as n from (select agent from vr group by agent) x`);
+  const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${perVisit(f)} select count(*) as n from (select agent from vr group by agent) x`);
   return {
     count,
     results: rows.map((r) => ({
@@ -408,6 +345,8 @@ export interface VisitRow {
   photos: number;
   unknown_facings: number;
   flagged: number;
+  /** Photos the bay's registration could not join to the others. */
+  unjoined: number;
   retaken: number;
   missing: number;
   priority: number;
@@ -419,12 +358,14 @@ export const LOW_SCORE = 80;
 
 /**
  * How much a visit needs a person, in points: unreviewed 40 (in review 20), one per unknown facing
- * up to 20, 20 each for OSA and planogram compliance below LOW_SCORE, 10 per flagged photo up to 30.
+ * up to 20, 20 each for OSA and planogram compliance below LOW_SCORE, 10 per flagged photo up to 30,
+ * 10 per photo not joined into the bay up to 20.
  */
 const PRIORITY = sql<number>`(case review when 'unreviewed' then 40 when 'in_review' then 20 else 0 end)
   + (case when unknown_facings > 20 then 20 else unknown_facings end)
   + (case when osa < ${LOW_SCORE} then 20 else 0 end) + (case when planogram < ${LOW_SCORE} then 20 else 0 end)
-  + (case when flagged > 3 then 30 else flagged * 10 end)`;
+  + (case when flagged > 3 then 30 else flagged * 10 end)
+  + (case when unjoined > 2 then 20 else unjoined * 10 end)`;
 
 function visitRow(r: Record<string, unknown>): VisitRow {
   const row = {
@@ -441,6 +382,7 @@ function visitRow(r: Record<string, unknown>): VisitRow {
     photos: Number(r.photos),
     unknown_facings: Number(r.unknown_facings),
     flagged: Number(r.flagged),
+    unjoined: Number(r.unjoined),
     retaken: Number(r.retaken),
     missing: Number(r.missing),
     priority: Number(r.priority),
@@ -450,6 +392,7 @@ function visitRow(r: Record<string, unknown>): VisitRow {
   if (row.unknown_facings > 0) reasons.push('unknown_products');
   if ((row.osa !== null && row.osa < LOW_SCORE) || (row.planogram !== null && row.planogram < LOW_SCORE)) reasons.push('low_score');
   if (row.flagged > 0) reasons.push('flagged_photos');
+  if (row.unjoined > 0) reasons.push('unjoined_photos');
   if (row.missing > 0) reasons.push('missing_must_haves');
   return { ...row, reasons };
 }
@@ -460,21 +403,23 @@ export interface QueueCounts {
   unknown_products: number;
   low_score: number;
   flagged_photos: number;
+  unjoined_photos: number;
 }
 
 /** The visits that most need a person, highest priority first (then the latest); only those with a reason. */
-export async function reviewQueue(db: Db, f: OverviewFilters, page: Paging, t: QualityThresholds): Promise<{ count: number; counts: QueueCounts; results: VisitRow[] }> {
-  const ranked = sql`${perVisit(f, t)}, q as (select vr.*, ${PRIORITY} as priority from vr)`;
+export async function reviewQueue(db: Db, f: OverviewFilters, page: Paging): Promise<{ count: number; counts: QueueCounts; results: VisitRow[] }> {
+  const ranked = sql`${perVisit(f)}, q as (select vr.*, ${PRIORITY} as priority from vr)`;
+  const tally = sql`count(*) over () as n,
+      sum(case when review = 'unreviewed' then 1 else 0 end) over () as unreviewed,
+      sum(case when review = 'in_review' then 1 else 0 end) over () as in_review,
+      sum(case when unknown_facings > 0 then 1 else 0 end) over () as unknown_products,
+      sum(case when osa < ${LOW_SCORE} or planogram < ${LOW_SCORE} then 1 else 0 end) over () as low_score,
+      sum(case when flagged > 0 then 1 else 0 end) over () as flagged_photos,
+      sum(case when unjoined > 0 then 1 else 0 end) over () as unjoined_photos`;
+  // The page and the counts in one pass over the visits; a page past the end counts on its own.
   const { rows } = await sql<Record<string, unknown>>`${ranked}
-    select * from q where priority > 0 order by priority desc, started_date desc, id limit ${page.limit} offset ${page.offset}`.execute(db);
-  const { rows: c } = await sql<Record<string, unknown>>`${ranked}
-    select count(*) as n,
-      sum(case when review = 'unreviewed' then 1 else 0 end) as unreviewed,
-      sum(case when review = 'in_review' then 1 else 0 end) as in_review,
-      sum(case when unknown_facings > 0 then 1 else 0 end) as unknown_products,
-      sum(case when osa < ${LOW_SCORE} or planogram < ${LOW_SCORE} then 1 else 0 end) as low_score,
-      sum(case when flagged > 0 then 1 else 0 end) as flagged_photos
-    from q where priority > 0`.execute(db);
+    select q.*, ${tally} from q where priority > 0 order by priority desc, started_date desc, id limit ${page.limit} offset ${page.offset}`.execute(db);
+  const c = rows.length > 0 ? rows : (await sql<Record<string, unknown>>`${ranked} select ${tally} from q where priority > 0 limit 1`.execute(db)).rows;
   const k = c[0] ?? {};
   return {
     count: Number(k.n ?? 0),
@@ -484,6 +429,7 @@ export async function reviewQueue(db: Db, f: OverviewFilters, page: Paging, t: Q
       unknown_products: Number(k.unknown_products ?? 0),
       low_score: Number(k.low_score ?? 0),
       flagged_photos: Number(k.flagged_photos ?? 0),
+      unjoined_photos: Number(k.unjoined_photos ?? 0),
     },
     results: rows.map(visitRow),
   };
@@ -502,7 +448,6 @@ export interface Behind {
 export async function visitsOf(
   db: Db,
   f: OverviewFilters,
-  t: QualityThresholds,
   options: Behind & { page?: Paging; after?: { started_date: string; id: string }; limit?: number } = {},
 ): Promise<{ count: number | null; results: VisitRow[] }> {
   let filters = f;
@@ -516,17 +461,14 @@ export async function visitsOf(
   }
   const c: RawBuilder<unknown>[] = [sql`1 = 1`];
   if (options.sku !== undefined) {
-    c.push(projected(filters)
-      ? sql`exists (select 1 from overview_visit_products p where p.visit_id = vr.id and p.sku_id = ${options.sku} and p.missing = 1)`
-      : sql`exists (select 1 from overview_products p join overview_scenes os on os.scene_id = p.scene_id where p.visit_id = vr.id and p.sku_id = ${options.sku} and p.must_have = 0
-          ${filters.display !== undefined ? sql`and os.display_id = ${filters.display}` : sql``})
-        and not exists (select 1 from overview_products p where p.visit_id = vr.id and p.sku_id = ${options.sku} and p.must_have = 1)`);
+    c.push(sql`exists (select 1 from overview_visit_products p where p.visit_id = vr.id and p.display_id = ${displayKey(filters)} and p.sku_id = ${options.sku} and p.missing = 1)`);
   }
   if (options.after) c.push(sql`(started_date < ${options.after.started_date} or (started_date = ${options.after.started_date} and id > ${options.after.id}))`);
   const where = join(c);
   const page = options.page ?? { limit: options.limit ?? 500, offset: 0 };
-  const { rows } = await sql<Record<string, unknown>>`${perVisit(filters, t)}
+  // The count on its own: a window count over the page would sort every visit where the index gives the page in order.
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(filters)}
     select vr.*, ${PRIORITY} as priority from vr where ${where} order by started_date desc, id limit ${page.limit} offset ${page.offset}`.execute(db);
-  const count = options.page ? await countOf(db, sql`${perVisit(filters, t)} select count(*) as n from vr where ${where}`) : null;
+  const count = options.page ? await countOf(db, sql`${perVisit(filters)} select count(*) as n from vr where ${where}`) : null;
   return { count, results: rows.map(visitRow) };
 }

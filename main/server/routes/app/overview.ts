@@ -1,16 +1,15 @@
 // /api/app/v1/overview/...: the supervisors' overview across visits (docs/api.md, "Overview"): KPIs
 // over time, stores worst first, missing must-haves, share of shelf, auditors, the review queue, the
-// visits behind any figure, and the period's export (CSV, XLSX). Every read brings the projected
-// facts up to date first (domain/overview/projection.ts) and is answered through the page cache.
+// visits behind any figure, and the period's export (CSV, XLSX). Every read is over the facts
+// projected when each visit was written (domain/overview/projection.ts), through the page cache.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../domain/errors.js';
 import { exportPeriod, EXPORT_FORMATS, type ExportFormat } from '../../domain/exports/period.js';
 import { visitReport } from '../../domain/exports/visit-report.js';
 import { readFilters, type OverviewFilters, type OverviewQuery } from '../../domain/overview/filters.js';
-import { ensureFacts } from '../../domain/overview/projection.js';
+import { factsReady } from '../../domain/overview/projection.js';
 import { agentsOverview, kpiSeries, missing, reviewQueue, shareByBrand, stores, visitsOf, type Bucket } from '../../domain/overview/queries.js';
-import { readThresholds } from '../../domain/photo-quality.js';
 import { envelope, pageOf } from '../../http/pagination.js';
 import { IdParams, errorResponses } from '../../schemas/common.js';
 import {
@@ -22,11 +21,15 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 const overview: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: overview'];
+  // The visits stored before migration 0030 are projected once, from the start rather than at the first read.
+  app.addHook('onReady', async () => {
+    factsReady(app.db).catch((error: unknown) => app.log.error({ err: error }, 'overview: projecting the stored visits failed; the next overview read tries again'));
+  });
 
-  /** The checked filters, with the facts brought up to date. */
+  /** The checked filters, once the facts of the visits stored before migration 0030 are projected. */
   async function prepare(query: OverviewQuery): Promise<OverviewFilters> {
     const filters = await readFilters(app.db, query);
-    await ensureFacts(app.db, app.changeStamp);
+    await factsReady(app.db);
     return filters;
   }
   const cached = (request: FastifyRequest, reply: FastifyReply, page: { limit: number; offset: number }, compute: () => Promise<unknown>) =>
@@ -37,7 +40,7 @@ const overview: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const f = await prepare(request.query);
     const bucket: Bucket = request.query.bucket ?? 'day';
-    return cached(request, reply, { limit: 0, offset: 0 }, async () => ({ date_from: f.from, date_to: f.to, bucket, ...(await kpiSeries(app.db, f, bucket, await readThresholds(app.db))) }));
+    return cached(request, reply, { limit: 0, offset: 0 }, async () => ({ date_from: f.from, date_to: f.to, bucket, ...(await kpiSeries(app.db, f, bucket)) }));
   });
 
   app.get('/overview/stores/', {
@@ -46,7 +49,7 @@ const overview: FastifyPluginAsyncTypebox = async (app) => {
     const f = await prepare(request.query);
     const page = pageOf(request.query);
     return cached(request, reply, page, async () => {
-      const { count, results } = await stores(app.db, f, page, await readThresholds(app.db));
+      const { count, results } = await stores(app.db, f, page);
       return envelope(request, page, count, results);
     });
   });
@@ -75,7 +78,7 @@ const overview: FastifyPluginAsyncTypebox = async (app) => {
     const f = await prepare(request.query);
     const page = pageOf(request.query);
     return cached(request, reply, page, async () => {
-      const { count, results } = await agentsOverview(app.db, f, page, await readThresholds(app.db));
+      const { count, results } = await agentsOverview(app.db, f, page);
       return envelope(request, page, count, results);
     });
   });
@@ -86,7 +89,7 @@ const overview: FastifyPluginAsyncTypebox = async (app) => {
     const f = await prepare(request.query);
     const page = pageOf(request.query);
     return cached(request, reply, page, async () => {
-      const { count, counts, results } = await reviewQueue(app.db, f, page, await readThresholds(app.db));
+      const { count, counts, results } = await reviewQueue(app.db, f, page);
       const { results: _, ...links } = envelope(request, page, count, results);
       return { ...links, counts, results };
     });
@@ -106,7 +109,7 @@ const overview: FastifyPluginAsyncTypebox = async (app) => {
     const f = await prepare(request.query);
     const page = pageOf(request.query);
     return cached(request, reply, page, async () => {
-      const { count, results } = await visitsOf(app.db, f, await readThresholds(app.db), { page, period, bucket, sku });
+      const { count, results } = await visitsOf(app.db, f, { page, period, bucket, sku });
       return envelope(request, page, count ?? 0, results);
     });
   });
@@ -133,13 +136,12 @@ const overview: FastifyPluginAsyncTypebox = async (app) => {
       throw new ValidationError({ format: [`"${request.query.format}" is not a valid choice: one of ${EXPORT_FORMATS.join(', ')}.`] });
     }
     const f = await prepare(request.query);
-    const thresholds = await readThresholds(app.db);
     // Stops reading visits as soon as the client goes: the stream is destroyed with the connection.
     const abort = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) abort.abort();
     });
-    const { stream, contentType } = exportPeriod(app.db, f, thresholds, format, abort.signal);
+    const { stream, contentType } = exportPeriod(app.db, f, format, abort.signal);
     return reply
       .type(contentType)
       .header('content-disposition', `attachment; filename="visits-${f.from}-${f.to}.${format}"`)

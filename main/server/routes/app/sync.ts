@@ -78,7 +78,7 @@ const sync: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     checkClock(request.query.client_time);
     try {
-      return await readPull(app.db, { id: request.device!.deviceId, role: request.device!.role }, request.query.cursor, pullPage);
+      return { ...(await readPull(app.db, { id: request.device!.deviceId, role: request.device!.role }, request.query.cursor, pullPage)), device_role: request.device!.role };
     } catch (error) {
       if (error instanceof CursorError) throw new HttpError(400, { cursor: [error.message] });
       throw error;
@@ -108,7 +108,8 @@ const sync: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     if (app.serverConfig.role === 'central') throw new HttpError(400, detail('This is the central instance: it has no central to sync with.'));
     const { central_url, device_key } = request.body;
-    await saveSettings(app.db, { central_url, ...(device_key === undefined ? {} : { device_key }) });
+    // Another device key may be another device: its role is learnt again at the next pull.
+    await saveSettings(app.db, { central_url, ...(device_key === undefined ? {} : { device_key, device_role: null }) });
     app.syncEngine.reconfigured();
     const s = await readSettings(app.db);
     return { central_url: s.central_url ?? null, device_key_set: Boolean(s.device_key) };

@@ -26,6 +26,7 @@ import { presentReport, type ReportObject } from '../recognize.js';
 import { getUpload, storeUpload, uploadUrlPath } from '../../domain/uploads.js';
 import { keepInBucket, localUploadFile, type PhotoBucket } from '../../domain/upload-cache.js';
 import { setVisitKpi } from '../visit-kpis.js';
+import { PROJECTED_REPORT_TYPES, projectVisits } from '../../domain/overview/projection.js';
 import { enqueueDelivery } from '../webhooks/deliveries.js';
 import type { SceneOptions } from '../recognize.js';
 import { finishJob, releaseJob, type ClaimedJob } from './queue.js';
@@ -84,6 +85,8 @@ async function modelAnalysis(ctx: JobContext, scene: Scene): Promise<SceneAnalys
   await write(ctx.db, async (w) => {
     await setSceneAnalysis(w.trx, scene.id, JSON.stringify(analysis), now());
     w.changed('scene', scene.id);
+    // The bay's registration: photos not joined show in the overview's review queue.
+    await projectVisits(w.trx, [scene.visit_id]);
   });
   return analysis;
 }
@@ -230,6 +233,8 @@ export async function processSceneJob(ctx: JobContext, job: ClaimedJob): Promise
       if (built?.kpi) await setVisitKpi(w, scene.visit_id, built.kpi.kpi, built.kpi.value);
       await queueWebhook(w, scene, presentReport({ ...report, status, json, error, updated_at: at }));
       if (index === reports.length - 1) await finishJob(w, job.id);
+      // A REALOGRAM or SHARE_OF_SPACE alone changes none of the overview's facts.
+      if (PROJECTED_REPORT_TYPES.has(report.report_type) || built?.kpi) await projectVisits(w.trx, [scene.visit_id]);
     });
   }
 }
@@ -250,5 +255,6 @@ export async function failJob(db: Kysely<Database>, job: ClaimedJob, error: stri
       w.changed('report', report.id);
       await queueWebhook(w, scene, presentReport({ ...report, status: 'ERROR', error: message, updated_at: at }));
     }
+    await projectVisits(w.trx, [scene.visit_id]);
   });
 }

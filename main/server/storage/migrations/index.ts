@@ -20,6 +20,7 @@ import { overview } from './0026-overview.js';
 import { tableVersions } from './0027-table-versions.js';
 import { priceList } from './0028-price-list.js';
 import { priceTagReviews } from './0029-price-tag-reviews.js';
+import { overviewProjection } from './0030-overview-projection.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0027-table-versions': tableVersions,
   '0028-price-list': priceList,
   '0029-price-tag-reviews': priceTagReviews,
+  '0030-overview-projection': overviewProjection,
 };

@@ -14,6 +14,7 @@ import { syncColumns, type Columns } from '../columns.js';
 import { syncEntity, type SyncEntity, type SyncTable } from '../../storage/sync-registry.js';
 import { syncRows } from '../rows.js';
 import { learnFromCorrection } from '../../scenes/learn.js';
+import { projectVisits, visitsOfChanges } from '../../domain/overview/projection.js';
 
 export interface PushingDevice {
   id: string;
@@ -211,6 +212,9 @@ export async function applyPush(db: Kysely<Database>, device: PushingDevice, bod
           .execute();
       }
     };
+    // The overview's facts of the visits this push touches, projected in the same transaction.
+    const fresh = body.last > last ? body.changes.filter((c) => c.n > last) : [];
+    const visits = new Set(await visitsOfChanges(trx, fresh.filter((c) => c.op === 'delete')));
     if (body.last > last) {
       for (const step of await plan(trx, device, body.changes.filter((c) => c.n > last))) {
         if (!('changes' in step)) {
@@ -236,6 +240,8 @@ export async function applyPush(db: Kysely<Database>, device: PushingDevice, bod
         }
       }
     }
+    for (const v of await visitsOfChanges(trx, fresh.filter((c) => c.op === 'upsert'))) visits.add(v);
+    await projectVisits(trx, visits);
     for (const id of corrections) {
       const row = await trx.selectFrom('annotation_corrections').select(['id', 'scene_id', 'image_id', 'before', 'after']).where('id', '=', id).executeTakeFirst();
       if (row) await learnFromCorrection(ctx, row);

@@ -17,6 +17,7 @@ export const REASON_LABELS: Record<string, string> = {
   unknown_products: 'Unknown products',
   low_score: 'Low score',
   flagged_photos: 'Flagged photos',
+  unjoined_photos: 'Photos not joined',
   missing_must_haves: 'Must-haves missing',
 };
 
