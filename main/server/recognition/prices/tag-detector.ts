@@ -81,7 +81,8 @@ export async function detectPriceTags(raw: RawPhoto): Promise<PriceTagBox[]> {
   const width = info?.width;
   const height = info?.height;
   const channels = info?.channels;
-  if (!Buffer.isBuffer(raw?.data) && !(raw?.data instanceof Uint8Array)) throw new DetectorInputError('cannot read raw image: no pixel data');
+  // A Buffer is a Uint8Array; callers outside TypeScript may pass anything.
+  if (!((raw?.data as unknown) instanceof Uint8Array)) throw new DetectorInputError('cannot read raw image: no pixel data');
   if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) {
     throw new DetectorInputError(`cannot read raw image: size ${width}x${height}`);
   }
