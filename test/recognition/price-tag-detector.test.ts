@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { DetectorInputError, type Box } from '../../main/server/recognition/detector/index.js';
@@ -36,7 +36,7 @@ const MIN_PRECISION = 0.4;
 
 afterAll(() => closePriceTagDetector());
 
-async function rawOf(input: string | Buffer, op?: (s: sharp.Sharp) => sharp.Sharp): Promise<RawPhoto> {
+async function rawOf(input: string | Buffer, op?: (s: Sharp) => Sharp): Promise<RawPhoto> {
   let s = sharp(input).rotate();
   if (op) s = op(s);
   const { data, info } = await s.removeAlpha().raw().toBuffer({ resolveWithObject: true });
