@@ -17,6 +17,7 @@ from torch.utils.data import Dataset
 from model import STRIDE
 
 MAX_OBJ = 600
+MIN_TAG_SIDE = 6  # tags (--target tags) with a shorter side in the crop, in px, are ignored regions
 
 
 def list_samples(folder):
@@ -115,11 +116,13 @@ class ShelfCrops(Dataset):
         S = self.size; H, W = img.shape[:2]
         # Crop the source window that becomes the S x S sample, then resize only that window.
         c = max(1, round(S / s))
+        k0 = S / c
         x0 = int(rng.integers(0, max(W - c, 0) + 1)); y0 = int(rng.integers(0, max(H - c, 0) + 1))
-        if self.target == 'tags' and len(boxes) and rng.random() < 0.7:
+        big = boxes[np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) * k0 >= MIN_TAG_SIDE] if len(boxes) else boxes
+        if self.target == 'tags' and len(big) and rng.random() < 0.7:
             # Tags are a small share of a scene: most crops are placed over one, anywhere in the crop, so a
             # CPU-sized run sees many (the other crops teach what is not a tag).
-            t = boxes[rng.integers(len(boxes))]
+            t = big[rng.integers(len(big))]
             x0 = int(np.clip((t[0] + t[2]) / 2 - c * rng.uniform(0.1, 0.9), 0, max(W - c, 0)))
             y0 = int(np.clip((t[1] + t[3]) / 2 - c * rng.uniform(0.1, 0.9), 0, max(H - c, 0)))
         win = img[y0:y0 + c, x0:x0 + c]
@@ -134,6 +137,15 @@ class ShelfCrops(Dataset):
             area = (full[:, 2] - full[:, 0]) * (full[:, 3] - full[:, 1])
             vis = (b[:, 2] - b[:, 0]).clip(0) * (b[:, 3] - b[:, 1]).clip(0)
             keep = (vis >= 0.3 * area) & (b[:, 2] - b[:, 0] >= 2) & (b[:, 3] - b[:, 1] >= 2)
+            if self.target == 'tags':
+                # A tag a few pixels high has no print to tell it from any small bright patch, and no price
+                # to read: neither a positive nor a negative.
+                tiny = keep & (np.minimum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) < MIN_TAG_SIDE)
+                if tiny.any():
+                    t = b[tiny]
+                    t = t[(t[:, 2] > t[:, 0]) & (t[:, 3] > t[:, 1])]
+                    ignore = np.concatenate([ignore, t / k + np.float32([x0, y0, x0, y0])]).astype(np.float32)
+                keep &= ~tiny
             # Mostly-hidden products are neither positives nor negatives: they would teach noise.
             boxes = b[keep]
         if len(ignore):
