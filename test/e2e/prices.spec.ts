@@ -82,6 +82,15 @@ test('the Prices screen: add, refusals at their fields, overlap, a file refused 
   await expect(page.getByRole('status').filter({ hasText: 'Imported prices.csv: 2 new prices, 0 updated.' })).toBeVisible();
   await expect(table.getByRole('row', { name: /Juice orange/ })).toHaveCount(2);
   await screenshot(page, 'prices');
+
+  // Deleted after a question that says which price.
+  const later = table.getByRole('row', { name: /Juice orange.*0\.95/ });
+  await later.getByRole('button', { name: /^Delete price / }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete price' });
+  await expect(confirm).toContainText('Delete the price 0.95 EUR from 2026-03-01?');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(table.getByRole('row', { name: /Juice orange/ })).toHaveCount(1);
+  await expect(table.getByRole('row', { name: /Juice orange.*0\.89/ })).toBeVisible();
 });
 
 test("a visit's price compliance: expected and found per SKU, tags drawn on the photo, a tag corrected", async ({ app: page, api, server }) => {

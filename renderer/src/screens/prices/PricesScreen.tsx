@@ -6,6 +6,7 @@ import { useRef, useState } from 'react';
 import { createPrice, deletePrice, importPriceFile, priceSource, updatePrice } from '../../api/endpoints';
 import { ApiError, describeError } from '../../api/errors';
 import type { ImportFailure, Price, PriceBody } from '../../api/types';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/Field';
 import { FormActions } from '../../components/FormActions';
@@ -143,8 +144,11 @@ export function PricesScreen() {
         />
       )}
       {removing && (
-        <DeletePrice
-          price={removing}
+        <ConfirmDelete
+          noun="price"
+          record={{ id: removing.id }}
+          question={`Delete the price ${removing.price} ${removing.currency} from ${removing.valid_from}${removing.shop ? ` in shop ${removing.shop}` : ''}?`}
+          remove={(api) => deletePrice(api, removing.id)}
           onCancel={() => setRemoving(null)}
           onDone={() => {
             setRemoving(null);
@@ -200,36 +204,3 @@ function PriceForm(props: { record: Price | null; onCancel(): void; onDone(): vo
   );
 }
 
-function DeletePrice(props: { price: Price; onCancel(): void; onDone(): void }) {
-  const api = useSession((s) => s.api);
-  const { busy, error, submit } = useSubmission();
-  const p = props.price;
-  return (
-    <Dialog title="Delete price" onClose={props.onCancel}>
-      <p>
-        Delete the price {p.price} {p.currency} from {p.valid_from}
-        {p.shop ? ` in shop ${p.shop}` : ''}?
-      </p>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={busy}
-          onClick={async () => {
-            if ((await submit(() => deletePrice(api, p.id))) !== undefined) props.onDone();
-          }}
-        >
-          Delete
-        </button>
-      </div>
-    </Dialog>
-  );
-}
