@@ -255,6 +255,13 @@ describe("a supervisor's review reaches the visit's owner (central on PostgreSQL
     // The supervisor's review of the photo's price tags (migration 0029) travels the same way: to the
     // central and the visit's owner, read-only there.
     const s = supervisor.server!.url;
+    // The auditor's force_update analysed the scene again: the supervisor reviews once it has that
+    // analysis (a pull in between may have brought the scene without one).
+    await until('the supervisor to have the scene analysed again', async () => {
+      await api(s, 'POST', '/api/app/v1/sync/run/');
+      const row = sqliteRows(supervisor.dir, 'scenes').get(mine.scene);
+      return row !== undefined && fields(row).analysis !== null;
+    });
     const tagsRead = await api(s, 'GET', `/api/v1.5/scenes/${mine.scene}/price_tags/`);
     expect(tagsRead.status, JSON.stringify(tagsRead.body)).toBe(200);
     const tagsSaved = await api(s, 'PUT', `/api/v1.5/scenes/${mine.scene}/price_tags/`, { images: [{ image: mine.image, version: 0, tags: [] }] });
