@@ -5,17 +5,10 @@
 // bench/overview.bench.mjs (10,000 visits of 10 scenes). Rows go straight into the tables as the
 // server would have written them.
 
-/** A small, seeded PRNG (mulberry32). */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../scripts/seeded-random.mjs';
+
+/** A small, seeded PRNG (mulberry32): scripts/seeded-random.mjs, under the name the tests use. */
+export { seededRandom as prng };
 
 const CIDS = { osa: 'shelf-audit:osa', planogram: 'shelf-audit:planogram-compliance', facings: 'shelf-audit:total-facings' };
 const iso = (ms) => new Date(ms).toISOString();
@@ -25,7 +18,7 @@ const iso = (ms) => new Date(ms).toISOString();
  * displays, days (visits spread over that many days from `start`), seed.
  */
 export function overviewData({ visits = 50, scenesPerVisit = 4, exactScenes = false, shops = 6, agents = 4, skus = 30, displays = 3, days = 20, start = '2026-03-01', seed = 1 } = {}) {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const pick = (arr) => arr[Math.floor(rnd() * arr.length)];
   const at = '2026-01-01T00:00:00.000Z';
   const stamp = { created_at: at, updated_at: at };

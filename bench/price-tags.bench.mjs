@@ -14,6 +14,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 
 import { closePriceTagDetector, configurePriceTagDetector, detectPriceTags, priceTagModelPath } from '../dist/main/server/recognition/prices/tag-detector.js';
+import { iou } from './box-overlap.mjs';
 
 const python = process.env.PYTHON ?? '/usr/bin/python3';
 const training = path.resolve('models/training');
@@ -30,14 +31,6 @@ await configurePriceTagDetector({
   scoreThreshold: process.env.BENCH_TAGS_SCORE ? Number(process.env.BENCH_TAGS_SCORE) : undefined,
 });
 console.log(`model ${priceTagModelPath()}`);
-
-function iou(a, b) {
-  const iw = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
-  const ih = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
-  if (iw <= 0 || ih <= 0) return 0;
-  const inter = iw * ih;
-  return inter / ((a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter);
-}
 
 /** Greedy one-to-one matches (best score first) of found boxes to true ones at an IoU: the count. */
 function matches(truth, found, threshold) {

@@ -22,6 +22,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { iou } from './box-overlap.mjs';
 
 const DIST = path.resolve('dist/main/server/recognition');
 if (!existsSync(path.join(DIST, 'prices/read-tag.js'))) {
@@ -38,13 +39,6 @@ const { loadOcr } = await import(path.join(DIST, 'text/ocr.js'));
 const DATA = path.resolve(process.env.SHARED_DATA ?? '../shared/data');
 const labels = JSON.parse(readFileSync('bench/prices.labels.json', 'utf8'));
 const pct = (a, b) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)} % (${a}/${b})`);
-const iou = (a, b) => {
-  const w = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
-  const h = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
-  if (w <= 0 || h <= 0) return 0;
-  const i = w * h;
-  return i / ((a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - i);
-};
 const priceOf = (r) => (r.reading.status === 'read' ? (r.reading.price.hundredths / 100).toFixed(2) : 'unreadable');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 

@@ -18,16 +18,7 @@ export { freePort } from '../../scripts/free-port.mjs';
 export const ADMIN_KEY = 'sync-admin-key';
 
 /** A deterministic generator (mulberry32) so a failing run can be replayed from its seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as rng } from '../../scripts/seeded-random.mjs';
 
 export interface ServerProcess {
   url: string;

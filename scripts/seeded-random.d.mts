@@ -1,0 +1,2 @@
+// Types of scripts/seeded-random.mjs.
+export function seededRandom(seed: number): () => number;
