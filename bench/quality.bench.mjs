@@ -23,6 +23,7 @@ import {
   judgeBoxes,
   judgePixels,
   measurePhoto,
+  productSizeOf,
   sideRoom,
 } from '../dist/main/server/domain/photo-checks.js';
 import { createDetector } from '../dist/main/server/recognition/detector/index.js';
@@ -110,7 +111,7 @@ const DEFECTS = {
   glare: { measure: 'glare', bad: 'high', make: (b) => glare(b, between(0.02, 0.06)) },
   rotation: { measure: 'tilt', bad: 'high', skipOblique: true, make: (b) => rotated(b, (rnd() < 0.5 ? -1 : 1) * between(5, 20)) },
   perspective: { measure: 'convergence', bad: 'high', skipOblique: true, make: (b) => perspective(b, between(0.6, 0.8), rnd() < 0.5) },
-  downscale: { measure: 'product_height', bad: 'low', boxes: true, make: async (b) => {
+  downscale: { measure: 'product_size', bad: 'low', boxes: true, make: async (b) => {
     const { width: w, height: h } = await sharp(b).metadata();
     const s = between(0.3, 0.45);
     const sw = Math.round(w * s);
@@ -157,12 +158,12 @@ function sideRooms(boxes, width) {
   const room = sideRoom(boxes, width, widths.length ? widths[Math.floor(widths.length / 2)] : 0);
   return { side_left: room.left, side_right: room.right };
 }
-/** The box measures the checks compare: median product height, share cut at top/bottom, share of shelves cut at a side. */
+/** The box measures the checks compare: median product height and size, share cut at top/bottom, share of shelves cut at a side. */
 async function boxMeasures(buf) {
   const d = await detector.detect(buf);
   const boxes = d.boxes.map((b) => ({ x: b.x1, y: b.y1, w: b.x2 - b.x1, h: b.y2 - b.y1 }));
   const size = { width: d.width, height: d.height };
-  const never = { ...DEFAULT_THRESHOLDS, min_product_height: 0, max_cut_products: 1, max_side_cut: -1, min_side_room: 0 };
+  const never = { ...DEFAULT_THRESHOLDS, min_product_size: 0, max_cut_products: 1, max_side_cut: -1, min_side_room: 0 };
   const issues = judgeBoxes(boxes, size, never);
   const value = (code) => issues.find((i) => i.code === code)?.value ?? 0;
   const heights = boxes.map((b) => b.h / size.height).sort((a, b) => a - b);
@@ -172,6 +173,7 @@ async function boxMeasures(buf) {
     boxes,
     size,
     product_height: median,
+    product_size: productSizeOf(boxes, size),
     edge_room: edgeRoom(boxes, size.height, median * size.height),
     ...sideRooms(boxes, size.width),
     cut_products: boxes.length ? boxes.filter((b) => b.y <= 0.01 * size.height || b.y + b.h >= 0.99 * size.height).length / boxes.length : 0,
@@ -239,7 +241,7 @@ for (let i = 0; i < files.length; i++) {
   }
   process.stdout.write(`\r${i + 1}/${files.length} photos`);
 }
-if (process.env.QUALITY_DUMP) (await import('node:fs')).writeFileSync(process.env.QUALITY_DUMP, JSON.stringify(rows.map((r) => ({ ...r, values: { ...r.values, profile: undefined, boxes: undefined } }))));
+if (process.env.QUALITY_DUMP) (await import('node:fs')).writeFileSync(process.env.QUALITY_DUMP, JSON.stringify(rows.map((r) => ({ ...r, values: { ...r.values, profile: undefined } }))));
 process.stdout.write(`\r${files.length} photos, ${Object.keys(DEFECTS).length} defects each, made and measured in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 
 /**

@@ -11,6 +11,7 @@ import {
   judgeDuplicate,
   judgePixels,
   measurePhoto,
+  productSizeOf,
   sideRoom,
   summarise,
   type Box,
@@ -182,6 +183,20 @@ describe('checks from the detector\'s boxes', () => {
     expect(cut.map((i) => i.code)).toContain('bay_end_cut');
     // The middle photo of a scene has no bay end.
     expect(judgeBoxes(grid(8, 16, 100, 900, 0, 1000), size, T, { left: false, right: false })).toEqual([]);
+  });
+  it('says too far by the products\' size, so packs lying flat are not taken as far away', () => {
+    const middle = { left: false, right: false };
+    // Toothpaste-like packs: 25 px tall (under the old 0.031 height rule), 60 px wide: 39 px by area.
+    const flat: Box[] = [];
+    for (let r = 0; r < 16; r++) for (let c = 0; c < 14; c++) flat.push({ x: 40 + c * 66, y: 120 + r * 45, w: 60, h: 25 });
+    expect(productSizeOf(flat, size)).toBeCloseTo(Math.sqrt(60 * 25) / 1000, 6);
+    expect(judgeBoxes(flat, size, T, middle).map((i) => i.code)).not.toContain('too_far');
+    // Products small both ways (a photo from across the aisle): too far, valued by their size.
+    const small: Box[] = [];
+    for (let r = 0; r < 20; r++) for (let c = 0; c < 30; c++) small.push({ x: 100 + c * 26, y: 150 + r * 35, w: 20, h: 22 });
+    const far = judgeBoxes(small, size, T, middle).find((i) => i.code === 'too_far');
+    expect(far).toMatchObject({ threshold: T.min_product_size });
+    expect(far?.value).toBeCloseTo(Math.sqrt(20 * 22) / 1000, 4);
   });
   it('says too close when products of an ordinary size run into both the top and the bottom edge', () => {
     // Ten rows from edge to edge: products 0.08 of the photo tall (under the height rule), few cut.

@@ -56,7 +56,7 @@ export const DEFAULT_THRESHOLDS: QualityThresholds = {
   max_glare: 0.01,
   max_tilt: 3.8,
   max_convergence: 5.3,
-  min_product_height: 0.031,
+  min_product_size: 0.026,
   max_product_height: 0.106,
   max_cut_products: 0.3,
   min_edge_room: 1.04,
@@ -434,8 +434,9 @@ export function judgeBoxes(
   const issues: QualityIssue[] = [];
   const heights = boxes.map((b) => b.h / size.height).sort((a, b) => a - b);
   const median = heights[Math.floor(heights.length / 2)];
-  if (median < t.min_product_height) {
-    issues.push({ code: 'too_far', severity: 'retake', value: round(median, 4), threshold: t.min_product_height, message: 'Products are too small to identify: step closer so the shelf fills the photo, and retake it.' });
+  const productSize = productSizeOf(boxes, size);
+  if (productSize < t.min_product_size) {
+    issues.push({ code: 'too_far', severity: 'retake', value: round(productSize, 4), threshold: t.min_product_size, message: 'Products are too small to identify: step closer so the shelf fills the photo, and retake it.' });
   }
   const margin = 0.01;
   const cut = boxes.filter((b) => b.y <= margin * size.height || b.y + b.h >= (1 - margin) * size.height).length / boxes.length;
@@ -471,6 +472,18 @@ export function judgeBoxes(
     }
   }
   return issues;
+}
+
+/**
+ * The median product's size against the photo's: the square root of its box's area over that of the
+ * photo. Too far is products with too few pixels to identify, and that is their area: by height alone a
+ * shelf of packs lying flat (toothpaste, tea) looks as far as a photo shrunk to a third, while its packs
+ * are as large in pixels as those of an ordinary photo (docs/recognition.md, "Photo quality").
+ */
+export function productSizeOf(boxes: readonly Box[], size: { width: number; height: number }): number {
+  if (boxes.length === 0 || size.width <= 0 || size.height <= 0) return 0;
+  const sides = boxes.map((b) => Math.sqrt(Math.max(0, b.w) * Math.max(0, b.h))).sort((a, b) => a - b);
+  return sides[Math.floor(sides.length / 2)] / Math.sqrt(size.width * size.height);
 }
 
 /**

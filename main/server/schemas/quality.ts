@@ -12,7 +12,7 @@ export const QUALITY_THRESHOLD_RANGES = {
   max_glare: { minimum: 0, maximum: 1, description: 'Greatest bright colourless patch, share of the photo (glare)' },
   max_tilt: { minimum: 0, maximum: 45, description: 'Greatest angle of the shelf edges, degrees' },
   max_convergence: { minimum: 0, maximum: 45, description: 'Greatest angle between top and bottom shelf edges, degrees (perspective)' },
-  min_product_height: { minimum: 0, maximum: 1, description: 'Least median product height, share of the photo height (too far)' },
+  min_product_size: { minimum: 0, maximum: 1, description: 'Least median product size (square root of the box area over that of the photo) (too far)' },
   max_product_height: { minimum: 0, maximum: 1, description: 'Greatest median product height, share of the photo height (too close)' },
   max_cut_products: { minimum: 0, maximum: 1, description: 'Greatest share of products cut by the top or bottom edge (too close)' },
   min_edge_room: { minimum: 0, maximum: 20, description: 'Least room above or below the products, in product heights (too close: products run into the top and the bottom)' },

@@ -18,7 +18,7 @@ const FIELDS: { name: keyof QualityThresholds; label: string; hint: string }[] =
   { name: 'max_glare', label: 'Greatest glare patch', hint: 'Share of the photo' },
   { name: 'max_tilt', label: 'Greatest tilt (degrees)', hint: 'Angle of the shelf edges' },
   { name: 'max_convergence', label: 'Greatest perspective (degrees)', hint: 'Angle between top and bottom shelf edges' },
-  { name: 'min_product_height', label: 'Least product height', hint: 'Share of the photo height; below it, too far' },
+  { name: 'min_product_size', label: 'Least product size', hint: 'Square root of a product\'s area over the photo\'s; below it, too far' },
   { name: 'max_product_height', label: 'Greatest product height', hint: 'Share of the photo height; above it, too close' },
   { name: 'max_cut_products', label: 'Greatest share of products cut', hint: 'At the top or bottom edge' },
   { name: 'min_edge_room', label: 'Least room above or below the products', hint: 'In product heights; below it, too close' },
