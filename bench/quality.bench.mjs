@@ -185,15 +185,20 @@ async function timeChecks() {
   // Time on a 12 MP photo (3024x4032 displayed, stored sideways with EXIF orientation 6, as phones do).
   const photo12 = await sharp(path.join(DIR, files[0])).rotate().resize(3024, 4032, { fit: 'fill' }).rotate(-90).withMetadata({ orientation: 6 }).jpeg({ quality: 90 }).toBuffer();
   const boxes = (await detector.detect(photo12)).boxes.map((b) => ({ x: b.x1, y: b.y1, w: b.x2 - b.x1, h: b.y2 - b.y1 }));
-  const times = { pixel: [], boxes: [], judge: [], decode: [] };
+  // CPU time (user + system, all of the process's threads: libvips decodes on its own) beside the wall
+  // time, since the wall time on a shared machine mostly says how busy the other processes are.
+  const times = { pixel: [], pixelCpu: [], boxes: [], judge: [], decode: [] };
   for (let i = 0; i < 8; i++) {
     let t = performance.now();
     // The decode alone (what sharp does for measurePhoto), to tell it from the JavaScript passes.
     await sharp(photo12, { limitInputPixels: false }).rotate().resize(1024, 1024, { fit: 'inside', kernel: 'linear' }).toColourspace('srgb').raw().toBuffer();
     times.decode.push(performance.now() - t);
     t = performance.now();
+    const cpu = process.cpuUsage();
     const m = await measurePhoto(photo12);
     times.pixel.push(performance.now() - t);
+    const used = process.cpuUsage(cpu);
+    times.pixelCpu.push((used.user + used.system) / 1000);
     t = performance.now();
     judgePixels(m, DEFAULT_THRESHOLDS);
     times.judge.push(performance.now() - t);
@@ -203,7 +208,7 @@ async function timeChecks() {
   }
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(`time per 12 MP photo (median of 8 after one warm-up included): pixel checks with decode ${med(times.pixel).toFixed(1)} ms ` +
-    `(min ${Math.min(...times.pixel).toFixed(1)}; decode and resize alone ${med(times.decode).toFixed(1)} ms), judging ${med(times.judge).toFixed(2)} ms, box checks (${boxes.length} boxes) ${med(times.boxes).toFixed(2)} ms`);
+    `(min ${Math.min(...times.pixel).toFixed(1)}; CPU time ${med(times.pixelCpu).toFixed(1)} ms median; decode and resize alone ${med(times.decode).toFixed(1)} ms), judging ${med(times.judge).toFixed(2)} ms, box checks (${boxes.length} boxes) ${med(times.boxes).toFixed(2)} ms`);
   console.log(`load average while measuring: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} (${os.cpus().length} cores)`);
 }
 
@@ -241,6 +246,7 @@ for (let i = 0; i < files.length; i++) {
   }
   process.stdout.write(`\r${i + 1}/${files.length} photos`);
 }
+// QUALITY_DUMP=<file>: every row's measures and boxes as JSON, to study a check's misses offline.
 if (process.env.QUALITY_DUMP) (await import('node:fs')).writeFileSync(process.env.QUALITY_DUMP, JSON.stringify(rows.map((r) => ({ ...r, values: { ...r.values, profile: undefined } }))));
 process.stdout.write(`\r${files.length} photos, ${Object.keys(DEFECTS).length} defects each, made and measured in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 
