@@ -179,6 +179,7 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
     const upright = ['fanta_pet', 'sprite_pet', 'cocacola_pet', 'cream_soda_pet', 'minute_maid'];
     const layers = [];
     const truth = {};
+    const boxes = []; // each facing's place on the shelf, for BAY_BENCH_DUMP
     const [W2, H2, PH] = [1800, 6 * 146 + 40, 110];
     for (let row = 0; row < 6; row++) {
       let x = 30;
@@ -190,6 +191,7 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
         const { width } = await sharp(input).metadata();
         if (x + width > W2 - 30) break;
         layers.push({ input, left: x, top });
+        boxes.push({ sku, x1: x, y1: top, x2: x + width, y2: top + PH });
         x += width + 3 + (i % 2) * 2;
         truth[sku] = (truth[sku] ?? 0) + 1;
       }
@@ -197,7 +199,8 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
     }
     const shelf = await sharp({ create: { width: W2, height: H2, channels: 3, background: { r: 88, g: 78, b: 70 } } }).composite(layers).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const src = { data: shelf.data, width: shelf.info.width, height: shelf.info.height };
-    const counts = async (files) => {
+    const dumps = [];
+    const counts = async (files, truths = null) => {
       const ids = [];
       for (const f of files) ids.push((await client.upload(readFileSync(f))).id);
       const rec = await client.api('POST', '/api/v1.5/recognize/', { images: ids, report_types: ['FACING_COUNT', 'REALOGRAM'] });
@@ -206,6 +209,15 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
         if (r.status === 'READY' && process.env.BAY_BENCH_DEBUG) {
           const rg = await client.api('GET', `/api/v1.5/reports/${rec.reports.REALOGRAM}/`);
           console.log(JSON.stringify(r.json), rg.status, JSON.stringify(rg.json?.map((i) => [i.width, i.height, i.joined, i.join_message, i.annotations.length, i.annotations.slice(0, 3).map((a) => [a.sku_score, a.w, a.h])])));
+        }
+        if (r.status === 'READY' && process.env.BAY_BENCH_DUMP) {
+          // The stored analysis, to study the merge without recognising again.
+          const { default: Database } = await import('better-sqlite3');
+          const file = readdirSync(dataDir).find((f) => /\.(db|sqlite3?)$/.test(f));
+          const db = new Database(path.join(dataDir, file), { readonly: true });
+          const row = db.prepare('SELECT analysis FROM scenes WHERE analysis IS NOT NULL ORDER BY rowid DESC LIMIT 1').get();
+          db.close();
+          dumps.push({ analysis: JSON.parse(row.analysis), truths, ids });
         }
         if (r.status === 'READY') return Object.fromEntries(r.json.map((x) => [x.sku_id, x.count]));
         if (r.status === 'ERROR') throw new Error(r.error);
@@ -224,12 +236,18 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
     let worst = -Infinity;
     for (const [label, pieces] of bays) {
       const files = [];
-      for (const [rect, change] of pieces) files.push((await cut(src, rect, change)).path);
-      const e = err(await counts(files));
+      const truths = [];
+      for (const [rect, change] of pieces) {
+        const c = await cut(src, rect, change);
+        files.push(c.path);
+        truths.push(c.truth);
+      }
+      const e = err(await counts(files, truths));
       for (const s of Object.keys(truth)) worst = Math.max(worst, e[s] - wholeErr[s]);
       console.log(`${label}, error per SKU: ${JSON.stringify(e)}`);
     }
     console.log(`bay error beyond the whole photo's, worst SKU: ${worst} (goal <= 1)`);
+    if (process.env.BAY_BENCH_DUMP) writeFileSync(path.join(process.env.BAY_BENCH_DUMP, 'composed.json'), JSON.stringify({ truth, boxes, scenes: dumps }));
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
