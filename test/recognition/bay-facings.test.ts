@@ -75,6 +75,27 @@ describe('facings of a bay', () => {
     expect(g.sku_id).toBe('fanta');
   });
 
+  it('identifies a facing that every photo left unknown when its views agree on a clear best candidate', () => {
+    // Composed bench shelf (bay of 2): a Minute Maid seen in both photos, below the identifier's
+    // sureness in each (sku_score 0.29 and 0.25) but with the same clear best candidate in both.
+    const sug = (top: string, a: number, next: string, b: number) => [{ sku_id: top, score: a }, { sku_id: next, score: b }];
+    const unknown = (x1: number, s: number, suggestions: ProductFound['suggestions'], extra: Partial<ProductFound> = {}) => product(x1, null, { sku_score: s, suggestions, ...extra });
+    const [f] = sceneFacings(scene([unknown(310, 0.29, sug('minute_maid', 0.72, 'multibrand', 0.39))], [unknown(10, 0.25, sug('minute_maid', 0.62, 'cocacola_can', 0.49))]));
+    expect(f.views).toHaveLength(2);
+    expect(f.sku_id).toBe('minute_maid');
+    expect(f.sku_score).toBeCloseTo(0.29);
+    // A view cut by the frame agrees too, even below the floor, when the whole view is clear.
+    const [c] = sceneFacings(scene([unknown(310, 0.38, sug('minute_maid', 0.95, 'x', 0.35))], [unknown(0, 0.59, sug('minute_maid', 0.55, 'y', 0.42), { x2: 90 })]));
+    expect(c.sku_id).toBe('minute_maid');
+    // Views whose best candidates differ, a best candidate under the floor or not clear of the next,
+    // and a facing one photo alone saw: left unknown, as the identifier left them.
+    expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.8, 'x', 0.3))], [unknown(10, 0.3, sug('fanta_pet', 0.8, 'x', 0.3))]))[0].sku_id).toBeNull();
+    expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.55, 'x', 0.3))], [unknown(10, 0.3, sug('minute_maid', 0.58, 'x', 0.3))]))[0].sku_id).toBeNull();
+    expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.7, 'x', 0.68))], [unknown(10, 0.3, sug('minute_maid', 0.7, 'y', 0.67))]))[0].sku_id).toBeNull();
+    expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.9, 'x', 0.3))], [unknown(10, 0.3, undefined)]))[0].sku_id).toBeNull();
+    expect(sceneFacings(scene([unknown(100, 0.3, sug('minute_maid', 0.9, 'x', 0.3))], [])).map((x) => x.sku_id)).toEqual([null]);
+  });
+
   it('never merges two boxes of one photo, and counts a photo not joined as its own rack', () => {
     const a = [product(0, 'x'), product(30, 'x')]; // overlapping boxes of one photo: two facings
     const facings = sceneFacings(scene(a, [], [product(0, 'q'), product(100, 'q')]));
