@@ -1,7 +1,7 @@
 // The merge of a bay's boxes into facings (bay/facings.ts) on analyses written by hand: boxes of two
 // photos that land on one place are one facing, a box cut by a photo's edge inside a whole one is the
 // same product, views that disagree on the SKU are decided by their scores with the others kept, a
-// reviewer's SKU decides, a photo not joined is its own rack, and a scene without a bay is counted as
+// facing every photo left unknown takes the best candidate its views agree on, a reviewer's SKU decides, a photo not joined is its own rack, and a scene without a bay is counted as
 // before.
 import { describe, expect, it } from 'vitest';
 import type { ProductFound, SceneAnalysis } from '../../main/server/recognition/analysis.js';
