@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProductFound, SceneAnalysis } from '../../main/server/recognition/analysis.js';
 import { sceneFacings } from '../../main/server/recognition/bay/facings.js';
+import { reviewBay, type StoredBox } from '../../main/server/scenes/review.js';
 
 const product = (x1: number, sku: string | null, extra: Partial<ProductFound> = {}): ProductFound => ({
   x1, y1: 100, x2: x1 + 80, y2: 300, score: 0.9, sku_id: sku, sku_score: 0.8, rack_index: 0, shelf_index: 0, position: 0, ...extra,
@@ -108,5 +109,21 @@ describe('facings of a bay', () => {
     const s = scene([product(320, 'y')], [product(20, 'y', { rack_index: 1 })]);
     const facings = sceneFacings({ ...s, bay: undefined });
     expect(facings.map((f) => [f.image, f.rack_index])).toEqual([['a', 0], ['b', 1]]);
+  });
+});
+
+describe("the review screen's bay", () => {
+  it('merges the boxes as saved the way the reports do: a facing its photos left unknown but agree on takes that SKU', () => {
+    const suggestions = [{ sku_id: 'minute_maid', score: 0.9 }, { sku_id: 'x', score: 0.3 }];
+    const a = [product(310, null, { sku_score: 0.3, suggestions })];
+    const b = [product(10, null, { sku_score: 0.3, suggestions })];
+    const analysis = scene(a, b);
+    const stored = (p: ProductFound, id: string): StoredBox => ({
+      id, x: (p.x1 + p.x2) / 2, y: (p.y1 + p.y2) / 2, w: p.x2 - p.x1, h: p.y2 - p.y1, sku_id: p.sku_id, score: p.score, sku_score: p.sku_score,
+      source: 'model', unknown_on_purpose: false, ...(p.suggestions ? { suggestions: p.suggestions } : {}),
+    });
+    const images = analysis.images.map((img) => ({ image: img.image, width: img.width, height: img.height, version: 0, reviewer: null, reviewed_date: null, boxes: img.products.map((p, i) => stored(p, `m${i}`)) }));
+    expect(sceneFacings(analysis).map((f) => f.sku_id)).toEqual(['minute_maid']);
+    expect(reviewBay(analysis, images)!.facings.map((f) => f.sku_id)).toEqual(['minute_maid']);
   });
 });
