@@ -16,7 +16,9 @@
 // - the time joining adds per photo (grey copy + features + matching + checks), and separately on
 //   12 MP photos (4000x3000 cut from an enlarged shelf photo).
 // - per SKU against the truth: a composed shelf of catalog products (real pack crops, known layout)
-//   through the real server with the catalog, as one photo and as bays of 2 and 3 photos.
+//   through the real server with the catalog, as one photo and as bays of 2 and 3 photos; for each bay,
+//   per SKU, the facings it identifies otherwise than the whole photo, split by whether one photo or
+//   several saw them (lost -one/-several, gained +one/+several), and any facing counted twice or missed.
 // Goals: bay error <= 1 per SKU beyond the whole photo's; >= 95 % joined, none of another shelf; joining
 // under 300 ms per 12 MP photo. Env: BAY_BENCH_PHOTOS (how many shelf photos, default 12),
 // BAY_BENCH_CATALOG=0 (skip the composed shelf), BAY_BENCH_DUMP=dir (write each bay's analyses there).
@@ -167,6 +169,8 @@ await detector.close();
 if (process.env.BAY_BENCH_CATALOG !== '0') {
   const { startServer } = await import('../dist/main/server/server.js');
   const { addCatalog, apiClient, DATA } = await import('./recognition-scene.mjs');
+  const { DATABASE_FILE } = await import('../dist/main/server/storage/database.js');
+  const { default: Database } = await import('better-sqlite3');
   const crops = path.join(DATA, 'sku-crops');
   const KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bay-bench-server-'));
@@ -179,6 +183,7 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
     const upright = ['fanta_pet', 'sprite_pet', 'cocacola_pet', 'cream_soda_pet', 'minute_maid'];
     const layers = [];
     const truth = {};
+    const boxes = []; // each facing's place on the shelf, for BAY_BENCH_DUMP
     const [W2, H2, PH] = [1800, 6 * 146 + 40, 110];
     for (let row = 0; row < 6; row++) {
       let x = 30;
@@ -190,6 +195,7 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
         const { width } = await sharp(input).metadata();
         if (x + width > W2 - 30) break;
         layers.push({ input, left: x, top });
+        boxes.push({ sku, x1: x, y1: top, x2: x + width, y2: top + PH });
         x += width + 3 + (i % 2) * 2;
         truth[sku] = (truth[sku] ?? 0) + 1;
       }
@@ -197,7 +203,8 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
     }
     const shelf = await sharp({ create: { width: W2, height: H2, channels: 3, background: { r: 88, g: 78, b: 70 } } }).composite(layers).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const src = { data: shelf.data, width: shelf.info.width, height: shelf.info.height };
-    const counts = async (files) => {
+    const dumps = [];
+    const counts = async (files, truths = null) => {
       const ids = [];
       for (const f of files) ids.push((await client.upload(readFileSync(f))).id);
       const rec = await client.api('POST', '/api/v1.5/recognize/', { images: ids, report_types: ['FACING_COUNT', 'REALOGRAM'] });
@@ -207,10 +214,39 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
           const rg = await client.api('GET', `/api/v1.5/reports/${rec.reports.REALOGRAM}/`);
           console.log(JSON.stringify(r.json), rg.status, JSON.stringify(rg.json?.map((i) => [i.width, i.height, i.joined, i.join_message, i.annotations.length, i.annotations.slice(0, 3).map((a) => [a.sku_score, a.w, a.h])])));
         }
+        if (r.status === 'READY') {
+          // The stored analysis: to break the count down per facing below (and for BAY_BENCH_DUMP).
+          const db = new Database(path.join(dataDir, DATABASE_FILE), { readonly: true });
+          const row = db.prepare('SELECT analysis FROM scenes WHERE analysis IS NOT NULL ORDER BY rowid DESC LIMIT 1').get();
+          db.close();
+          dumps.push({ analysis: JSON.parse(row.analysis), truths, ids });
+        }
         if (r.status === 'READY') return Object.fromEntries(r.json.map((x) => [x.sku_id, x.count]));
         if (r.status === 'ERROR') throw new Error(r.error);
         await new Promise((res) => setTimeout(res, 200));
       }
+    };
+    // Where a bay's count parts from the whole photo's, facing by facing: each true facing's merged
+    // facing (the photos placed where they were cut from, so the join is out of it), whether the whole
+    // photo and the bay got its SKU right, and how many photos saw it in the bay. Duplicates (two merged
+    // facings on one true one) and misses are counted apart.
+    const at = (facings, b) => facings.filter((f) => { const cx = (f.x1 + f.x2) / 2, cy = (f.y1 + f.y2) / 2; return cx >= b.x1 && cx <= b.x2 && cy >= b.y1 && cy <= b.y2; });
+    const breakdown = (wholeAnalysis, { analysis, truths }) => {
+      const whole = sceneFacings(wholeAnalysis);
+      const placed = sceneFacings({ ...analysis, bay: { ...analysis.bay, photos: analysis.images.map((img, k) => ({ image: img.image, joined: true, transform: truths[k], joined_to: null, overlap: null, reason: null, message: null })) } });
+      const out = {};
+      for (const b of boxes) {
+        const o = (out[b.sku] ??= { lost1: 0, lost2: 0, gained1: 0, gained2: 0, dup: 0, missed: 0 });
+        const [w] = at(whole, b);
+        const here = at(placed, b);
+        if (here.length === 0) { o.missed++; continue; }
+        o.dup += here.length - 1;
+        const wOk = w?.sku_id === b.sku, bOk = here[0].sku_id === b.sku;
+        const many = here[0].views.length > 1 ? 2 : 1;
+        if (wOk && !bOk) o[`lost${many}`]++;
+        if (!wOk && bOk) o[`gained${many}`]++;
+      }
+      return Object.fromEntries(Object.entries(out).map(([s, o]) => [s, `-${o.lost1}/-${o.lost2} +${o.gained1}/+${o.gained2}${o.dup ? ` dup ${o.dup}` : ''}${o.missed ? ` missed ${o.missed}` : ''}`]));
     };
     const err = (c) => Object.fromEntries(Object.keys(truth).map((s) => [s, Math.abs((c[s] ?? 0) - truth[s])]));
     const wholeFile = (await cut(src, [0, 0, 1, 1])).path;
@@ -224,12 +260,19 @@ if (process.env.BAY_BENCH_CATALOG !== '0') {
     let worst = -Infinity;
     for (const [label, pieces] of bays) {
       const files = [];
-      for (const [rect, change] of pieces) files.push((await cut(src, rect, change)).path);
-      const e = err(await counts(files));
+      const truths = [];
+      for (const [rect, change] of pieces) {
+        const c = await cut(src, rect, change);
+        files.push(c.path);
+        truths.push(c.truth);
+      }
+      const e = err(await counts(files, truths));
       for (const s of Object.keys(truth)) worst = Math.max(worst, e[s] - wholeErr[s]);
       console.log(`${label}, error per SKU: ${JSON.stringify(e)}`);
+      console.log(`  per SKU, facings the bay identifies otherwise than the whole photo (lost/gained; by facings one photo saw, and seen in 2+): ${JSON.stringify(breakdown(dumps[0].analysis, dumps.at(-1)))}`);
     }
     console.log(`bay error beyond the whole photo's, worst SKU: ${worst} (goal <= 1)`);
+    if (process.env.BAY_BENCH_DUMP) writeFileSync(path.join(process.env.BAY_BENCH_DUMP, 'composed.json'), JSON.stringify({ truth, boxes, scenes: dumps }));
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });

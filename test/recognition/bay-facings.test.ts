@@ -1,11 +1,12 @@
 // The merge of a bay's boxes into facings (bay/facings.ts) on analyses written by hand: boxes of two
 // photos that land on one place are one facing, a box cut by a photo's edge inside a whole one is the
 // same product, views that disagree on the SKU are decided by their scores with the others kept, a
-// reviewer's SKU decides, a photo not joined is its own rack, and a scene without a bay is counted as
+// facing every photo left unknown takes the best candidate its views agree on, a reviewer's SKU decides, a photo not joined is its own rack, and a scene without a bay is counted as
 // before.
 import { describe, expect, it } from 'vitest';
 import type { ProductFound, SceneAnalysis } from '../../main/server/recognition/analysis.js';
 import { sceneFacings } from '../../main/server/recognition/bay/facings.js';
+import { reviewBay, type StoredBox } from '../../main/server/scenes/review.js';
 
 const product = (x1: number, sku: string | null, extra: Partial<ProductFound> = {}): ProductFound => ({
   x1, y1: 100, x2: x1 + 80, y2: 300, score: 0.9, sku_id: sku, sku_score: 0.8, rack_index: 0, shelf_index: 0, position: 0, ...extra,
@@ -75,6 +76,30 @@ describe('facings of a bay', () => {
     expect(g.sku_id).toBe('fanta');
   });
 
+  it('identifies a facing that every photo left unknown when its views agree on a clear best candidate', () => {
+    // Composed bench shelf (bay of 2): a Minute Maid seen in both photos, below the identifier's
+    // sureness in each (sku_score 0.29 and 0.25) but with the same clear best candidate in both.
+    const sug = (top: string, a: number, next: string, b: number) => [{ sku_id: top, score: a }, { sku_id: next, score: b }];
+    const unknown = (x1: number, s: number, suggestions: ProductFound['suggestions'], extra: Partial<ProductFound> = {}) => product(x1, null, { sku_score: s, suggestions, ...extra });
+    const [f] = sceneFacings(scene([unknown(310, 0.29, sug('minute_maid', 0.72, 'multibrand', 0.39))], [unknown(10, 0.25, sug('minute_maid', 0.62, 'cocacola_can', 0.49))]));
+    expect(f.views).toHaveLength(2);
+    expect(f.sku_id).toBe('minute_maid');
+    expect(f.sku_score).toBeCloseTo(0.29);
+    // A view cut by the frame agrees too, even below the floor, when the whole view is clear.
+    const [c] = sceneFacings(scene([unknown(310, 0.38, sug('minute_maid', 0.95, 'x', 0.35))], [unknown(0, 0.59, sug('minute_maid', 0.55, 'y', 0.42), { x2: 90 })]));
+    expect(c.sku_id).toBe('minute_maid');
+    // Views whose best candidates differ, a best candidate under the floor or not clear of the next,
+    // and a facing one photo alone saw: left unknown, as the identifier left them.
+    expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.8, 'x', 0.3))], [unknown(10, 0.3, sug('fanta_pet', 0.8, 'x', 0.3))]))[0].sku_id).toBeNull();
+    expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.55, 'x', 0.3))], [unknown(10, 0.3, sug('minute_maid', 0.58, 'x', 0.3))]))[0].sku_id).toBeNull();
+    // Views of a product the catalog lacks agree too, on its nearest look-alike, though less clearly
+    // (SKU-110K shelves: 0.60 to 0.64): the floor for an agreed candidate is 0.7.
+    expect(sceneFacings(scene([unknown(310, 0.25, sug('fanta_pet', 0.634, 'x', 0.295))], [unknown(10, 0.23, sug('fanta_pet', 0.581, 'y', 0.304))]))[0].sku_id).toBeNull();
+    expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.7, 'x', 0.68))], [unknown(10, 0.3, sug('minute_maid', 0.7, 'y', 0.67))]))[0].sku_id).toBeNull();
+    expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.9, 'x', 0.3))], [unknown(10, 0.3, undefined)]))[0].sku_id).toBeNull();
+    expect(sceneFacings(scene([unknown(100, 0.3, sug('minute_maid', 0.9, 'x', 0.3))], [])).map((x) => x.sku_id)).toEqual([null]);
+  });
+
   it('never merges two boxes of one photo, and counts a photo not joined as its own rack', () => {
     const a = [product(0, 'x'), product(30, 'x')]; // overlapping boxes of one photo: two facings
     const facings = sceneFacings(scene(a, [], [product(0, 'q'), product(100, 'q')]));
@@ -87,5 +112,21 @@ describe('facings of a bay', () => {
     const s = scene([product(320, 'y')], [product(20, 'y', { rack_index: 1 })]);
     const facings = sceneFacings({ ...s, bay: undefined });
     expect(facings.map((f) => [f.image, f.rack_index])).toEqual([['a', 0], ['b', 1]]);
+  });
+});
+
+describe("the review screen's bay", () => {
+  it('merges the boxes as saved the way the reports do: a facing its photos left unknown but agree on takes that SKU', () => {
+    const suggestions = [{ sku_id: 'minute_maid', score: 0.9 }, { sku_id: 'x', score: 0.3 }];
+    const a = [product(310, null, { sku_score: 0.3, suggestions })];
+    const b = [product(10, null, { sku_score: 0.3, suggestions })];
+    const analysis = scene(a, b);
+    const stored = (p: ProductFound, id: string): StoredBox => ({
+      id, x: (p.x1 + p.x2) / 2, y: (p.y1 + p.y2) / 2, w: p.x2 - p.x1, h: p.y2 - p.y1, sku_id: p.sku_id, score: p.score, sku_score: p.sku_score,
+      source: 'model', unknown_on_purpose: false, ...(p.suggestions ? { suggestions: p.suggestions } : {}),
+    });
+    const images = analysis.images.map((img) => ({ image: img.image, width: img.width, height: img.height, version: 0, reviewer: null, reviewed_date: null, boxes: img.products.map((p, i) => stored(p, `m${i}`)) }));
+    expect(sceneFacings(analysis).map((f) => f.sku_id)).toEqual(['minute_maid']);
+    expect(reviewBay(analysis, images)!.facings.map((f) => f.sku_id)).toEqual(['minute_maid']);
   });
 });

@@ -211,6 +211,8 @@ export function reviewBay(analysis: SceneAnalysis, images: readonly ImageAnnotat
       products: (byImage.get(img.image) ?? []).map((b) => ({
         x1: b.x - b.w / 2, y1: b.y - b.h / 2, x2: b.x + b.w / 2, y2: b.y + b.h / 2,
         score: b.score, sku_id: b.sku_id, sku_score: b.sku_score, reviewed: b.source === 'reviewer',
+        // The identifier's candidates: a facing its photos left unknown takes the one they agree on (bay/facings.ts).
+        ...(b.suggestions ? { suggestions: b.suggestions } : {}),
         rack_index: rack, shelf_index: 0, position: 0,
       })),
     })),
