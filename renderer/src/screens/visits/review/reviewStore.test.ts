@@ -210,4 +210,35 @@ describe('review store', () => {
     s().relabel(B, 'm1', 'sprite');
     expect(s().current[A].boxes.map((b) => b.sku_id)).toEqual(['cola', 'fanta']);
   });
+
+  it('counts a merged facing under the SKU the bay gave it while no view of it is relabelled', () => {
+    // Both photos left the product unknown; the bay took the candidate they agree on (bay/facings.ts).
+    const bayScene: SceneAnnotations = {
+      scene: 'b',
+      visit: 'v',
+      reviewed: false,
+      images: [
+        { image: 'img1', width: 200, height: 100, version: 0, reviewer: null, reviewed_date: null, boxes: [box('m0', 180, 30, null)] },
+        { image: 'img2', width: 200, height: 100, version: 0, reviewer: null, reviewed_date: null, boxes: [box('m0', 20, 30, null)] },
+      ],
+      bay: {
+        width: 360,
+        height: 100,
+        photos: [
+          { image: 'img1', joined: true, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1], message: null },
+          { image: 'img2', joined: true, transform: [1, 0, 160, 0, 1, 0, 0, 0, 1], message: null },
+        ],
+        facings: [{ x: 180, y: 30, w: 20, h: 40, sku_id: 'cola', counted: { image: 'img1', box: 'm0' }, views: [{ image: 'img1', box: 'm0' }, { image: 'img2', box: 'm0' }] }],
+      },
+    };
+    const store = createReviewStore();
+    store.getState().load([bayScene]);
+    const s = () => store.getState();
+    expect(sceneCounts(s(), 'b')).toEqual([{ sku_id: 'cola', count: 1 }]);
+    // The reviewer's word wins over the bay's.
+    s().markUnknown(photoKey('b', 'img2'), 'm0');
+    expect(sceneCounts(s(), 'b')).toEqual([{ sku_id: null, count: 1 }]);
+    s().relabel(photoKey('b', 'img1'), 'm0', 'fanta');
+    expect(sceneCounts(s(), 'b')).toEqual([{ sku_id: 'fanta', count: 1 }]);
+  });
 });

@@ -130,9 +130,13 @@ export function viewsOf(state: Pick<ReviewState, 'facingOf' | 'current'>, photo:
   return facing.views.filter((v) => state.current[v.photo]?.boxes.some((b) => b.id === v.box));
 }
 
+/** Whether the reviewer changed the box's SKU here (a drawn box counts as changed). */
+const relabelled = (b: EditBox) => b.origin === null || b.sku_id !== b.origin.sku_id || b.unknown_on_purpose !== b.origin.unknown_on_purpose;
+
 /**
- * Facings per SKU of a scene's boxes as corrected, each merged facing of its bay once (the SKU of its
- * counted view, else of its first view still there), as FACING_COUNT counts them.
+ * Facings per SKU of a scene's boxes as corrected, each merged facing of its bay once, as FACING_COUNT
+ * counts them: the server's SKU for the facing while none of its views is relabelled here (the bay may
+ * name a facing its photos left unknown, on their agreement), else the relabelled view's.
  */
 export function sceneCounts(state: Pick<ReviewState, 'facingOf' | 'current'>, scene: string, doc: ReviewDocument = state.current) {
   const skus: { sku_id: string | null }[] = [];
@@ -144,8 +148,9 @@ export function sceneCounts(state: Pick<ReviewState, 'facingOf' | 'current'>, sc
       if (facing) {
         if (seen.has(facing)) continue;
         seen.add(facing);
-        const view = facing.views.map((v) => doc[v.photo]?.boxes.find((x) => x.id === v.box)).find((x) => x !== undefined) ?? b;
-        skus.push(view);
+        const views = facing.views.map((v) => doc[v.photo]?.boxes.find((x) => x.id === v.box)).filter((x) => x !== undefined);
+        const changed = views.find(relabelled);
+        skus.push(changed ?? (views.length > 0 ? { sku_id: facing.sku_id } : b));
       } else skus.push(b);
     }
   }
