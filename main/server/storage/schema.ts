@@ -398,6 +398,8 @@ export interface OverviewVisitTable {
   osa: number | null;
   planogram: number | null;
   facings: number | null;
+  /** The visit's price compliance (%), once its price tags are read against a price list. */
+  price: number | null;
   photos: number;
   unknown_facings: number;
   retaken: number;

@@ -134,6 +134,7 @@ async function write(doc: PDFKit.PDFDocument, data: Awaited<ReturnType<typeof re
   doc.font('Body').fontSize(10);
   doc.text(`On-shelf availability (must-have list): ${percent(kpis.get(KPI_CIDS.osa))}`);
   doc.text(`Planogram compliance: ${percent(kpis.get(KPI_CIDS.planogram))}`);
+  doc.text(`Price compliance: ${percent(kpis.get(KPI_CIDS.price))}`);
   doc.text(`Total facings: ${kpis.get(KPI_CIDS.facings) ?? '-'}`);
   doc.text(`Scenes: ${scenes.length}`);
   if (scenes.length === 0) doc.moveDown().text('No photos were taken in this visit.');

@@ -67,7 +67,7 @@ function visitConditions(f: OverviewFilters): RawBuilder<unknown> {
  * missing counted among the products of the display, brand and category asked.
  */
 function perVisit(f: OverviewFilters): RawBuilder<unknown> {
-  const columns = sql`ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings,
+  const columns = sql`ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings, ov.price,
     ov.photos, ov.unknown_facings, ov.retaken, ov.flagged, ov.unjoined`;
   if (!narrowed(f)) return sql`with vr as (select ${columns}, ov.missing from overview_visits ov where ${visitConditions(f)})`;
   return sql`with bm as (
@@ -87,6 +87,7 @@ export interface KpiPoint {
   osa: number | null;
   planogram: number | null;
   facings: number | null;
+  price: number | null;
 }
 
 interface Sums {
@@ -94,6 +95,7 @@ interface Sums {
   osa: [number, number];
   planogram: [number, number];
   facings: [number, number];
+  price: [number, number];
 }
 
 /** The period a day falls in: the day, the Monday of its ISO week, or its month's first day. */
@@ -104,18 +106,18 @@ export function periodOf(day: string, bucket: Bucket): string {
   return dayOf(addDays(d, -((d.getUTCDay() + 6) % 7)));
 }
 
-/** The KPIs of the filtered visits per period: visits, mean OSA and planogram compliance (%), mean facings per visit. */
+/** The KPIs of the filtered visits per period: visits, mean OSA, planogram and price compliance (%), mean facings per visit. */
 export async function kpiSeries(db: Db, f: OverviewFilters, bucket: Bucket): Promise<{ series: KpiPoint[]; totals: Omit<KpiPoint, 'period'> }> {
   const { rows } = await sql<Record<string, unknown>>`${perVisit(f)}
     select substr(started_date, 1, 10) as day, count(*) as visits,
       sum(osa) as osa_sum, count(osa) as osa_n, sum(planogram) as pl_sum, count(planogram) as pl_n,
-      sum(facings) as fa_sum, count(facings) as fa_n
+      sum(facings) as fa_sum, count(facings) as fa_n, sum(price) as pr_sum, count(price) as pr_n
     from vr group by substr(started_date, 1, 10) order by day`.execute(db);
   const periods = new Map<string, Sums>();
-  const total: Sums = { visits: 0, osa: [0, 0], planogram: [0, 0], facings: [0, 0] };
+  const total: Sums = { visits: 0, osa: [0, 0], planogram: [0, 0], facings: [0, 0], price: [0, 0] };
   for (const r of rows) {
     const key = periodOf(String(r.day), bucket);
-    const s = periods.get(key) ?? { visits: 0, osa: [0, 0], planogram: [0, 0], facings: [0, 0] };
+    const s = periods.get(key) ?? { visits: 0, osa: [0, 0], planogram: [0, 0], facings: [0, 0], price: [0, 0] };
     for (const target of [s, total]) {
       target.visits += Number(r.visits);
       target.osa[0] += Number(r.osa_sum ?? 0);
@@ -124,6 +126,8 @@ export async function kpiSeries(db: Db, f: OverviewFilters, bucket: Bucket): Pro
       target.planogram[1] += Number(r.pl_n);
       target.facings[0] += Number(r.fa_sum ?? 0);
       target.facings[1] += Number(r.fa_n);
+      target.price[0] += Number(r.pr_sum ?? 0);
+      target.price[1] += Number(r.pr_n);
     }
     periods.set(key, s);
   }
@@ -132,6 +136,7 @@ export async function kpiSeries(db: Db, f: OverviewFilters, bucket: Bucket): Pro
     osa: s.osa[1] ? round2(s.osa[0] / s.osa[1]) : null,
     planogram: s.planogram[1] ? round2(s.planogram[0] / s.planogram[1]) : null,
     facings: s.facings[1] ? round2(s.facings[0] / s.facings[1]) : null,
+    price: s.price[1] ? round2(s.price[0] / s.price[1]) : null,
   });
   return { series: [...periods].map(([period, s]) => ({ period, ...point(s) })), totals: point(total) };
 }
@@ -145,6 +150,7 @@ export interface StoreRow {
   osa: number | null;
   planogram: number | null;
   facings: number | null;
+  price: number | null;
   missing: number;
   flagged: number;
   last_visit: string;
@@ -153,7 +159,7 @@ export interface StoreRow {
 /** One row per shop: means of its visits' KPIs, must-haves missing (summed over visits); worst OSA first, then planogram. */
 export async function stores(db: Db, f: OverviewFilters, page: Paging): Promise<{ count: number; results: StoreRow[] }> {
   const grouped = sql`select shop, max(shop_name) as shop_name, count(*) as visits, avg(osa) as osa, avg(planogram) as planogram,
-      avg(facings) as facings, sum(missing) as missing, sum(flagged) as flagged, max(started_date) as last_visit
+      avg(facings) as facings, avg(price) as price, sum(missing) as missing, sum(flagged) as flagged, max(started_date) as last_visit
     from vr group by shop`;
   const { rows } = await sql<Record<string, unknown>>`${perVisit(f)}, g as (${grouped})
     select g.*, count(*) over () as total from g
@@ -170,6 +176,7 @@ export async function stores(db: Db, f: OverviewFilters, page: Paging): Promise<
       osa: round2(r.osa),
       planogram: round2(r.planogram),
       facings: round2(r.facings),
+      price: round2(r.price),
       missing: Number(r.missing ?? 0),
       flagged: Number(r.flagged ?? 0),
       last_visit: String(r.last_visit),
@@ -342,6 +349,7 @@ export interface VisitRow {
   osa: number | null;
   planogram: number | null;
   facings: number | null;
+  price: number | null;
   photos: number;
   unknown_facings: number;
   flagged: number;
@@ -353,17 +361,18 @@ export interface VisitRow {
   reasons: string[];
 }
 
-/** Below this (percent), a visit's OSA or planogram compliance needs a look. */
+/** Below this (percent), a visit's OSA, planogram or price compliance needs a look. */
 export const LOW_SCORE = 80;
 
 /**
  * How much a visit needs a person, in points: unreviewed 40 (in review 20), one per unknown facing
- * up to 20, 20 each for OSA and planogram compliance below LOW_SCORE, 10 per flagged photo up to 30,
+ * up to 20, 20 each for OSA, planogram and price compliance below LOW_SCORE, 10 per flagged photo up to 30,
  * 10 per photo not joined into the bay up to 20.
  */
 const PRIORITY = sql<number>`(case review when 'unreviewed' then 40 when 'in_review' then 20 else 0 end)
   + (case when unknown_facings > 20 then 20 else unknown_facings end)
   + (case when osa < ${LOW_SCORE} then 20 else 0 end) + (case when planogram < ${LOW_SCORE} then 20 else 0 end)
+  + (case when price < ${LOW_SCORE} then 20 else 0 end)
   + (case when flagged > 3 then 30 else flagged * 10 end)
   + (case when unjoined > 2 then 20 else unjoined * 10 end)`;
 
@@ -379,6 +388,7 @@ function visitRow(r: Record<string, unknown>): VisitRow {
     osa: num(r.osa),
     planogram: num(r.planogram),
     facings: num(r.facings),
+    price: num(r.price),
     photos: Number(r.photos),
     unknown_facings: Number(r.unknown_facings),
     flagged: Number(r.flagged),
@@ -390,7 +400,8 @@ function visitRow(r: Record<string, unknown>): VisitRow {
   const reasons: string[] = [];
   if (row.review !== 'reviewed') reasons.push(row.review);
   if (row.unknown_facings > 0) reasons.push('unknown_products');
-  if ((row.osa !== null && row.osa < LOW_SCORE) || (row.planogram !== null && row.planogram < LOW_SCORE)) reasons.push('low_score');
+  const low = (v: number | null) => v !== null && v < LOW_SCORE;
+  if (low(row.osa) || low(row.planogram) || low(row.price)) reasons.push('low_score');
   if (row.flagged > 0) reasons.push('flagged_photos');
   if (row.unjoined > 0) reasons.push('unjoined_photos');
   if (row.missing > 0) reasons.push('missing_must_haves');
@@ -413,7 +424,7 @@ export async function reviewQueue(db: Db, f: OverviewFilters, page: Paging): Pro
       sum(case when review = 'unreviewed' then 1 else 0 end) over () as unreviewed,
       sum(case when review = 'in_review' then 1 else 0 end) over () as in_review,
       sum(case when unknown_facings > 0 then 1 else 0 end) over () as unknown_products,
-      sum(case when osa < ${LOW_SCORE} or planogram < ${LOW_SCORE} then 1 else 0 end) over () as low_score,
+      sum(case when osa < ${LOW_SCORE} or planogram < ${LOW_SCORE} or price < ${LOW_SCORE} then 1 else 0 end) over () as low_score,
       sum(case when flagged > 0 then 1 else 0 end) over () as flagged_photos,
       sum(case when unjoined > 0 then 1 else 0 end) over () as unjoined_photos`;
   // The page and the counts in one pass over the visits; a page past the end counts on its own.
