@@ -318,13 +318,13 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
         await trx.deleteFrom('visits').where('id', '=', gone).execute();
         await projectVisits(trx, [gone]);
       });
-      for (const table of ['overview_visits', 'overview_visit_displays', 'overview_visit_products', 'overview_visit_categories', 'overview_visit_brands', 'overview_photos'] as const) {
+      for (const table of ['overview_visits', 'overview_visit_displays', 'overview_visit_products', 'overview_visit_categories', 'overview_visit_brands', 'overview_visit_shares', 'overview_photos'] as const) {
         expect(await db.selectFrom(table).select('visit_id').where('visit_id', '=', gone).execute()).toEqual([]);
       }
     });
 
     it('an SKU moved to another brand or category counts under the new one at once, for the visits already stored (API, import, sync pull)', async () => {
-      const FACTS = ['overview_visit_products', 'overview_visit_brands', 'overview_visit_categories'] as const;
+      const FACTS = ['overview_visit_products', 'overview_visit_brands', 'overview_visit_categories', 'overview_visit_shares'] as const;
       const snapshot = async () => {
         const out: Record<string, unknown[]> = {};
         for (const table of FACTS) {

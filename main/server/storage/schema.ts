@@ -439,6 +439,16 @@ export interface OverviewVisitCategoryTable {
   started_date: string | null;
 }
 
+/** A visit's facings on one display ('*': all), of one category ('*': any, '' none) and brand ('' none). Local. */
+export interface OverviewVisitShareTable {
+  visit_id: string;
+  display_id: string;
+  category_id: string;
+  brand_id: string;
+  started_date: string | null;
+  facings: number;
+}
+
 /** A visit's facings of one brand ('' for products of none). Local. */
 export interface OverviewVisitBrandTable {
   visit_id: string;
@@ -497,6 +507,7 @@ export interface Database {
   overview_visit_products: OverviewVisitProductTable;
   overview_visit_categories: OverviewVisitCategoryTable;
   overview_visit_brands: OverviewVisitBrandTable;
+  overview_visit_shares: OverviewVisitShareTable;
   overview_state: SettingTable;
 }
 

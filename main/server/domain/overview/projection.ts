@@ -45,7 +45,10 @@ interface BayBody {
   bay?: { photos?: { joined?: boolean }[] };
 }
 
-const FACT_TABLES = ['overview_visits', 'overview_visit_displays', 'overview_visit_products', 'overview_visit_categories', 'overview_visit_brands', 'overview_photos'] as const;
+const FACT_TABLES = ['overview_visits', 'overview_visit_displays', 'overview_visit_products', 'overview_visit_categories', 'overview_visit_brands', 'overview_visit_shares', 'overview_photos'] as const;
+
+/** The category key of a visit's facings over all categories (overview_visit_shares). */
+export const ANY_CATEGORY = '*';
 
 /** A photo judged by its pixel measures to need a look or a retake (photo-checks.ts judgePixels, any issue), as SQL over `ph`. */
 export function flaggedPhoto(t: QualityThresholds): RawBuilder<number> {
@@ -236,6 +239,7 @@ async function projectBatch(trx: Db, ids: string[], t: QualityThresholds): Promi
   await insertChunks(trx, 'overview_visit_categories', rows.categories);
   await insertChunks(trx, 'overview_visit_brands', rows.brands);
   await insertChunks(trx, 'overview_photos', rows.photos);
+  await rebuildShares(trx, visits.map((v) => v.id), false);
   // Flagged by the same SQL that judges them again when the thresholds change.
   await judgeFlagged(trx, visits.map((v) => v.id), t);
 }
@@ -279,6 +283,23 @@ async function lookup<V>(trx: Db, table: 'mhl_records' | 'skus' | 'photo_measure
     for (const r of rows as Row[]) out.set(r[idColumn] as string, value(r));
   }
   return out;
+}
+
+/**
+ * The visits' facings by display, category and brand (overview_visit_shares), from their product
+ * facts in SQL; `replace`: delete theirs first (projectBatch has deleted every fact already).
+ */
+async function rebuildShares(trx: Db, visitIds: readonly string[], replace: boolean): Promise<void> {
+  for (let i = 0; i < visitIds.length; i += BATCH) {
+    const list = sql.join(visitIds.slice(i, i + BATCH).map((id) => sql`${id}`));
+    if (replace) await sql`delete from overview_visit_shares where visit_id in (${list})`.execute(trx);
+    await sql`insert into overview_visit_shares (visit_id, display_id, category_id, brand_id, started_date, facings)
+      select visit_id, display_id, coalesce(category_id, ''), coalesce(brand_id, ''), max(started_date), sum(facings)
+      from overview_visit_products where visit_id in (${list}) group by visit_id, display_id, coalesce(category_id, ''), coalesce(brand_id, '')`.execute(trx);
+    await sql`insert into overview_visit_shares (visit_id, display_id, category_id, brand_id, started_date, facings)
+      select visit_id, display_id, ${sql.lit(ANY_CATEGORY)}, coalesce(brand_id, ''), max(started_date), sum(facings)
+      from overview_visit_products where visit_id in (${list}) group by visit_id, display_id, coalesce(brand_id, '')`.execute(trx);
+  }
 }
 
 async function insertChunks(trx: Db, table: (typeof FACT_TABLES)[number], rows: Row[]): Promise<void> {
@@ -345,6 +366,7 @@ export async function reclassifySkus(trx: Db, skuIds: Iterable<string>): Promise
       select visit_id, display_id, category_id, max(started_date) from overview_visit_products
       where category_id is not null and category_id <> '' and visit_id in (${list}) group by visit_id, display_id, category_id`.execute(trx);
   }
+  await rebuildShares(trx, all, true);
   return all.length;
 }
 

@@ -9,7 +9,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { addDays, dayOf, type OverviewFilters } from './filters.js';
-import { ALL_DISPLAYS, KPI_CIDS } from './projection.js';
+import { ALL_DISPLAYS, ANY_CATEGORY, KPI_CIDS } from './projection.js';
 
 export { KPI_CIDS };
 
@@ -56,20 +56,25 @@ function visitConditions(f: OverviewFilters): RawBuilder<unknown> {
     c.push(sql`exists (select 1 from overview_visit_brands b where b.visit_id = ov.visit_id and b.brand_id = ${f.brand})`);
   } else if (f.brand === undefined && f.category !== undefined) {
     c.push(sql`ov.visit_id in (select vc.visit_id from overview_visit_categories vc where vc.display_id = ${displayKey(f)} and vc.category_id = ${f.category} and ${inRange(f, sql.ref('vc.started_date'))})`);
-  } else if (f.brand !== undefined || f.category !== undefined) {
-    c.push(sql`ov.visit_id in (select p.visit_id from overview_visit_products p where ${productConditions(f)} and ${inRange(f, sql.ref('p.started_date'))})`);
+  } else if (f.brand !== undefined) {
+    // A brand on a display or in a category: from the visits' facings by display, category and brand
+    // (a row per visit and brand where the product rows were dozens).
+    c.push(sql`ov.visit_id in (select s.visit_id from overview_visit_shares s where s.display_id = ${displayKey(f)}
+      and s.category_id = ${f.category ?? ANY_CATEGORY} and s.brand_id = ${f.brand} and ${inRange(f, sql.ref('s.started_date'))})`);
   }
   return join(c);
 }
 
 /**
  * Every per-visit figure of the filtered visits as the CTE `vr`, one row per visit; the must-haves
- * missing counted among the products of the display, brand and category asked.
+ * missing counted among the products of the display, brand and category asked (`missingToo` false:
+ * a figure that does not show them, which saves reading the missing products: vr.missing is then the
+ * visit's whole count).
  */
-function perVisit(f: OverviewFilters): RawBuilder<unknown> {
+function perVisit(f: OverviewFilters, missingToo = true): RawBuilder<unknown> {
   const columns = sql`ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings, ov.price,
     ov.photos, ov.unknown_facings, ov.retaken, ov.flagged, ov.unjoined`;
-  if (!narrowed(f)) return sql`with vr as (select ${columns}, ov.missing from overview_visits ov where ${visitConditions(f)})`;
+  if (!narrowed(f) || !missingToo) return sql`with vr as (select ${columns}, ov.missing from overview_visits ov where ${visitConditions(f)})`;
   return sql`with bm as (
       select p.visit_id, count(*) as n from overview_visit_products p
       where p.missing = 1 and ${productConditions(f)} and ${inRange(f, sql.ref('p.started_date'))}
@@ -108,7 +113,7 @@ export function periodOf(day: string, bucket: Bucket): string {
 
 /** The KPIs of the filtered visits per period: visits, mean OSA, planogram and price compliance (%), mean facings per visit. */
 export async function kpiSeries(db: Db, f: OverviewFilters, bucket: Bucket): Promise<{ series: KpiPoint[]; totals: Omit<KpiPoint, 'period'> }> {
-  const { rows } = await sql<Record<string, unknown>>`${perVisit(f)}
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(f, false)}
     select substr(started_date, 1, 10) as day, count(*) as visits,
       sum(osa) as osa_sum, count(osa) as osa_n, sum(planogram) as pl_sum, count(planogram) as pl_n,
       sum(facings) as fa_sum, count(facings) as fa_n, sum(price) as pr_sum, count(price) as pr_n
@@ -280,20 +285,22 @@ export async function shareByBrand(db: Db, f: OverviewFilters): Promise<{ facing
   }
   // The products of the display and category asked, from their index; the visits' other filters
   // (a row of the display and category is already a visit with a scene and a product of them) by semi-join.
+  // Read from the visits' facings by display, category and brand (overview_visit_shares).
   const visitsToo = f.shop !== undefined || f.agent !== undefined || f.review !== undefined || f.brand !== undefined;
   const inVisits = (column: RawBuilder<unknown>) => (visitsToo ? sql`and ${column} in (select ov.visit_id from overview_visits ov where ${visitConditions(f)})` : sql``);
   const { rows } = await sql<Record<string, unknown>>`
-    select p.brand_id as brand, max(br.name) as brand_name, sum(p.facings) as facings
-    from overview_visit_products p left join brands br on br.id = p.brand_id
-    where ${productConditions(f, false)} and p.facings > 0 and ${inRange(f, sql.ref('p.started_date'))} ${inVisits(sql.ref('p.visit_id'))}
-    group by p.brand_id`.execute(db);
+    select s.brand_id as brand, max(br.name) as brand_name, sum(s.facings) as facings
+    from overview_visit_shares s left join brands br on br.id = s.brand_id
+    where s.display_id = ${displayKey(f)} and s.category_id = ${f.category ?? ANY_CATEGORY} and s.facings > 0
+      and ${inRange(f, sql.ref('s.started_date'))} ${inVisits(sql.ref('s.visit_id'))}
+    group by s.brand_id`.execute(db);
   const { rows: unknown } =
     f.display !== undefined
       ? await sql<{ n: unknown }>`select sum(d.unknown_facings) as n from overview_visit_displays d
           where d.display_id = ${f.display} and ${inRange(f, sql.ref('d.started_date'))}
           ${visitsToo || f.category !== undefined ? sql`and d.visit_id in (select ov.visit_id from overview_visits ov where ${visitConditions(f)})` : sql``}`.execute(db)
       : await sql<{ n: unknown }>`select sum(ov.unknown_facings) as n from overview_visits ov where ${visitConditions(f)}`.execute(db);
-  return shares(rows, Number(unknown[0]?.n ?? 0));
+  return shares(rows.map((r) => ({ ...r, brand: r.brand === '' ? null : r.brand })), Number(unknown[0]?.n ?? 0));
 }
 
 function shares(rows: Record<string, unknown>[], unknown: number): { facings: number; unknown_facings: number; results: ShareRow[] } {
@@ -317,12 +324,12 @@ export interface AgentRow {
 
 /** Per auditor (the visit's agent): visits, photos, photos flagged by their pixel checks, photos retaken; most flagged and retaken first. */
 export async function agentsOverview(db: Db, f: OverviewFilters, page: Paging): Promise<{ count: number; results: AgentRow[] }> {
-  const { rows } = await sql<Record<string, unknown>>`${perVisit(f)},
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(f, false)},
     g as (select agent, count(*) as visits, sum(photos) as photos, sum(flagged) as flagged, sum(retaken) as retaken from vr group by agent)
     select g.*, a.name as agent_name, count(*) over () as total from g left join agents a on a.id = g.agent
     order by g.flagged + g.retaken desc, g.visits desc, (case when g.agent is null then 1 else 0 end), g.agent
     limit ${page.limit} offset ${page.offset}`.execute(db);
-  const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${perVisit(f)} select count(*) as n from (select agent from vr group by agent) x`);
+  const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${perVisit(f, false)} select count(*) as n from (select agent from vr group by agent) x`);
   return {
     count,
     results: rows.map((r) => ({
