@@ -70,7 +70,7 @@ describe('bad input', () => {
 });
 
 describe('figures', () => {
-  it('answer every read, page the lists, and follow a visit moved to another shop', async () => {
+  it('answer every read, page the lists, and follow a visit moved to another shop and an SKU moved to another brand', async () => {
     const kpis = await t.get(`/api/app/v1/overview/kpis/?${RANGE}&bucket=week`);
     expect(kpis.status, kpis.text).toBe(200);
     expect(kpis.body.totals.visits).toBe(data.visits.filter((v) => v.started_date !== null && v.started_date < '2026-04-01').length);
@@ -114,6 +114,20 @@ describe('figures', () => {
     expect(after.body.results.find((r: { shop: string }) => r.shop === 'shop-moved')).toMatchObject({ shop_name: 'Moved shop', visits: 1 });
     const before = allStores.body.results.find((r: { shop: string }) => r.shop === moved.shop).visits;
     expect(after.body.results.find((r: { shop: string }) => r.shop === moved.shop)?.visits ?? 0).toBe(before - 1);
+
+    // An SKU moves to another brand through the API: the share of shelf counts it under the new one at
+    // once, for the visits stored before (the write reclassified their facts; the page cache was renewed).
+    const shareBefore = await t.get(`/api/app/v1/overview/share/?${RANGE}`);
+    expect((await t.get(`/api/app/v1/overview/share/?${RANGE}`)).text).toBe(shareBefore.text);
+    const sku = data.skus.find((k) => k.brand_id === 'brand-0')!;
+    const skuPatch = await t.call('PATCH', `/api/v1.5/sku/${sku.id}/`, { json: { brand: 'brand-1' } });
+    expect(skuPatch.status, skuPatch.text).toBe(200);
+    const shareAfter = await t.get(`/api/app/v1/overview/share/?${RANGE}`);
+    const facingsOf = (body: { results: { brand: string | null; facings: number }[] }, brand: string) => body.results.find((r) => r.brand === brand)?.facings ?? 0;
+    const moves = facingsOf(shareBefore.body, 'brand-0') - facingsOf(shareAfter.body, 'brand-0');
+    expect(moves).toBeGreaterThan(0);
+    expect(facingsOf(shareAfter.body, 'brand-1')).toBe(facingsOf(shareBefore.body, 'brand-1') + moves);
+    expect(shareAfter.body.facings).toBe(shareBefore.body.facings);
   });
 });
 
