@@ -16,10 +16,6 @@ export const overviewPrices: Migration = {
       select max(kv.value) from kpi_values kv join kpis k on k.id = kv.kpi_id
       where kv.visit_id = overview_visits.visit_id and kv.category_id is null and k.cid = 'shelf-audit:price-compliance')`.execute(db);
     await db.schema.createIndex('overview_visit_products_sku').on('overview_visit_products').columns(['sku_id', 'visit_id']).execute();
-    // The missing must-haves of a brand or a category (per visit for the review queue and the visits,
-    // per shop and product for the missing list), from the missing rows alone: through the brand's or
-    // the range's index they were a walk through every product row of the range (60-90 ms on 10,000
-    // visits). Partial: one row in ten is a missing must-have.
     // The product rows' brand and category indexes served the share of shelf and the brand filter,
     // which overview_visit_shares (below) now answers; the planner preferred them, being covering,
     // over the partial ones for the missing must-haves, walking every product of the brand.
@@ -30,6 +26,10 @@ export const overviewPrices: Migration = {
     await db.schema.dropIndex('overview_visit_products_missing').execute();
     await db.schema.createIndex('overview_visit_products_missing_shop').on('overview_visit_products')
       .columns(['display_id', 'shop', 'sku_id', 'started_date', 'visit_id', 'brand_id', 'category_id', 'missing']).where(sql.ref('missing'), '=', 1).execute();
+    // The missing must-haves of a brand or a category (per visit for the review queue and the visits,
+    // per shop and product for the missing list), from the missing rows alone: through the brand's or
+    // the range's index they were a walk through every product row of the range (60-90 ms on 10,000
+    // visits). Partial: one row in ten is a missing must-have.
     await db.schema.createIndex('overview_visit_products_missing_brand').on('overview_visit_products')
       .columns(['display_id', 'brand_id', 'started_date', 'visit_id', 'shop', 'sku_id', 'category_id']).where(sql.ref('missing'), '=', 1).execute();
     await db.schema.createIndex('overview_visit_products_missing_category').on('overview_visit_products')
