@@ -11,6 +11,8 @@ import { seededRandom } from '../scripts/seeded-random.mjs';
 export { seededRandom as prng };
 
 const CIDS = { osa: 'shelf-audit:osa', planogram: 'shelf-audit:planogram-compliance', facings: 'shelf-audit:total-facings' };
+/** Price compliance (scenes/visit-kpis.ts), drawn from a PRNG of its own so the other rows stay what they were for a seed. */
+const PRICE_CID = 'shelf-audit:price-compliance';
 const iso = (ms) => new Date(ms).toISOString();
 
 /**
@@ -19,6 +21,7 @@ const iso = (ms) => new Date(ms).toISOString();
  */
 export function overviewData({ visits = 50, scenesPerVisit = 4, exactScenes = false, shops = 6, agents = 4, skus = 30, displays = 3, days = 20, start = '2026-03-01', seed = 1 } = {}) {
   const rnd = seededRandom(seed);
+  const priceRnd = seededRandom(seed + 7919);
   const pick = (arr) => arr[Math.floor(rnd() * arr.length)];
   const at = '2026-01-01T00:00:00.000Z';
   const stamp = { created_at: at, updated_at: at };
@@ -37,7 +40,7 @@ export function overviewData({ visits = 50, scenesPerVisit = 4, exactScenes = fa
     for (let j = 0; j < 5; j++) t.mhl_records.push({ id: `mhl-${i}-${j}`, name: null, mhl_id: `mhl-${i}`, sku_id: `sku-${(i * 5 + j * 3) % skus}`, ...stamp });
   }
   for (let i = 0; i < agents; i++) t.agents.push({ id: `agent-${i}`, name: i === 0 ? null : `Agent ${i}`, ...stamp });
-  for (const [k, cid] of Object.entries(CIDS)) t.kpis.push({ id: cid, cid, name: k, units: '%', ...stamp });
+  for (const [k, cid] of Object.entries({ ...CIDS, price: PRICE_CID })) t.kpis.push({ id: cid, cid, name: k, units: '%', ...stamp });
   const startMs = Date.parse(`${start}T00:00:00Z`);
   const moderations = [null, 'unreviewed', 'in_review', 'reviewed', 'reviewed'];
   let upload = 0;
@@ -110,6 +113,8 @@ export function overviewData({ visits = 50, scenesPerVisit = 4, exactScenes = fa
       const value = k === 'facings' ? Math.floor(rnd() * 60) : Math.round(rnd() * 10_000) / 100;
       t.kpi_values.push({ id: `kv-${id}-${kv++}`, visit_id: id, kpi_id: cid, category_id: null, value, ...stamp });
     }
+    // Four visits in ten without a price list behind them; the others a compliance from 50 to 100%.
+    if (priceRnd() < 0.6) t.kpi_values.push({ id: `kv-${id}-price`, visit_id: id, kpi_id: PRICE_CID, category_id: null, value: Math.round((50 + priceRnd() * 50) * 100) / 100, ...stamp });
   }
   return t;
 }

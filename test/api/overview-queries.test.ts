@@ -11,6 +11,10 @@ import { readFilters, type OverviewFilters, type OverviewQuery } from '../../mai
 import { projectAll, projectVisits } from '../../main/server/domain/overview/projection.js';
 import { saveThresholds } from '../../main/server/domain/photo-quality.js';
 import { write } from '../../main/server/storage/transaction.js';
+import { updateRecord } from '../../main/server/domain/resource.js';
+import { skus as skuResource } from '../../main/server/domain/skus.js';
+import { importMasterData } from '../../main/server/domain/import.js';
+import { applyPull } from '../../main/server/sync/device-store.js';
 import {
   agentsOverview, kpiSeries, missing, periodOf, reviewQueue, shareByBrand, stores, visitsOf, LOW_SCORE, type Bucket,
 } from '../../main/server/domain/overview/queries.js';
@@ -23,7 +27,7 @@ type Row = Record<string, any>;
 type Data = Record<string, Row[]>;
 const T = DEFAULT_THRESHOLDS;
 const ALL = { limit: 10_000, offset: 0 };
-const CIDS = { osa: 'shelf-audit:osa', planogram: 'shelf-audit:planogram-compliance', facings: 'shelf-audit:total-facings' };
+const CIDS = { osa: 'shelf-audit:osa', planogram: 'shelf-audit:planogram-compliance', facings: 'shelf-audit:total-facings', price: 'shelf-audit:price-compliance' };
 /** Deep equality where means may differ by the last rounded digit (sums in another order). */
 function expectClose(got: unknown, want: unknown, label: string): void {
   const near = (v: unknown): unknown =>
@@ -102,7 +106,7 @@ function reference(t: Data) {
       const found = new Set(products.filter((p) => p.must_have === 1).map((p) => p.sku));
       const missingSkus = new Set(products.filter((p) => p.must_have === 0 && !found.has(p.sku) && productOk(f, p.scene, p.sku)).map((p) => p.sku));
       return {
-        v, osa: kpi(v, CIDS.osa), planogram: kpi(v, CIDS.planogram), facings: kpi(v, CIDS.facings), photos, retaken, flagged, unjoined,
+        v, osa: kpi(v, CIDS.osa), planogram: kpi(v, CIDS.planogram), facings: kpi(v, CIDS.facings), price: kpi(v, CIDS.price), photos, retaken, flagged, unjoined,
         unknown: scenes.reduce((n, s) => n + facts.get(s.id)!.unknown, 0), missing: missingSkus, review: review(v),
       };
     });
@@ -118,6 +122,7 @@ function series(ref: ReturnType<typeof reference>, f: OverviewFilters, bucket: B
   const nn = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
   return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([period, rs]) => ({
     period, visits: rs.length, osa: mean(nn(rs.map((r) => r.osa))), planogram: mean(nn(rs.map((r) => r.planogram))), facings: mean(nn(rs.map((r) => r.facings))),
+    price: mean(nn(rs.map((r) => r.price))),
   }));
 }
 
@@ -179,7 +184,7 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
         const nn = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
         const expectedStores = [...shops].map(([shop, rs]) => ({
           shop, visits: rs.length, osa: mean(nn(rs.map((r) => r.osa))), planogram: mean(nn(rs.map((r) => r.planogram))),
-          facings: mean(nn(rs.map((r) => r.facings))), missing: rs.reduce((n, r) => n + r.missing.size, 0),
+          facings: mean(nn(rs.map((r) => r.facings))), price: mean(nn(rs.map((r) => r.price))), missing: rs.reduce((n, r) => n + r.missing.size, 0),
           flagged: rs.reduce((n, r) => n + r.flagged, 0), last_visit: rs.map((r) => r.v.started_date).sort().at(-1),
         }));
         const cmp = (a: number | null, b: number | null) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : a - b);
@@ -244,7 +249,8 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
         // The review queue: priority as documented, highest first.
         const priority = (r: (typeof rows)[number]) =>
           (r.review === 'unreviewed' ? 40 : r.review === 'in_review' ? 20 : 0) + Math.min(r.unknown, 20) +
-          (r.osa !== null && r.osa < LOW_SCORE ? 20 : 0) + (r.planogram !== null && r.planogram < LOW_SCORE ? 20 : 0) + Math.min(r.flagged * 10, 30) +
+          (r.osa !== null && r.osa < LOW_SCORE ? 20 : 0) + (r.planogram !== null && r.planogram < LOW_SCORE ? 20 : 0) +
+          (r.price !== null && r.price < LOW_SCORE ? 20 : 0) + Math.min(r.flagged * 10, 30) +
           Math.min(r.unjoined * 10, 20);
         const expectedQueue = rows
           .map((r) => ({ visit: r.v.id, priority: priority(r), started: r.v.started_date }))
@@ -255,6 +261,10 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
         expect(queue.results.map((r) => ({ visit: r.visit, priority: r.priority, started: r.started_date })), label).toEqual(expectedQueue);
         expect(queue.counts.unreviewed).toBe(expectedQueue.filter((q) => rows.find((r) => r.v.id === q.visit)!.review === 'unreviewed').length);
         expect(queue.counts.unjoined_photos).toBe(rows.filter((r) => r.unjoined > 0).length);
+        const low = (x: number | null) => x !== null && x < LOW_SCORE;
+        expect(queue.counts.low_score, label).toBe(rows.filter((r) => low(r.osa) || low(r.planogram) || low(r.price)).length);
+        // Price compliance is in the data: the figures above compare it where visits have it.
+        if (i === 0) expect(rows.filter((r) => r.price !== null).length).toBeGreaterThan(rows.length / 3);
         for (const q of queue.results) expect(q.reasons.includes('unjoined_photos'), label).toBe(rows.find((r) => r.v.id === q.visit)!.unjoined > 0);
 
         // The visits behind the figures: all of them, and those of each missing product.
@@ -308,8 +318,51 @@ function suite(name: string, open: () => Promise<OpenDatabase>, cleanup: () => v
         await trx.deleteFrom('visits').where('id', '=', gone).execute();
         await projectVisits(trx, [gone]);
       });
-      for (const table of ['overview_visits', 'overview_visit_displays', 'overview_visit_products', 'overview_visit_categories', 'overview_visit_brands', 'overview_photos'] as const) {
+      for (const table of ['overview_visits', 'overview_visit_displays', 'overview_visit_products', 'overview_visit_categories', 'overview_visit_brands', 'overview_visit_shares', 'overview_photos'] as const) {
         expect(await db.selectFrom(table).select('visit_id').where('visit_id', '=', gone).execute()).toEqual([]);
+      }
+    });
+
+    it('an SKU moved to another brand or category counts under the new one at once, for the visits already stored (API, import, sync pull)', async () => {
+      const FACTS = ['overview_visit_products', 'overview_visit_brands', 'overview_visit_categories', 'overview_visit_shares'] as const;
+      const snapshot = async () => {
+        const out: Record<string, unknown[]> = {};
+        for (const table of FACTS) {
+          const rows = (await db.selectFrom(table).selectAll().execute()) as Row[];
+          out[table] = rows.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort().map(([k, v]) => [k, typeof v === 'bigint' || typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v])))).sort();
+        }
+        return out;
+      };
+      const f = await readFilters(db, { date_from: '2026-03-01', date_to: '2026-03-31' });
+      const facingsOf = async (brand: string) => (await shareByBrand(db, f)).results.find((r) => r.brand === brand)?.facings ?? 0;
+      const moves: [string, (sku: Row, brand: string, category: string) => Promise<unknown>][] = [
+        ['the Data API', (sku, brand, category) => write(db, (ctx) => updateRecord(ctx, skuResource, sku.id, { brand, category }))],
+        ['an import', (sku, brand, category) => importMasterData(db, { skus: [{ id: sku.id, name: sku.name, brand, category }] })],
+        ['a sync pull', (sku, brand, category) => applyPull(db, {
+          cursor: `c-${sku.id}`, more: false,
+          changes: [{ entity: 'sku', id: sku.id, op: 'upsert', row: { ...sku, brand_id: brand, category_id: category, updated_at: '2026-06-01T00:00:00.000Z' } }],
+        } as never)],
+      ];
+      for (const [i, [how, move]] of moves.entries()) {
+        // An SKU on the shelf of many visits, moved to a brand and a category it was not of.
+        const sku = t.skus[i * 4 + 1];
+        const stored = await db.selectFrom('skus').selectAll().where('id', '=', sku.id).executeTakeFirstOrThrow();
+        const brand = t.brands.map((b) => b.id).find((b) => b !== stored.brand_id)!;
+        const category = t.categories.map((c) => c.id).find((c) => c !== stored.category_id)!;
+        const shelved = await db.selectFrom('overview_visit_products').select('visit_id').where('sku_id', '=', sku.id).where('display_id', '=', '*').where('facings', '>', 0).execute();
+        expect(shelved.length, how).toBeGreaterThan(5);
+        const movedFacings = Number((await db.selectFrom('overview_visit_products').select((e) => e.fn.sum<number>('facings').as('n')).where('sku_id', '=', sku.id).where('display_id', '=', '*').where('started_date', '>=', f.from).where('started_date', '<', f.end).executeTakeFirstOrThrow()).n);
+        const before = await facingsOf(brand);
+        await move(stored as Row, brand, category);
+        expect((await db.selectFrom('skus').select('brand_id').where('id', '=', sku.id).executeTakeFirstOrThrow()).brand_id, how).toBe(brand);
+        // The share of shelf counts its facings under the new brand, the category filter finds its visits.
+        expect(await facingsOf(brand), how).toBe(before + movedFacings);
+        const inCategory = await visitsOf(db, await readFilters(db, { date_from: '2026-03-01', date_to: '2026-03-31', category }), { page: ALL });
+        for (const v of shelved.slice(0, 5)) if (t.visits.find((x) => x.id === v.visit_id)?.started_date) expect(inCategory.results.map((r) => r.visit), how).toContain(v.visit_id);
+        // Every fact as a projection from scratch would make it.
+        const after = await snapshot();
+        await projectAll(db);
+        expect(after, how).toEqual(await snapshot());
       }
     });
   });

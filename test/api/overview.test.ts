@@ -70,7 +70,7 @@ describe('bad input', () => {
 });
 
 describe('figures', () => {
-  it('answer every read, page the lists, and follow a visit moved to another shop', async () => {
+  it('answer every read, page the lists, and follow a visit moved to another shop and an SKU moved to another brand', async () => {
     const kpis = await t.get(`/api/app/v1/overview/kpis/?${RANGE}&bucket=week`);
     expect(kpis.status, kpis.text).toBe(200);
     expect(kpis.body.totals.visits).toBe(data.visits.filter((v) => v.started_date !== null && v.started_date < '2026-04-01').length);
@@ -114,6 +114,20 @@ describe('figures', () => {
     expect(after.body.results.find((r: { shop: string }) => r.shop === 'shop-moved')).toMatchObject({ shop_name: 'Moved shop', visits: 1 });
     const before = allStores.body.results.find((r: { shop: string }) => r.shop === moved.shop).visits;
     expect(after.body.results.find((r: { shop: string }) => r.shop === moved.shop)?.visits ?? 0).toBe(before - 1);
+
+    // An SKU moves to another brand through the API: the share of shelf counts it under the new one at
+    // once, for the visits stored before (the write reclassified their facts; the page cache was renewed).
+    const shareBefore = await t.get(`/api/app/v1/overview/share/?${RANGE}`);
+    expect((await t.get(`/api/app/v1/overview/share/?${RANGE}`)).text).toBe(shareBefore.text);
+    const sku = data.skus.find((k) => k.brand_id === 'brand-0')!;
+    const skuPatch = await t.call('PATCH', `/api/v1.5/sku/${sku.id}/`, { json: { brand: 'brand-1' } });
+    expect(skuPatch.status, skuPatch.text).toBe(200);
+    const shareAfter = await t.get(`/api/app/v1/overview/share/?${RANGE}`);
+    const facingsOf = (body: { results: { brand: string | null; facings: number }[] }, brand: string) => body.results.find((r) => r.brand === brand)?.facings ?? 0;
+    const moves = facingsOf(shareBefore.body, 'brand-0') - facingsOf(shareAfter.body, 'brand-0');
+    expect(moves).toBeGreaterThan(0);
+    expect(facingsOf(shareAfter.body, 'brand-1')).toBe(facingsOf(shareBefore.body, 'brand-1') + moves);
+    expect(shareAfter.body.facings).toBe(shareBefore.body.facings);
   });
 });
 
@@ -122,6 +136,9 @@ describe('exports', () => {
     const query = `${RANGE}&review=unreviewed`;
     const api = await allVisits(query);
     expect(api.length).toBeGreaterThan(100);
+    // Price compliance goes out with the other KPIs, where visits have it.
+    expect(EXPORT_COLUMNS.map((c) => c.key)).toContain('price');
+    expect(api.filter((r) => r.price !== null).length).toBeGreaterThan(api.length / 3);
     const expected = api.map((r) => EXPORT_COLUMNS.map((c) => (Array.isArray(r[c.key]) ? (r[c.key] as string[]).join(' ') : r[c.key] === null ? '' : String(r[c.key]))));
 
     const csv = await fetch(`${t.url}/api/app/v1/overview/export/?${query}&format=csv`, { headers: { authorization: `Token ${API_KEY}` } });
@@ -200,7 +217,12 @@ describe('exports', () => {
       report('REALOGRAM', [{ image: up.body.id, width: 800, height: 600, annotations: [{ sku_id: 'sku-3', name: 'Product 3', x: 100, y: 100, w: 50, h: 80, score: 0.9, sku_score: 0.8, shelf_index: 0 }, { sku_id: null, name: null, x: 300, y: 100, w: 50, h: 80, score: 0.9, sku_score: 0, shelf_index: 0 }], shelf_annotations: [] }]),
       report('PLANOGRAM_COMPLIANCE', { planogram: 'p', display: 'display-0', compliance: 0.5, expected_faces: 8, correct_faces: 4, positions: [], extra: [], actions: [{ type: 'add', sku_id: 'sku-5', rack_index: 0, shelf_index: 1, product_index: 2, count: 2, message: 'Add 2 facings of Product 5 on shelf 2' }] }),
       report('MHL_COMPLIANCE', { musthavelist: 'mhl-0', compliance: 0.8, records: [{ mhl_record_id: 'mhl-0-1', compliant: false, found_sku_id: null }] }),
+      report('PRICE_COMPLIANCE', { shop: 'shop-0', day: '2026-03-05', compliance: 0.5, checked: 2, ok: 1, unlinked_tags: [], skus: [
+        { sku_id: 'sku-3', name: 'Product 3', facings: 4, expected_price: '1.99', expected_currency: 'EUR', price_record: null, found_prices: [{ price: '1.99', currency: 'EUR' }], tags: [], status: 'ok' },
+        { sku_id: 'sku-fr', name: 'Crème brûlée Œuf', facings: 5, expected_price: '2.29', expected_currency: 'EUR', price_record: null, found_prices: [{ price: '2.49', currency: 'EUR' }], tags: [], status: 'wrong_price' },
+      ] }),
     ]).execute();
+    await db.insertInto('kpi_values').values({ id: 'pdf-price', visit_id: 'pdf-visit', kpi_id: 'shelf-audit:price-compliance', category_id: null, value: 50, ...stamp }).execute();
 
     const res = await fetch(`${t.url}/api/app/v1/overview/visits/pdf-visit/report/`, { headers: { authorization: `Token ${API_KEY}` } });
     expect(res.status).toBe(200);
@@ -218,7 +240,7 @@ describe('exports', () => {
     for (const expected of ['Молоко «Простоквашино» 3,2%: 3', 'Γιαούρτι στραγγιστό 2%: 2', 'Crème brûlée Œuf: 5', 'Green tea: 1', 'Shop: Лавка на углу (shop-0)']) {
       expect(text).toContain(expected);
     }
-    for (const expected of ['Morning round', 'Review status: reviewed', 'Display 0', 'Product 3: 4', 'Unknown product: 2', 'Planogram: 50% (4 of 8 faces placed correctly)', `Missing: Product ${data.mhl_records.find((r) => r.id === 'mhl-0-1')!.sku_id.slice(4)}`, 'Add 2 facings of Product 5 on shelf 2', '2 boxes']) {
+    for (const expected of ['Morning round', 'Review status: reviewed', 'Display 0', 'Product 3: 4', 'Unknown product: 2', 'Planogram: 50% (4 of 8 faces placed correctly)', `Missing: Product ${data.mhl_records.find((r) => r.id === 'mhl-0-1')!.sku_id.slice(4)}`, 'Add 2 facings of Product 5 on shelf 2', '2 boxes', 'Price compliance: 50%', "Prices: 50% (1 of 2 tags show the price list's price)", 'Fix the price tag of Crème brûlée Œuf: it shows 2.49 EUR, the price list says 2.29 EUR']) {
       expect(text).toContain(expected);
     }
     // The photo is in it.

@@ -33,6 +33,14 @@ test('overview: figures, filters, click-through to the visits, CSV export, revie
   const totals = page.getByLabel('Totals');
   await expect(totals.getByRole('button', { name: /Visits/ })).toContainText(String(kpis.totals.visits));
   await expect(totals.getByRole('button', { name: /On-shelf availability/ })).toContainText(`${kpis.totals.osa.toFixed(1)}%`);
+  // Price compliance: a total, a column of the periods and of the stores, a line of the chart.
+  expect(kpis.totals.price).not.toBeNull();
+  await expect(totals.getByRole('button', { name: /Price compliance/ })).toContainText(`${kpis.totals.price.toFixed(1)}%`);
+  const pricedPeriod = kpis.series.find((p: { price: number | null }) => p.price !== null);
+  const periodRow = page.getByRole('table', { name: 'KPIs by period' }).getByRole('row').filter({ has: page.getByRole('button', { name: pricedPeriod.period }) });
+  await expect(periodRow.getByRole('cell').nth(4)).toHaveText(`${pricedPeriod.price.toFixed(1)}%`);
+  await expect(page.locator('.recharts-legend-item', { hasText: 'Price %' })).toBeVisible();
+  await expect(page.locator('path.recharts-line-curve[stroke="#ef6c00"]')).toHaveCount(1);
   // The charts are drawn (SVG), with nothing refused by the CSP.
   await expect(page.locator('svg.recharts-surface').first()).toBeVisible();
   await expect(page.getByRole('table', { name: 'KPIs by period' }).getByRole('row')).toHaveCount(kpis.series.length + 1);
@@ -54,6 +62,8 @@ test('overview: figures, filters, click-through to the visits, CSV export, revie
   const storeRows = page.getByRole('table', { name: 'Stores' }).getByRole('row');
   await expect(storeRows).toHaveCount(stores.results.length + 1);
   await expect(storeRows.nth(1)).toContainText(stores.results[0].shop_name);
+  const pricedStore = stores.results.findIndex((r: { price: number | null }) => r.price !== null);
+  await expect(storeRows.nth(pricedStore + 1).getByRole('cell').nth(4)).toHaveText(`${stores.results[pricedStore].price.toFixed(1)}%`);
   await storeRows.nth(1).getByRole('button').click();
   await expect(page.getByRole('region', { name: `Visits of ${stores.results[0].shop_name}` }).getByText(`${stores.results[0].visits} visits, latest first.`)).toBeVisible();
 

@@ -9,7 +9,7 @@ import { insertWrite, write, type WriteContext } from '../storage/transaction.js
 import type { SyncEntityName, TableOf } from '../storage/sync-registry.js';
 import { NotFoundError, RejectedError, ValidationError, messages } from './errors.js';
 import { centsOf, moneyText } from './money.js';
-import { projectVisits } from './overview/projection.js';
+import { projectVisits, reclassifyChanged, skuClasses } from './overview/projection.js';
 
 export type TableName = keyof Omit<Database, 'outbox'>;
 type Row = Record<string, unknown>;
@@ -361,6 +361,8 @@ export async function createRecord(ctx: WriteContext, def: ResourceDef, input: R
   const { rows } = await insertRow<Row>(db, def.table, row, returned ?? undefined);
   await checkAfterWrite(ctx, def, row.id);
   ctx.changed(def.entity, row.id);
+  // A visit's reports may name the SKU before it arrives: its facts take its brand and category now.
+  if (def.entity === 'sku') await reclassifyChanged(ctx.trx, new Map(), [row.id]);
   return returned ? present(def, rows[0]) : getRecord(ctx.trx, def, row.id);
 }
 
@@ -383,6 +385,8 @@ export async function updateRecord(ctx: WriteContext, def: ResourceDef, id: stri
   if (!(await exists(db, def.table, id))) throw new NotFoundError(def.label);
   await checkInput(db, def, input, id);
   const newIdValue = (input.id as string | undefined) ?? id;
+  // An SKU moved to another brand or category counts under the new one in the overview at once.
+  const skuBefore = def.entity === 'sku' ? await skuClasses(ctx.trx, [id]) : null;
   const update = db
     .updateTable(def.table)
     .set({ ...columns(def, input), id: newIdValue, updated_at: now() })
@@ -392,6 +396,8 @@ export async function updateRecord(ctx: WriteContext, def: ResourceDef, id: stri
   await checkAfterWrite(ctx, def, newIdValue);
   if (newIdValue !== id) ctx.changed(def.entity, id, 'delete');
   ctx.changed(def.entity, newIdValue);
+  // A new id: the facts under the old one lose its brand and category, those under the new one take them.
+  if (skuBefore) await reclassifyChanged(ctx.trx, new Map([...skuBefore].flatMap(([, v]) => [[id, v], [newIdValue, v]])), [id, newIdValue]);
   return returned ? present(def, rows[0] as Row) : getRecord(ctx.trx, def, newIdValue);
 }
 
@@ -404,6 +410,7 @@ function isForeignKeyViolation(error: unknown): boolean {
 export async function deleteRecord(ctx: WriteContext, def: ResourceDef, id: string): Promise<void> {
   const db = ctx.trx as AnyDb;
   if (!(await exists(db, def.table, id))) throw new NotFoundError(def.label);
+  const skuBefore = def.entity === 'sku' ? await skuClasses(ctx.trx, [id]) : null;
   try {
     await db.deleteFrom(def.table).where('id', '=', id).execute();
   } catch (error) {
@@ -416,4 +423,6 @@ export async function deleteRecord(ctx: WriteContext, def: ResourceDef, id: stri
   ctx.changed(def.entity, id, 'delete');
   // A visit's facts in the overview go with it.
   if (def.entity === 'visit') await projectVisits(ctx.trx, [id]);
+  // Its facts lose its brand and category (the reports naming it keep its id).
+  if (skuBefore) await reclassifyChanged(ctx.trx, skuBefore, [id]);
 }

@@ -29,6 +29,7 @@ const KpiFigures = {
   osa: Percent('Mean on-shelf availability of the must-have lists'),
   planogram: Percent('Mean planogram compliance'),
   facings: Nullable(Type.Number({ description: 'Mean total facings per visit' })),
+  price: Percent('Mean price compliance (price tags showing the price list\'s price)'),
 };
 export const KpiSeries = Type.Object({
   date_from: Type.String(),
@@ -52,6 +53,7 @@ export const StoreRow = Type.Object({
   osa: Percent('Mean OSA of the shop\'s visits'),
   planogram: Percent('Mean planogram compliance of the shop\'s visits'),
   facings: Nullable(Type.Number({ description: 'Mean facings per visit' })),
+  price: Percent('Mean price compliance of the shop\'s visits'),
   missing: Type.Integer({ description: 'Must-haves missing, summed over the visits' }),
   flagged: Type.Integer({ description: 'Photos flagged by their pixel checks' }),
   last_visit: Type.String(),
@@ -103,6 +105,7 @@ export const VisitRow = Type.Object({
   osa: Nullable(Type.Number()),
   planogram: Nullable(Type.Number()),
   facings: Nullable(Type.Number()),
+  price: Nullable(Type.Number({ description: 'Price compliance (percent); null until its price tags are read against a price list' })),
   photos: Type.Integer(),
   unknown_facings: Type.Integer(),
   flagged: Type.Integer(),

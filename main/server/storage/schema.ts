@@ -398,6 +398,8 @@ export interface OverviewVisitTable {
   osa: number | null;
   planogram: number | null;
   facings: number | null;
+  /** The visit's price compliance (%), once its price tags are read against a price list. */
+  price: number | null;
   photos: number;
   unknown_facings: number;
   retaken: number;
@@ -435,6 +437,16 @@ export interface OverviewVisitCategoryTable {
   display_id: string;
   category_id: string;
   started_date: string | null;
+}
+
+/** A visit's facings on one display ('*': all), of one category ('*': any, '' none) and brand ('' none). Local. */
+export interface OverviewVisitShareTable {
+  visit_id: string;
+  display_id: string;
+  category_id: string;
+  brand_id: string;
+  started_date: string | null;
+  facings: number;
 }
 
 /** A visit's facings of one brand ('' for products of none). Local. */
@@ -495,6 +507,7 @@ export interface Database {
   overview_visit_products: OverviewVisitProductTable;
   overview_visit_categories: OverviewVisitCategoryTable;
   overview_visit_brands: OverviewVisitBrandTable;
+  overview_visit_shares: OverviewVisitShareTable;
   overview_state: SettingTable;
 }
 

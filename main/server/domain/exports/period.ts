@@ -31,6 +31,7 @@ export const EXPORT_COLUMNS: { key: keyof VisitRow; header: string; width: numbe
   { key: 'osa', header: 'osa', width: 8 },
   { key: 'planogram', header: 'planogram', width: 10 },
   { key: 'facings', header: 'facings', width: 8 },
+  { key: 'price', header: 'price', width: 8 },
   { key: 'photos', header: 'photos', width: 8 },
   { key: 'unknown_facings', header: 'unknown_facings', width: 10 },
   { key: 'flagged', header: 'flagged', width: 8 },

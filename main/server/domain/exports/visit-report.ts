@@ -37,6 +37,13 @@ interface PlanogramBody {
   correct_faces: number;
   actions?: { type: string; sku_id: string | null; message: string }[];
 }
+/** PRICE_COMPLIANCE (scenes/reports/bodies.ts), the fields the report shows. */
+interface PriceBody {
+  compliance: number | null;
+  checked: number;
+  ok: number;
+  skus: { sku_id: string; name: string | null; expected_price: string | null; expected_currency: string | null; found_prices: { price: string; currency: string | null }[]; status: string }[];
+}
 interface MhlBody {
   compliance: number;
   records: { mhl_record_id: string; compliant: boolean; found_sku_id: string | null }[];
@@ -134,6 +141,7 @@ async function write(doc: PDFKit.PDFDocument, data: Awaited<ReturnType<typeof re
   doc.font('Body').fontSize(10);
   doc.text(`On-shelf availability (must-have list): ${percent(kpis.get(KPI_CIDS.osa))}`);
   doc.text(`Planogram compliance: ${percent(kpis.get(KPI_CIDS.planogram))}`);
+  doc.text(`Price compliance: ${percent(kpis.get(KPI_CIDS.price))}`);
   doc.text(`Total facings: ${kpis.get(KPI_CIDS.facings) ?? '-'}`);
   doc.text(`Scenes: ${scenes.length}`);
   if (scenes.length === 0) doc.moveDown().text('No photos were taken in this visit.');
@@ -195,11 +203,18 @@ async function write(doc: PDFKit.PDFDocument, data: Awaited<ReturnType<typeof re
     } else {
       doc.text('Must-have list: none');
     }
-    const actions = planogram?.actions ?? [];
+    const prices = reports.get('PRICE_COMPLIANCE') as PriceBody | undefined;
+    doc.text(`Prices: ${prices && prices.compliance !== null ? `${percent(prices.compliance * 100)} (${prices.ok} of ${prices.checked} tags show the price list's price)` : 'not checked'}`);
+    const money = (p: string, currency: string | null) => `${p}${currency ? ` ${currency}` : ''}`;
+    const wrong = (prices?.skus ?? []).filter((k) => k.status === 'wrong_price' && k.expected_price !== null);
+    const actions = [
+      ...(planogram?.actions ?? []).map((a) => a.message),
+      ...wrong.map((k) => `Fix the price tag of ${k.name ?? k.sku_id}: it shows ${k.found_prices.map((f) => money(f.price, f.currency)).join(', ')}, the price list says ${money(k.expected_price!, k.expected_currency)}`),
+    ];
     doc.moveDown(0.5).font('Bold').fontSize(11).text('Actions to take');
     doc.font('Body').fontSize(9);
     if (actions.length === 0) doc.text('None.');
-    for (const a of actions) doc.text(`- ${text(a.message)}`);
+    for (const a of actions) doc.text(`- ${text(a)}`);
   }
   doc.end();
 }

@@ -9,7 +9,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { addDays, dayOf, type OverviewFilters } from './filters.js';
-import { ALL_DISPLAYS, KPI_CIDS } from './projection.js';
+import { ALL_DISPLAYS, ANY_CATEGORY, KPI_CIDS } from './projection.js';
 
 export { KPI_CIDS };
 
@@ -56,20 +56,25 @@ function visitConditions(f: OverviewFilters): RawBuilder<unknown> {
     c.push(sql`exists (select 1 from overview_visit_brands b where b.visit_id = ov.visit_id and b.brand_id = ${f.brand})`);
   } else if (f.brand === undefined && f.category !== undefined) {
     c.push(sql`ov.visit_id in (select vc.visit_id from overview_visit_categories vc where vc.display_id = ${displayKey(f)} and vc.category_id = ${f.category} and ${inRange(f, sql.ref('vc.started_date'))})`);
-  } else if (f.brand !== undefined || f.category !== undefined) {
-    c.push(sql`ov.visit_id in (select p.visit_id from overview_visit_products p where ${productConditions(f)} and ${inRange(f, sql.ref('p.started_date'))})`);
+  } else if (f.brand !== undefined) {
+    // A brand on a display or in a category: from the visits' facings by display, category and brand
+    // (a row per visit and brand where the product rows were dozens).
+    c.push(sql`ov.visit_id in (select s.visit_id from overview_visit_shares s where s.display_id = ${displayKey(f)}
+      and s.category_id = ${f.category ?? ANY_CATEGORY} and s.brand_id = ${f.brand} and ${inRange(f, sql.ref('s.started_date'))})`);
   }
   return join(c);
 }
 
 /**
  * Every per-visit figure of the filtered visits as the CTE `vr`, one row per visit; the must-haves
- * missing counted among the products of the display, brand and category asked.
+ * missing counted among the products of the display, brand and category asked (`missingToo` false:
+ * a figure that does not show them, which saves reading the missing products: vr.missing is then the
+ * visit's whole count).
  */
-function perVisit(f: OverviewFilters): RawBuilder<unknown> {
-  const columns = sql`ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings,
+function perVisit(f: OverviewFilters, missingToo = true): RawBuilder<unknown> {
+  const columns = sql`ov.visit_id as id, ov.name, ov.shop, ov.shop_name, ov.agent, ov.started_date, ov.review, ov.osa, ov.planogram, ov.facings, ov.price,
     ov.photos, ov.unknown_facings, ov.retaken, ov.flagged, ov.unjoined`;
-  if (!narrowed(f)) return sql`with vr as (select ${columns}, ov.missing from overview_visits ov where ${visitConditions(f)})`;
+  if (!narrowed(f) || !missingToo) return sql`with vr as (select ${columns}, ov.missing from overview_visits ov where ${visitConditions(f)})`;
   return sql`with bm as (
       select p.visit_id, count(*) as n from overview_visit_products p
       where p.missing = 1 and ${productConditions(f)} and ${inRange(f, sql.ref('p.started_date'))}
@@ -87,6 +92,7 @@ export interface KpiPoint {
   osa: number | null;
   planogram: number | null;
   facings: number | null;
+  price: number | null;
 }
 
 interface Sums {
@@ -94,6 +100,7 @@ interface Sums {
   osa: [number, number];
   planogram: [number, number];
   facings: [number, number];
+  price: [number, number];
 }
 
 /** The period a day falls in: the day, the Monday of its ISO week, or its month's first day. */
@@ -104,18 +111,18 @@ export function periodOf(day: string, bucket: Bucket): string {
   return dayOf(addDays(d, -((d.getUTCDay() + 6) % 7)));
 }
 
-/** The KPIs of the filtered visits per period: visits, mean OSA and planogram compliance (%), mean facings per visit. */
+/** The KPIs of the filtered visits per period: visits, mean OSA, planogram and price compliance (%), mean facings per visit. */
 export async function kpiSeries(db: Db, f: OverviewFilters, bucket: Bucket): Promise<{ series: KpiPoint[]; totals: Omit<KpiPoint, 'period'> }> {
-  const { rows } = await sql<Record<string, unknown>>`${perVisit(f)}
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(f, false)}
     select substr(started_date, 1, 10) as day, count(*) as visits,
       sum(osa) as osa_sum, count(osa) as osa_n, sum(planogram) as pl_sum, count(planogram) as pl_n,
-      sum(facings) as fa_sum, count(facings) as fa_n
+      sum(facings) as fa_sum, count(facings) as fa_n, sum(price) as pr_sum, count(price) as pr_n
     from vr group by substr(started_date, 1, 10) order by day`.execute(db);
   const periods = new Map<string, Sums>();
-  const total: Sums = { visits: 0, osa: [0, 0], planogram: [0, 0], facings: [0, 0] };
+  const total: Sums = { visits: 0, osa: [0, 0], planogram: [0, 0], facings: [0, 0], price: [0, 0] };
   for (const r of rows) {
     const key = periodOf(String(r.day), bucket);
-    const s = periods.get(key) ?? { visits: 0, osa: [0, 0], planogram: [0, 0], facings: [0, 0] };
+    const s = periods.get(key) ?? { visits: 0, osa: [0, 0], planogram: [0, 0], facings: [0, 0], price: [0, 0] };
     for (const target of [s, total]) {
       target.visits += Number(r.visits);
       target.osa[0] += Number(r.osa_sum ?? 0);
@@ -124,6 +131,8 @@ export async function kpiSeries(db: Db, f: OverviewFilters, bucket: Bucket): Pro
       target.planogram[1] += Number(r.pl_n);
       target.facings[0] += Number(r.fa_sum ?? 0);
       target.facings[1] += Number(r.fa_n);
+      target.price[0] += Number(r.pr_sum ?? 0);
+      target.price[1] += Number(r.pr_n);
     }
     periods.set(key, s);
   }
@@ -132,6 +141,7 @@ export async function kpiSeries(db: Db, f: OverviewFilters, bucket: Bucket): Pro
     osa: s.osa[1] ? round2(s.osa[0] / s.osa[1]) : null,
     planogram: s.planogram[1] ? round2(s.planogram[0] / s.planogram[1]) : null,
     facings: s.facings[1] ? round2(s.facings[0] / s.facings[1]) : null,
+    price: s.price[1] ? round2(s.price[0] / s.price[1]) : null,
   });
   return { series: [...periods].map(([period, s]) => ({ period, ...point(s) })), totals: point(total) };
 }
@@ -145,6 +155,7 @@ export interface StoreRow {
   osa: number | null;
   planogram: number | null;
   facings: number | null;
+  price: number | null;
   missing: number;
   flagged: number;
   last_visit: string;
@@ -153,7 +164,7 @@ export interface StoreRow {
 /** One row per shop: means of its visits' KPIs, must-haves missing (summed over visits); worst OSA first, then planogram. */
 export async function stores(db: Db, f: OverviewFilters, page: Paging): Promise<{ count: number; results: StoreRow[] }> {
   const grouped = sql`select shop, max(shop_name) as shop_name, count(*) as visits, avg(osa) as osa, avg(planogram) as planogram,
-      avg(facings) as facings, sum(missing) as missing, sum(flagged) as flagged, max(started_date) as last_visit
+      avg(facings) as facings, avg(price) as price, sum(missing) as missing, sum(flagged) as flagged, max(started_date) as last_visit
     from vr group by shop`;
   const { rows } = await sql<Record<string, unknown>>`${perVisit(f)}, g as (${grouped})
     select g.*, count(*) over () as total from g
@@ -170,6 +181,7 @@ export async function stores(db: Db, f: OverviewFilters, page: Paging): Promise<
       osa: round2(r.osa),
       planogram: round2(r.planogram),
       facings: round2(r.facings),
+      price: round2(r.price),
       missing: Number(r.missing ?? 0),
       flagged: Number(r.flagged ?? 0),
       last_visit: String(r.last_visit),
@@ -273,20 +285,22 @@ export async function shareByBrand(db: Db, f: OverviewFilters): Promise<{ facing
   }
   // The products of the display and category asked, from their index; the visits' other filters
   // (a row of the display and category is already a visit with a scene and a product of them) by semi-join.
+  // Read from the visits' facings by display, category and brand (overview_visit_shares).
   const visitsToo = f.shop !== undefined || f.agent !== undefined || f.review !== undefined || f.brand !== undefined;
   const inVisits = (column: RawBuilder<unknown>) => (visitsToo ? sql`and ${column} in (select ov.visit_id from overview_visits ov where ${visitConditions(f)})` : sql``);
   const { rows } = await sql<Record<string, unknown>>`
-    select p.brand_id as brand, max(br.name) as brand_name, sum(p.facings) as facings
-    from overview_visit_products p left join brands br on br.id = p.brand_id
-    where ${productConditions(f, false)} and p.facings > 0 and ${inRange(f, sql.ref('p.started_date'))} ${inVisits(sql.ref('p.visit_id'))}
-    group by p.brand_id`.execute(db);
+    select s.brand_id as brand, max(br.name) as brand_name, sum(s.facings) as facings
+    from overview_visit_shares s left join brands br on br.id = s.brand_id
+    where s.display_id = ${displayKey(f)} and s.category_id = ${f.category ?? ANY_CATEGORY} and s.facings > 0
+      and ${inRange(f, sql.ref('s.started_date'))} ${inVisits(sql.ref('s.visit_id'))}
+    group by s.brand_id`.execute(db);
   const { rows: unknown } =
     f.display !== undefined
       ? await sql<{ n: unknown }>`select sum(d.unknown_facings) as n from overview_visit_displays d
           where d.display_id = ${f.display} and ${inRange(f, sql.ref('d.started_date'))}
           ${visitsToo || f.category !== undefined ? sql`and d.visit_id in (select ov.visit_id from overview_visits ov where ${visitConditions(f)})` : sql``}`.execute(db)
       : await sql<{ n: unknown }>`select sum(ov.unknown_facings) as n from overview_visits ov where ${visitConditions(f)}`.execute(db);
-  return shares(rows, Number(unknown[0]?.n ?? 0));
+  return shares(rows.map((r) => ({ ...r, brand: r.brand === '' ? null : r.brand })), Number(unknown[0]?.n ?? 0));
 }
 
 function shares(rows: Record<string, unknown>[], unknown: number): { facings: number; unknown_facings: number; results: ShareRow[] } {
@@ -310,12 +324,12 @@ export interface AgentRow {
 
 /** Per auditor (the visit's agent): visits, photos, photos flagged by their pixel checks, photos retaken; most flagged and retaken first. */
 export async function agentsOverview(db: Db, f: OverviewFilters, page: Paging): Promise<{ count: number; results: AgentRow[] }> {
-  const { rows } = await sql<Record<string, unknown>>`${perVisit(f)},
+  const { rows } = await sql<Record<string, unknown>>`${perVisit(f, false)},
     g as (select agent, count(*) as visits, sum(photos) as photos, sum(flagged) as flagged, sum(retaken) as retaken from vr group by agent)
     select g.*, a.name as agent_name, count(*) over () as total from g left join agents a on a.id = g.agent
     order by g.flagged + g.retaken desc, g.visits desc, (case when g.agent is null then 1 else 0 end), g.agent
     limit ${page.limit} offset ${page.offset}`.execute(db);
-  const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${perVisit(f)} select count(*) as n from (select agent from vr group by agent) x`);
+  const count = rows.length ? Number(rows[0].total) : page.offset === 0 ? 0 : await countOf(db, sql`${perVisit(f, false)} select count(*) as n from (select agent from vr group by agent) x`);
   return {
     count,
     results: rows.map((r) => ({
@@ -342,6 +356,7 @@ export interface VisitRow {
   osa: number | null;
   planogram: number | null;
   facings: number | null;
+  price: number | null;
   photos: number;
   unknown_facings: number;
   flagged: number;
@@ -353,17 +368,18 @@ export interface VisitRow {
   reasons: string[];
 }
 
-/** Below this (percent), a visit's OSA or planogram compliance needs a look. */
+/** Below this (percent), a visit's OSA, planogram or price compliance needs a look. */
 export const LOW_SCORE = 80;
 
 /**
  * How much a visit needs a person, in points: unreviewed 40 (in review 20), one per unknown facing
- * up to 20, 20 each for OSA and planogram compliance below LOW_SCORE, 10 per flagged photo up to 30,
+ * up to 20, 20 each for OSA, planogram and price compliance below LOW_SCORE, 10 per flagged photo up to 30,
  * 10 per photo not joined into the bay up to 20.
  */
 const PRIORITY = sql<number>`(case review when 'unreviewed' then 40 when 'in_review' then 20 else 0 end)
   + (case when unknown_facings > 20 then 20 else unknown_facings end)
   + (case when osa < ${LOW_SCORE} then 20 else 0 end) + (case when planogram < ${LOW_SCORE} then 20 else 0 end)
+  + (case when price < ${LOW_SCORE} then 20 else 0 end)
   + (case when flagged > 3 then 30 else flagged * 10 end)
   + (case when unjoined > 2 then 20 else unjoined * 10 end)`;
 
@@ -379,6 +395,7 @@ function visitRow(r: Record<string, unknown>): VisitRow {
     osa: num(r.osa),
     planogram: num(r.planogram),
     facings: num(r.facings),
+    price: num(r.price),
     photos: Number(r.photos),
     unknown_facings: Number(r.unknown_facings),
     flagged: Number(r.flagged),
@@ -390,7 +407,8 @@ function visitRow(r: Record<string, unknown>): VisitRow {
   const reasons: string[] = [];
   if (row.review !== 'reviewed') reasons.push(row.review);
   if (row.unknown_facings > 0) reasons.push('unknown_products');
-  if ((row.osa !== null && row.osa < LOW_SCORE) || (row.planogram !== null && row.planogram < LOW_SCORE)) reasons.push('low_score');
+  const low = (v: number | null) => v !== null && v < LOW_SCORE;
+  if (low(row.osa) || low(row.planogram) || low(row.price)) reasons.push('low_score');
   if (row.flagged > 0) reasons.push('flagged_photos');
   if (row.unjoined > 0) reasons.push('unjoined_photos');
   if (row.missing > 0) reasons.push('missing_must_haves');
@@ -413,7 +431,7 @@ export async function reviewQueue(db: Db, f: OverviewFilters, page: Paging): Pro
       sum(case when review = 'unreviewed' then 1 else 0 end) over () as unreviewed,
       sum(case when review = 'in_review' then 1 else 0 end) over () as in_review,
       sum(case when unknown_facings > 0 then 1 else 0 end) over () as unknown_products,
-      sum(case when osa < ${LOW_SCORE} or planogram < ${LOW_SCORE} then 1 else 0 end) over () as low_score,
+      sum(case when osa < ${LOW_SCORE} or planogram < ${LOW_SCORE} or price < ${LOW_SCORE} then 1 else 0 end) over () as low_score,
       sum(case when flagged > 0 then 1 else 0 end) over () as flagged_photos,
       sum(case when unjoined > 0 then 1 else 0 end) over () as unjoined_photos`;
   // The page and the counts in one pass over the visits; a page past the end counts on its own.

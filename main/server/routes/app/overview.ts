@@ -36,7 +36,7 @@ const overview: FastifyPluginAsyncTypebox = async (app) => {
     app.pageCache.send(request, reply, page, compute);
 
   app.get('/overview/kpis/', {
-    schema: { tags, summary: 'Visit KPIs over time (OSA, planogram compliance, facings), per day, week or month', querystring: KpiSeriesQuery, response: { 200: KpiSeries, ...errorResponses } },
+    schema: { tags, summary: 'Visit KPIs over time (OSA, planogram and price compliance, facings), per day, week or month', querystring: KpiSeriesQuery, response: { 200: KpiSeries, ...errorResponses } },
   }, async (request, reply) => {
     const f = await prepare(request.query);
     const bucket: Bucket = request.query.bucket ?? 'day';

@@ -21,6 +21,7 @@ import { tableVersions } from './0027-table-versions.js';
 import { priceList } from './0028-price-list.js';
 import { priceTagReviews } from './0029-price-tag-reviews.js';
 import { overviewProjection } from './0030-overview-projection.js';
+import { overviewPrices } from './0031-overview-prices.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': core,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0028-price-list': priceList,
   '0029-price-tag-reviews': priceTagReviews,
   '0030-overview-projection': overviewProjection,
+  '0031-overview-prices': overviewPrices,
 };

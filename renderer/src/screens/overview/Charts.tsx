@@ -2,7 +2,7 @@
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from 'recharts';
 import type { KpiSeriesAnswer, ShareAnswer } from './overviewApi';
 
-/** Visits per period (bars, click: the period's visits) with mean OSA and planogram compliance (lines). */
+/** Visits per period (bars, click: the period's visits) with mean OSA, planogram and price compliance (lines). */
 export function KpiChart({ series, onPeriod }: { series: KpiSeriesAnswer['series']; onPeriod(period: string): void }) {
   return (
     <ComposedChart width={760} height={260} data={series} className="chart" aria-label="KPIs over time">
@@ -18,6 +18,7 @@ export function KpiChart({ series, onPeriod }: { series: KpiSeriesAnswer['series
       }} />
       <Line yAxisId="pct" dataKey="osa" name="OSA %" stroke="#2e7d32" isAnimationActive={false} />
       <Line yAxisId="pct" dataKey="planogram" name="Planogram %" stroke="#1565c0" isAnimationActive={false} />
+      <Line yAxisId="pct" dataKey="price" name="Price %" stroke="#ef6c00" isAnimationActive={false} connectNulls />
     </ComposedChart>
   );
 }

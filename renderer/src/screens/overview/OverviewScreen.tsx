@@ -115,6 +115,9 @@ export function OverviewScreen() {
               <span className="kpi-label">Planogram compliance</span> <strong>{pct(kpis.data.totals.planogram)}</strong>
             </button>
             <button type="button" className="kpi-card" onClick={() => open('All visits of the range')}>
+              <span className="kpi-label">Price compliance</span> <strong>{pct(kpis.data.totals.price)}</strong>
+            </button>
+            <button type="button" className="kpi-card" onClick={() => open('All visits of the range')}>
               <span className="kpi-label">Facings per visit</span> <strong>{num(kpis.data.totals.facings)}</strong>
             </button>
           </div>
@@ -141,13 +144,13 @@ export function OverviewScreen() {
                 </Suspense>
                 <table className="figures" aria-label="KPIs by period">
                   <thead>
-                    <tr><th>Period</th><th>Visits</th><th>OSA</th><th>Planogram</th><th>Facings</th></tr>
+                    <tr><th>Period</th><th>Visits</th><th>OSA</th><th>Planogram</th><th>Price</th><th>Facings</th></tr>
                   </thead>
                   <tbody>
                     {kpis.data.series.map((p) => (
                       <tr key={p.period}>
                         <td><button type="button" className="link" onClick={() => open(`Visits of ${p.period}`, { period: p.period, bucket })}>{p.period}</button></td>
-                        <td>{p.visits}</td><td>{pct(p.osa)}</td><td>{pct(p.planogram)}</td><td>{num(p.facings)}</td>
+                        <td>{p.visits}</td><td>{pct(p.osa)}</td><td>{pct(p.planogram)}</td><td>{pct(p.price)}</td><td>{num(p.facings)}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -166,12 +169,12 @@ export function OverviewScreen() {
           {stores.loading && !stores.data && <Loading what="stores" />}
           {stores.data && (stores.data.results.length === 0 ? <Empty>No store in this range.</Empty> : (
             <table className="figures" aria-label="Stores">
-              <thead><tr><th>Shop</th><th>Visits</th><th>OSA</th><th>Planogram</th><th>Missing</th><th>Last visit</th></tr></thead>
+              <thead><tr><th>Shop</th><th>Visits</th><th>OSA</th><th>Planogram</th><th>Price</th><th>Missing</th><th>Last visit</th></tr></thead>
               <tbody>
                 {stores.data.results.map((r) => (
                   <tr key={r.shop ?? ''}>
                     <td><button type="button" className="link" onClick={() => open(`Visits of ${r.shop_name ?? r.shop ?? 'no shop'}`, { shop: r.shop ?? '' })}>{r.shop_name ?? r.shop ?? '—'}</button></td>
-                    <td>{r.visits}</td><td>{pct(r.osa)}</td><td>{pct(r.planogram)}</td><td>{r.missing}</td><td>{r.last_visit.slice(0, 10)}</td>
+                    <td>{r.visits}</td><td>{pct(r.osa)}</td><td>{pct(r.planogram)}</td><td>{pct(r.price)}</td><td>{r.missing}</td><td>{r.last_visit.slice(0, 10)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -25,7 +25,7 @@ export function VisitTable({ visits, api, label }: { visits: OverviewVisit[]; ap
   return (
     <table className="figures" aria-label={label}>
       <thead>
-        <tr><th>Visit</th><th>Shop</th><th>Agent</th><th>Review</th><th>OSA</th><th>Planogram</th><th>Unknown</th><th>Flagged</th><th>Needs</th><th /></tr>
+        <tr><th>Visit</th><th>Shop</th><th>Agent</th><th>Review</th><th>OSA</th><th>Planogram</th><th>Price</th><th>Unknown</th><th>Flagged</th><th>Needs</th><th /></tr>
       </thead>
       <tbody>
         {visits.map((v) => (
@@ -36,6 +36,7 @@ export function VisitTable({ visits, api, label }: { visits: OverviewVisit[]; ap
             <td>{REASON_LABELS[v.review] ?? 'Reviewed'}</td>
             <td>{pct(v.osa)}</td>
             <td>{pct(v.planogram)}</td>
+            <td>{pct(v.price)}</td>
             <td>{v.unknown_facings}</td>
             <td>{v.flagged}</td>
             <td>{v.reasons.filter((r) => r !== v.review).map((r) => REASON_LABELS[r] ?? r).join(', ')}</td>
