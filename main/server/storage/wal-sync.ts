@@ -96,8 +96,11 @@ export class WalSync {
     const synced = this.synced.tables;
     // Inside a transaction (a group commit in progress) a version may be one not yet committed.
     if (synced && this.tableVersions && this.sqlite.open && !this.sqlite.inTransaction) {
+      const version = this.dataVersion.get();
+      // Nothing committed since the last round (pending()'s own test): no table to read.
+      if (this.commits === this.synced.commits && version === this.synced.version) return null;
       // Another process's commit may have changed a table whose version only this connection moves.
-      const othersCommitted = this.dataVersion.get() !== this.synced.version;
+      const othersCommitted = version !== this.synced.version;
       let unchanged = true;
       for (const t of tables) {
         const v = this.tableVersions.get(t);
