@@ -45,6 +45,11 @@ export type TableVersions = {
   all(): Map<string, bigint>;
   /** Whether the table's version is in the database file, moved by every process's writes. */
   shared(name: string): boolean;
+  /**
+   * PRAGMA data_version and these tables' versions (null: not followed), read in one statement: what
+   * the WAL-sync gate (storage/wal-sync.ts, pendingFor) compares for every answer. Undefined: not known.
+   */
+  withDataVersion?(names: readonly string[]): { dataVersion: number; versions: Array<bigint | null> } | undefined;
 };
 
 /**
@@ -61,6 +66,8 @@ export function sqliteTableVersions(sqlite: SQLite.Database): TableVersions & { 
   let one: SQLite.Statement | undefined;
   let oneShared: SQLite.Statement | undefined;
   let every: SQLite.Statement | undefined;
+  /** withDataVersion's statements, by the tables they read. */
+  const together = new Map<string, SQLite.Statement>();
   // The tables migration 0027 follows in the database file: no TEMP trigger for them.
   let shared = new Set<string>();
   return {
@@ -88,6 +95,19 @@ export function sqliteTableVersions(sqlite: SQLite.Database): TableVersions & { 
       every = sqlite.prepare('SELECT name, version FROM temp.table_version UNION ALL SELECT name, version FROM main.table_versions').raw().safeIntegers();
     },
     get: (name) => (one && oneShared && sqlite.open ? ((shared.has(name) ? oneShared : one).get(name) as bigint | undefined) : undefined),
+    withDataVersion(names) {
+      if (!every || !sqlite.open) return undefined;
+      const key = names.join('\0');
+      let statement = together.get(key);
+      if (!statement) {
+        const versions = names.map((name) => (shared.has(name) ? '(SELECT version FROM main.table_versions WHERE name = ?)' : '(SELECT version FROM temp.table_version WHERE name = ?)'));
+        statement = sqlite.prepare(`SELECT (SELECT data_version FROM pragma_data_version), ${versions.join(', ')}`).raw().safeIntegers();
+        if (together.size >= 64) together.clear();
+        together.set(key, statement);
+      }
+      const [dataVersion, ...versions] = statement.get(...names) as Array<bigint | null>;
+      return { dataVersion: Number(dataVersion), versions };
+    },
     all: () => new Map(every && sqlite.open ? (every.all() as Array<[string, bigint]>) : []),
     shared: (name) => shared.has(name),
   };
