@@ -11,7 +11,9 @@
 // Our server runs the built `serve` CLI, with 1 and 2 processes (--workers) on SQLite, then as the
 // central on a throw-away PostgreSQL (scripts/pg-cluster.mjs) with 1 and 2 processes.
 // The load generator shares the machine's cores with the servers, and other work may run too: read
-// the figures as ratios within one run, not as absolutes.
+// the figures as ratios within one run, not as absolutes. Beside the req/s ratio the table prints
+// DRF's server CPU per request over ours: under other work DRF's workers get less than their cores
+// (and wrk's timeouts leave requests out of its req/s), which moves the req/s ratio but not that one.
 // Env: API_BENCH_SECONDS (default 10), API_BENCH_CONNECTIONS (50), API_BENCH_SKUS (10000),
 // API_BENCH_DRF=0 (skip the baseline), API_BENCH_PG=0 (skip PostgreSQL), API_BENCH_ROWS (comma-separated
 // row names: cold-page-random,cold-brand-get,page-fixed,page-random,brand-get,brand-post,mixed,after-writes,health),
@@ -215,7 +217,10 @@ function table(title, columns, drf) {
     const p99Goal = mode.startsWith('cold') || mode === 'after-writes' ? GOAL_COLD_P99_MS : GOAL_P99_MS;
     // DRF's requests that wrk gave up on (2 s) are left out of its req/s: its ratio is then flattered.
     const verdict = ratio === null ? '' : `${ratio.toFixed(1)}x${ratio >= GOAL_RATIO ? '' : ' (<10x)'}${best.p99 <= p99Goal ? '' : ` (p99>${p99Goal})`}${drf[mode].bad ? ` (DRF: ${drf[mode].bad} timed out)` : ''}`;
-    console.log(`${label.padEnd(38)} ${ours.map(cell).join(' ')} ${drf ? cell(drf[mode]) : ''}   ${verdict}`);
+    // Server CPU per request, DRF's over ours: what the ratio of req/s would be with the cores to
+    // spare; unlike req/s it does not depend on how the machine's other work shares the cores out.
+    const cpu = drf?.[mode]?.cpuUs && best?.cpuUs ? `  CPU/req ${(drf[mode].cpuUs / best.cpuUs).toFixed(0)}x less` : '';
+    console.log(`${label.padEnd(38)} ${ours.map(cell).join(' ')} ${drf ? cell(drf[mode]) : ''}   ${verdict}${cpu}`);
   }
 }
 

@@ -40,7 +40,7 @@ export interface AppOptions {
   sync?: EngineOptions;
 }
 
-export async function buildApp({ db, readDb = db, config: given, changeStamp = () => null, keyStamp = () => null, tableStamp = () => changeStamp(), stampSet = () => ({ data: changeStamp, table: tableStamp }), sync }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, readDb = db, config: given, changeStamp = () => null, keyStamp = () => null, tableStamp = () => changeStamp(), stampSet = () => ({ data: changeStamp, table: tableStamp, keys: keyStamp }), sync }: AppOptions): Promise<FastifyInstance> {
   const config = resolveConfig(given);
   const schemas = new LazySchemas();
   const app = Fastify({

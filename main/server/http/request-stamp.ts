@@ -71,7 +71,12 @@ export function requestTableStamp(request: FastifyRequest, table: string): Promi
   return read;
 }
 
-/** The API keys' stamp as of this request, likewise. */
+/**
+ * The API keys' stamp as of this request, likewise. A read takes it from the request's stamp set (on
+ * SQLite one statement reads them all); a write reads it alone, so that its stamp set, read on first
+ * use, is read after whatever the write did before (a write's caches must see its own write).
+ */
 export function requestKeyStamp(request: FastifyRequest): Promise<string | null> {
-  return (request.keyStampRead ??= Promise.resolve(request.server.keyStamp()));
+  const read = request.method === 'GET' || request.method === 'HEAD';
+  return (request.keyStampRead ??= read ? stampSetOf(request).then((set) => set.keys()) : Promise.resolve(request.server.keyStamp()));
 }

@@ -96,11 +96,17 @@ export class WalSync {
     const synced = this.synced.tables;
     // Inside a transaction (a group commit in progress) a version may be one not yet committed.
     if (synced && this.tableVersions && this.sqlite.open && !this.sqlite.inTransaction) {
+      // One statement for data_version and the tables' versions (one read transaction, not one each).
+      const now = this.tableVersions.withDataVersion?.(tables);
+      const version = now ? now.dataVersion : this.dataVersion.get();
+      // Nothing committed since the last round (pending()'s own test): no table to compare.
+      if (this.commits === this.synced.commits && version === this.synced.version) return null;
       // Another process's commit may have changed a table whose version only this connection moves.
-      const othersCommitted = this.dataVersion.get() !== this.synced.version;
+      const othersCommitted = version !== this.synced.version;
       let unchanged = true;
-      for (const t of tables) {
-        const v = this.tableVersions.get(t);
+      for (let i = 0; i < tables.length; i++) {
+        const t = tables[i];
+        const v = now ? (now.versions[i] ?? undefined) : this.tableVersions.get(t);
         if (v === undefined || synced.get(t) !== v || (othersCommitted && !this.tableVersions.shared(t))) {
           unchanged = false;
           break;
