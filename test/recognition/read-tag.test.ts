@@ -6,7 +6,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { RawPixels } from '../../main/server/recognition/identification/image-input.js';
 import { readEan } from '../../main/server/recognition/prices/ean.js';
-import { readTags } from '../../main/server/recognition/prices/read-tag.js';
+import { joinSmallCents, readTags } from '../../main/server/recognition/prices/read-tag.js';
+import { readTag } from '../../main/server/recognition/prices/price-text.js';
 import { DATA } from './fixtures.js';
 
 async function render(svg: string): Promise<RawPixels> {
@@ -105,5 +106,19 @@ describe('reading real tags', () => {
       { x1: 470, y1: 1175, x2: 610, y2: 1252 },
     ]);
     expect(reads.map(price)).toEqual([2050, 1520, 990]);
+  });
+});
+
+describe('putting a tag’s lines together', () => {
+  const line = (text: string, x1: number, height: number) => ({ text, score: 0.95, box: { x1, y1: 10, x2: x1 + text.length * height * 0.6, y2: 10 + height }, height, chars: [] });
+
+  it('reads a cents sign the OCR took for a "t" ("83t", the price line alone) as cents, and nothing else so', () => {
+    // PP-OCR's dictionary has no "¢": a ¢ printed as large as the digits comes back as "t".
+    expect(readTag(joinSmallCents([line('83t', 20, 40)]))).toMatchObject({ status: 'read', price: { hundredths: 83 } });
+    expect(readTag(joinSmallCents([line('Product 3', 5, 10), line('7t', 20, 40)]))).toMatchObject({ status: 'read', price: { hundredths: 7 } });
+    // Not a lone one- or two-digit number before it: left as read (a pack size, a word).
+    expect(joinSmallCents([line('125t', 20, 40)])[0].text).toBe('125t');
+    expect(joinSmallCents([line('83 tea', 20, 40)])[0].text).toBe('83 tea');
+    expect(readTag(joinSmallCents([line('125t', 20, 40)])).status).toBe('unreadable');
   });
 });

@@ -153,8 +153,19 @@ function readScore(lines: readonly ScoredLine[], reading: TagReading): number {
  * baseline.
  */
 export function joinSmallCents(lines: readonly OcrLine[], image?: RawPixels): ScoredLine[] {
-  // A leading "S" before digits is the OCR's reading of a "$".
-  const out: ScoredLine[] = lines.map((l) => ({ text: l.text.trim().replace(/^S(?=\s?\d)/, '$'), height: l.height, score: l.score, box: l.box, source: l }));
+  // A leading "S" before digits is the OCR's reading of a "$". A line of one or two digits and a "t"
+  // is a price in cents: the OCR's dictionary has no "¢" and reads one printed as large as the
+  // digits as "t" (a "c" is parsed as cents already).
+  const out: ScoredLine[] = lines.map((l) => ({
+    text: l.text
+      .trim()
+      .replace(/^S(?=\s?\d)/, '$')
+      .replace(/^(\d{1,2})t$/, '$1¢'),
+    height: l.height,
+    score: l.score,
+    box: l.box,
+    source: l,
+  }));
   const used = new Set<number>();
   for (let a = 0; a < out.length; a++) {
     const units = out[a];
