@@ -191,7 +191,7 @@ export function joinSmallCents(lines: readonly OcrLine[], image?: RawPixels): Sc
   const joined = out.filter((_, i) => !used.has(i));
   if (!image) return joined;
   return joined.map((line) => {
-    const split = raisedCents(line, line.source, image) ?? spacedCents(line, line.source);
+    const split = raisedCents(line, line.source, image) ?? spacedCents(line, line.source) ?? printedPoint(line, line.source, image);
     return split ? { ...line, text: split } : line;
   });
 }
@@ -259,6 +259,96 @@ function spacedCents(line: ScoredLine, source: OcrLine | undefined): string | nu
   const others = gaps.filter((_, k) => k !== m[2].length - 1);
   if (others.length === 0 || point < 1.4 * Math.max(...others)) return null;
   return `${m[1]}${m[2]}.${m[3]}${m[4]}`;
+}
+
+/**
+ * "242" read from "2.42" where the recogniser's steps are too coarse to show the point's gap (they
+ * fall every 8 of its 48-px-high input columns): the point itself is looked for in the pixels, as a
+ * blob of ink of its own, small, on the digits' baseline, between the units' last digit and the
+ * cents' first; and no other gap between the digits holds one.
+ */
+function printedPoint(line: ScoredLine, source: OcrLine | undefined, image: RawPixels): string | null {
+  if (!source || source.chars.length !== source.text.length) return null;
+  const m = /^(\D*?)(\d{1,3})(\d{2})(\D*)$/.exec(source.text.trim());
+  if (!m || line.text.replace(/^\$/, 'S') !== source.text.trim().replace(/^\$/, 'S')) return null;
+  const start = source.text.indexOf(m[2]);
+  const xs = [...m[2], ...m[3]].map((_, k) => source.chars[start + k]?.x);
+  if (xs.some((x) => x === undefined)) return null;
+  const x0 = Math.max(0, Math.floor(source.box.x1));
+  const y0 = Math.max(0, Math.floor(source.box.y1));
+  const w = Math.min(image.width, Math.ceil(source.box.x2)) - x0;
+  const h = Math.min(image.height, Math.ceil(source.box.y2)) - y0;
+  if (w < 8 || h < 8) return null;
+  const grey = greyOf(image, x0, y0, w, h);
+  const cut = otsu(grey);
+  let dark = 0;
+  for (const v of grey) if (v <= cut) dark++;
+  const inkDark = dark <= grey.length / 2;
+  const ink = (x: number, y: number) => (inkDark ? grey[y * w + x] <= cut : grey[y * w + x] > cut);
+  const mask = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) mask[y * w + x] = ink(x, y) ? 1 : 0;
+  const blobs = blobsOf(mask, w, h);
+  // The digits' baseline: the lowest row of the blobs as tall as a third of the line (the digits).
+  const digits = blobs.filter((b) => b.y2 - b.y1 + 1 >= h / 3);
+  if (digits.length === 0) return null;
+  const baseline = Math.max(...digits.map((b) => b.y2));
+  const top = Math.min(...digits.map((b) => b.y1));
+  const size = baseline - top + 1;
+  // A point: its own blob (so no part of a digit, such as a 4's crossbar), small, resting on the
+  // baseline, wholly between two digits' centres.
+  const dotIn = (from: number, to: number): boolean =>
+    blobs.some(
+      (b) =>
+        b.x1 > from &&
+        b.x2 < to &&
+        b.area >= 2 &&
+        b.x2 - b.x1 + 1 <= 0.25 * size &&
+        b.y2 - b.y1 + 1 <= 0.25 * size &&
+        b.y1 > top + size / 2 &&
+        Math.abs(b.y2 - baseline) <= 0.15 * size,
+    );
+  const local = xs.map((x) => x! - x0);
+  const point = m[2].length - 1;
+  if (!dotIn(local[point], local[point + 1])) return null;
+  for (let k = 0; k + 1 < local.length; k++) if (k !== point && dotIn(local[k], local[k + 1])) return null;
+  return `${m[1]}${m[2]}.${m[3]}${m[4]}`;
+}
+
+/** The 8-connected blobs of a 0/1 mask (w x h): their bounds and pixel counts. */
+function blobsOf(mask: Uint8Array, w: number, h: number): Array<{ x1: number; y1: number; x2: number; y2: number; area: number }> {
+  const seen = new Uint8Array(w * h);
+  const out: Array<{ x1: number; y1: number; x2: number; y2: number; area: number }> = [];
+  const stack: number[] = [];
+  for (let start = 0; start < mask.length; start++) {
+    if (!mask[start] || seen[start]) continue;
+    const b = { x1: w, y1: h, x2: 0, y2: 0, area: 0 };
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const p = stack.pop()!;
+      const x = p % w;
+      const y = (p - x) / w;
+      b.area++;
+      b.x1 = Math.min(b.x1, x);
+      b.x2 = Math.max(b.x2, x);
+      b.y1 = Math.min(b.y1, y);
+      b.y2 = Math.max(b.y2, y);
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+          const q = ny * w + nx;
+          if (mask[q] && !seen[q]) {
+            seen[q] = 1;
+            stack.push(q);
+          }
+        }
+      }
+    }
+    out.push(b);
+  }
+  return out;
 }
 
 /** Otsu's threshold of a grey image. */
