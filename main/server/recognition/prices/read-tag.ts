@@ -47,7 +47,7 @@ export async function readTags(image: RawPixels, boxes: readonly Box[], options:
   const linesOf: OcrLine[][] = [];
   let k = 0;
   for (const ok of usable) linesOf.push(ok ? read[k++] : []);
-  const joined = linesOf.map((lines) => joinSmallCents(lines, image));
+  const joined = linesOf.map((lines, i) => centsSign(joinSmallCents(lines, image), image, boxes[i]));
   // A price read as a bare "3" or "95" with something small beside it: the cents (or a ¢) that the
   // line's box left out. Read that spot on its own; when it holds print that cannot be read, the
   // tag is unreadable rather than priced at 3.00.
@@ -74,6 +74,71 @@ export async function readTags(image: RawPixels, boxes: readonly Box[], options:
     out.push({ text: tagLines.map((l) => l.text).join('\n'), reading, read_score: readScore(tagLines, reading), ean });
   }
   return out;
+}
+
+/**
+ * "95" with a small raised ¢ beside it (US tags): PP-OCR's dictionary has no "¢", and it reads the
+ * glyph as nothing or as "'". The glyph is looked for in the pixels right of the last digit, within
+ * the tag's box: with the ink threshold a quarter of the way from Otsu's cut toward the digits' ink
+ * (a ¢ a few px wide is joined to the digit by blur at Otsu's cut), one blob of its own, clear of
+ * the digit and of the tag's edge, a fifth to two thirds of the digits' height, narrower than tall
+ * (a ¢'s stroke; two small cents digits are wider than tall, or two blobs), and raised. Anything
+ * else leaves the line as it was (unreadable as a bare number).
+ */
+function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[] {
+  if (lines.length === 0) return lines;
+  const tallest = lines.reduce((best, l, i) => (l.height > lines[best].height ? i : best), 0);
+  const line = lines[tallest];
+  const m = /^(\d{1,2})'?$/.exec(line.text);
+  const source = line.source;
+  if (!m || !source || source.chars.length !== source.text.trim().length) return lines;
+  const last = source.chars[m[1].length - 1];
+  const lh = line.box.y2 - line.box.y1;
+  const x0 = Math.max(0, Math.floor(last.x));
+  const y0 = Math.max(0, Math.floor(Math.max(box.y1, line.box.y1 - 0.15 * lh)));
+  const atEdge = box.x2 <= last.x + 1.2 * lh;
+  const w = Math.min(image.width, Math.ceil(Math.min(box.x2, last.x + 1.2 * lh))) - x0;
+  const h = Math.min(image.height, Math.ceil(line.box.y2)) - y0;
+  if (w < 6 || h < 8) return lines;
+  // Print the OCR did read there (small cents as a line of their own) is no ¢.
+  if (lines.some((l, i) => i !== tallest && l.box.x2 > x0 + 0.3 * lh && l.box.x1 < x0 + w && l.box.y2 > y0 && l.box.y1 < y0 + h)) return lines;
+  const lx0 = Math.max(0, Math.floor(line.box.x1));
+  const ly0 = Math.max(0, Math.floor(line.box.y1));
+  const digits = greyOf(image, lx0, ly0, Math.min(image.width, Math.ceil(line.box.x2)) - lx0, Math.min(image.height, Math.ceil(line.box.y2)) - ly0);
+  const cut = otsu(digits);
+  let dark = 0;
+  let darkSum = 0;
+  let lightSum = 0;
+  for (const v of digits) {
+    if (v <= cut) {
+      dark++;
+      darkSum += v;
+    } else lightSum += v;
+  }
+  const inkDark = dark <= digits.length / 2;
+  const inkMean = inkDark ? darkSum / Math.max(1, dark) : lightSum / Math.max(1, digits.length - dark);
+  const strict = cut + 0.25 * (inkMean - cut);
+  const grey = greyOf(image, x0, y0, w, h);
+  const mask = grey.map((v) => ((inkDark ? v <= strict : v >= strict) ? 1 : 0));
+  const blobs = blobsOf(mask, w, h).filter((b) => b.area >= 3);
+  // The digit: what touches the window's left side (it starts at the digit's centre).
+  const digit = blobs.filter((b) => b.x1 === 0);
+  if (digit.length === 0) return lines;
+  const right = Math.max(...digit.map((b) => b.x2));
+  const top = Math.min(...digit.map((b) => b.y1));
+  const size = Math.max(...digit.map((b) => b.y2)) - top + 1;
+  if (size < 0.4 * lh) return lines;
+  // Beside the digit. What reaches the window's right side is the tag's edge where the window ends
+  // there, else more print (no ¢ alone).
+  if (!atEdge && blobs.some((b) => b.x1 > 0 && b.x2 >= w - 1)) return lines;
+  const beside = blobs.filter((b) => b.x1 > 0 && b.x2 < w - 1);
+  if (beside.length !== 1) return lines;
+  const [g] = beside;
+  const gw = g.x2 - g.x1 + 1;
+  const gh = g.y2 - g.y1 + 1;
+  const isSign = g.x1 > right && g.y1 > 0 && gh >= 0.2 * size && gh <= 0.7 * size && gw <= 0.75 * gh && g.y2 < top + 0.6 * size;
+  if (!isSign) return lines;
+  return lines.map((l, i) => (i === tallest ? { ...l, text: `${m[1]}¢` } : l));
 }
 
 /**
