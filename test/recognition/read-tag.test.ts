@@ -120,6 +120,22 @@ describe('a small raised ¢ (US tags)', () => {
   });
 });
 
+describe('a ¢ as large as the digits', () => {
+  it('reads "72¢" and "34¢" that the OCR reads without their ¢ as cents, and a price followed by "/" or "!" not so', async () => {
+    // Drawn twice as large, halved and JPEG-compressed, as tags are in a photo: the OCR drops the ¢.
+    const texts = ['72¢', '34¢', '72/', '72!'];
+    const reads = [];
+    for (const text of texts) {
+      const drawn = svg(150, 70, `<rect width="150" height="70" fill="#ffe14d"/><text x="30" y="55" ${FONT} font-size="44" font-weight="bold">${text}</text>`);
+      const jpeg = await sharp(Buffer.from(drawn)).resize(75).jpeg({ quality: 80 }).toBuffer();
+      const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const [tag] = await readTags({ data, width: info.width, height: info.height, channels: info.channels }, [{ x1: 0, y1: 0, x2: info.width, y2: info.height }], { ean: false });
+      reads.push(tag);
+    }
+    expect(reads.map(price), reads.map((r) => r.text).join(' | ')).toEqual([72, 34, 'unreadable', 'unreadable']);
+  });
+});
+
 describe('reading real tags', () => {
   it('reads shelf-edge tags of a real photo, with small raised cents and without', async () => {
     const { data, info } = await sharp(path.join(DATA, 'shelf-photos', 'test_799.jpg')).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });

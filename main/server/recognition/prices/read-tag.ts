@@ -136,9 +136,34 @@ function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[
   const [g] = beside;
   const gw = g.x2 - g.x1 + 1;
   const gh = g.y2 - g.y1 + 1;
-  const isSign = g.x1 > right && g.y1 > 0 && gh >= 0.2 * size && gh <= 0.7 * size && gw <= 0.75 * gh && g.y2 < top + 0.6 * size;
-  if (!isSign) return lines;
+  const small = g.y1 > 0 && gh >= 0.2 * size && gh <= 0.7 * size && gw <= 0.75 * gh && g.y2 < top + 0.6 * size;
+  // A ¢ as large as the digits, which the OCR dropped: its stroke shows above and below the "c", so
+  // the blob is narrow at its top and bottom rows and wide across its middle (a "/" or "|" is narrow
+  // throughout, a "c" wide at its top).
+  const large = gh >= 0.8 * size && gh <= 1.4 * size && gw <= 0.75 * gh && stroked(mask, w, g);
+  if (g.x1 <= right || !(small || large)) return lines;
   return lines.map((l, i) => (i === tallest ? { ...l, text: `${m[1]}¢` } : l));
+}
+
+/** Whether a blob is narrow (a stroke) in its top and bottom tenth and at least 2.5 times as wide across its middle. */
+function stroked(mask: Uint8Array, w: number, b: { x1: number; y1: number; x2: number; y2: number }): boolean {
+  const widthAt = (y: number) => {
+    let first = -1;
+    let last = -1;
+    for (let x = b.x1; x <= b.x2; x++) {
+      if (!mask[y * w + x]) continue;
+      if (first < 0) first = x;
+      last = x;
+    }
+    return first < 0 ? 0 : last - first + 1;
+  };
+  const gh = b.y2 - b.y1 + 1;
+  const band = Math.max(1, Math.round(gh * 0.1));
+  let ends = 0;
+  for (let k = 0; k < band; k++) ends = Math.max(ends, widthAt(b.y1 + k), widthAt(b.y2 - k));
+  let middle = 0;
+  for (let y = b.y1 + Math.round(gh * 0.35); y <= b.y1 + Math.round(gh * 0.65); y++) middle = Math.max(middle, widthAt(y));
+  return ends > 0 && middle >= 2.5 * ends;
 }
 
 /**
