@@ -175,7 +175,12 @@ function rng(seed) {
     return s / 2 ** 32;
   };
 }
-/** One tag's SVG (w x h at the origin) and the price it prints, in one of the styles shops use. */
+/**
+ * One tag's SVG (w x h at the origin) and the price it prints, in one of the styles shops use. Every
+ * line fits on the tag (a font size no larger than its room allows, taking a bold digit as 0.7 em
+ * wide) and small cents stand beside the units, never on them: what the bench counts as readable is
+ * printed whole.
+ */
 function drawTag(r, w, h) {
   const euros = 1 + Math.floor(r() * 29);
   const cents = Math.floor(r() * 100);
@@ -184,21 +189,24 @@ function drawTag(r, w, h) {
   const bg = ['#ffffff', '#fff6a0', '#ffe14d', '#e8f4ff'][Math.floor(r() * 4)];
   const small = `<text x="${w * 0.05}" y="${h * 0.22}" font-family="${font}" font-size="${h * 0.14}">Product ${Math.floor(r() * 900 + 100)}</text>`;
   const style = Math.floor(r() * 6);
+  const fit = (size, text, x) => Math.min(size, (w * 0.95 - x) / (0.7 * text.length));
   let body;
   let price = `${euros}.${cc}`;
   const big = h * 0.5;
-  if (style === 0) body = `<text x="${w * 0.25}" y="${h * 0.78}" font-family="${font}" font-weight="bold" font-size="${big}">${euros},${cc}</text>`;
-  else if (style === 1) body = `<text x="${w * 0.25}" y="${h * 0.78}" font-family="${font}" font-weight="bold" font-size="${big}">${euros}.${cc}</text>`;
+  if (style === 0) body = `<text x="${w * 0.2}" y="${h * 0.78}" font-family="${font}" font-weight="bold" font-size="${fit(big, `${euros},${cc}`, w * 0.2)}">${euros},${cc}</text>`;
+  else if (style === 1) body = `<text x="${w * 0.2}" y="${h * 0.78}" font-family="${font}" font-weight="bold" font-size="${fit(big, price, w * 0.2)}">${euros}.${cc}</text>`;
   else if (style === 2) {
-    const ew = big * 0.62 * String(euros).length;
-    body = `<text x="${w * 0.22}" y="${h * 0.82}" font-family="${font}" font-weight="bold" font-size="${h * 0.6}">${euros}</text><text x="${w * 0.22 + ew + h * 0.06}" y="${h * 0.5}" font-family="${font}" font-weight="bold" font-size="${h * 0.28}">${cc}</text>`;
+    // Units large, cents small and raised just after them.
+    const units = fit(h * 0.6, `${euros}${cc}`, w * 0.15);
+    const ew = units * 0.7 * String(euros).length;
+    body = `<text x="${w * 0.15}" y="${h * 0.82}" font-family="${font}" font-weight="bold" font-size="${units}">${euros}</text><text x="${w * 0.15 + ew + units * 0.05}" y="${h * 0.82 - units * 0.4}" font-family="${font}" font-weight="bold" font-size="${units * 0.45}">${cc}</text>`;
   } else if (style === 3) {
     price = `0.${cc === '00' ? '99' : cc}`;
-    body = `<text x="${w * 0.3}" y="${h * 0.8}" font-family="${font}" font-weight="bold" font-size="${big}">${price.slice(2)}¢</text>`;
+    body = `<text x="${w * 0.3}" y="${h * 0.8}" font-family="${font}" font-weight="bold" font-size="${fit(big, `${price.slice(2)}¢`, w * 0.3)}">${price.slice(2)}¢</text>`;
   } else if (style === 4) {
-    body = `<text x="${w * 0.25}" y="${h * 0.7}" font-family="${font}" font-weight="bold" font-size="${h * 0.42}">${euros}.${cc}</text><text x="${w * 0.05}" y="${h * 0.93}" font-family="${font}" font-size="${h * 0.13}">1 kg = ${(euros * 2.5).toFixed(2)}</text>`;
+    body = `<text x="${w * 0.2}" y="${h * 0.7}" font-family="${font}" font-weight="bold" font-size="${fit(h * 0.42, price, w * 0.2)}">${euros}.${cc}</text><text x="${w * 0.05}" y="${h * 0.93}" font-family="${font}" font-size="${h * 0.13}">1 kg = ${(euros * 2.5).toFixed(2)}</text>`;
   } else {
-    body = `<text x="${w * 0.05}" y="${h * 0.3}" font-family="${font}" font-size="${h * 0.17}">2 for ${euros * 2 - 1}.00</text><text x="${w * 0.28}" y="${h * 0.82}" font-family="${font}" font-weight="bold" font-size="${h * 0.44}">${euros}.${cc}</text>`;
+    body = `<text x="${w * 0.05}" y="${h * 0.3}" font-family="${font}" font-size="${h * 0.17}">2 for ${euros * 2 - 1}.00</text><text x="${w * 0.2}" y="${h * 0.82}" font-family="${font}" font-weight="bold" font-size="${fit(h * 0.44, price, w * 0.2)}">${euros}.${cc}</text>`;
   }
   return { style, svg: `<rect width="${w}" height="${h}" fill="${bg}" stroke="#999"/>${style === 3 ? '' : small}${body}`, price };
 }

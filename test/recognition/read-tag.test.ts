@@ -6,7 +6,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { RawPixels } from '../../main/server/recognition/identification/image-input.js';
 import { readEan } from '../../main/server/recognition/prices/ean.js';
-import { readTags } from '../../main/server/recognition/prices/read-tag.js';
+import { joinSmallCents, readTags } from '../../main/server/recognition/prices/read-tag.js';
+import { readTag } from '../../main/server/recognition/prices/price-text.js';
 import { DATA } from './fixtures.js';
 
 async function render(svg: string): Promise<RawPixels> {
@@ -94,6 +95,47 @@ describe('reading drawn tags', () => {
   });
 });
 
+describe('a small raised ¢ (US tags)', () => {
+  it('reads "95" with a small ¢ beside its top as 95 cents, and neither raised cents digits nor a bare number so', async () => {
+    // Three tags 130 x 70: 95¢ (the ¢ small and raised), 16⁰⁵ (raised cents digits), 95 alone.
+    const tag = (x: number, body: string) => `<g transform="translate(${x},0)"><rect width="130" height="70" fill="#ffe14d"/>${body}</g>`;
+    const raw = await render(
+      svg(
+        420,
+        70,
+        tag(0, `<text x="20" y="55" ${FONT} font-size="44" font-weight="bold">95</text><text x="84" y="32" ${FONT} font-size="20" font-weight="bold">¢</text>`) +
+          tag(145, `<text x="20" y="55" ${FONT} font-size="44" font-weight="bold">16</text><text x="84" y="32" ${FONT} font-size="20" font-weight="bold">05</text>`) +
+          tag(290, `<text x="20" y="55" ${FONT} font-size="44" font-weight="bold">95</text>`),
+      ),
+    );
+    const [cents, raised, bare] = await readTags(
+      raw,
+      [0, 145, 290].map((x) => ({ x1: x, y1: 0, x2: x + 130, y2: 70 })),
+      { ean: false },
+    );
+    expect(price(cents), cents.text).toBe(95);
+    expect(price(raised), raised.text).not.toBe(16);
+    expect([1605, 'unreadable']).toContain(price(raised));
+    expect(price(bare), bare.text).toBe('unreadable');
+  });
+});
+
+describe('a ¢ as large as the digits', () => {
+  it('reads "72¢" and "34¢" that the OCR reads without their ¢ as cents, and a price followed by "/" or "!" not so', async () => {
+    // Drawn twice as large, halved and JPEG-compressed, as tags are in a photo: the OCR drops the ¢.
+    const texts = ['72¢', '34¢', '72/', '72!'];
+    const reads = [];
+    for (const text of texts) {
+      const drawn = svg(150, 70, `<rect width="150" height="70" fill="#ffe14d"/><text x="30" y="55" ${FONT} font-size="44" font-weight="bold">${text}</text>`);
+      const jpeg = await sharp(Buffer.from(drawn)).resize(75).jpeg({ quality: 80 }).toBuffer();
+      const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const [tag] = await readTags({ data, width: info.width, height: info.height, channels: info.channels }, [{ x1: 0, y1: 0, x2: info.width, y2: info.height }], { ean: false });
+      reads.push(tag);
+    }
+    expect(reads.map(price), reads.map((r) => r.text).join(' | ')).toEqual([72, 34, 'unreadable', 'unreadable']);
+  });
+});
+
 describe('reading real tags', () => {
   it('reads shelf-edge tags of a real photo, with small raised cents and without', async () => {
     const { data, info } = await sharp(path.join(DATA, 'shelf-photos', 'test_799.jpg')).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -105,5 +147,45 @@ describe('reading real tags', () => {
       { x1: 470, y1: 1175, x2: 610, y2: 1252 },
     ]);
     expect(reads.map(price)).toEqual([2050, 1520, 990]);
+  });
+
+  it('reads the small raised ¢ of real US tags where it stands clear of the digits', async () => {
+    const { data, info } = await sharp(path.join(DATA, 'shelf-photos', 'test_1234.jpg')).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const raw = { data, width: info.width, height: info.height, channels: info.channels };
+    // Hand-labelled 95¢ tags (bench/prices.labels.json), the two largest; on the smaller ones the
+    // ¢ is a few px that blur joins to the 5, and they stay unreadable.
+    const reads = await readTags(raw, [
+      { x1: 262, y1: 1072, x2: 460, y2: 1178 },
+      { x1: 641, y1: 1091, x2: 812, y2: 1190 },
+    ]);
+    expect(reads.map(price)).toEqual([95, 95]);
+  });
+
+  it('finds a point too small for the recogniser in the pixels (2.42 read as "242"), and none where none is printed', async () => {
+    const { data, info } = await sharp(path.join(DATA, 'shelf-photos', 'test_1837.jpg')).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const raw = { data, width: info.width, height: info.height, channels: info.channels };
+    // Hand-labelled (bench/prices.labels.json): the recogniser reads "242" and its steps put the
+    // digits evenly apart, so only the point's own pixels tell.
+    const [tag] = await readTags(raw, [{ x1: 1019, y1: 1012, x2: 1097, y2: 1062 }]);
+    expect(price(tag), tag.text).toBe(242);
+    // The same size of print without a point (whole units, or the point lost) stays unreadable.
+    const plain = await render(svg(90, 50, `<text x="8" y="38" ${FONT} font-size="30" font-weight="bold">1299</text>`));
+    const [whole] = await readTags(plain, [{ x1: 0, y1: 0, x2: 90, y2: 50 }], { ean: false });
+    expect(whole.text).toBe('1299');
+    expect(whole.reading.status).toBe('unreadable');
+  });
+});
+
+describe('putting a tag’s lines together', () => {
+  const line = (text: string, x1: number, height: number) => ({ text, score: 0.95, box: { x1, y1: 10, x2: x1 + text.length * height * 0.6, y2: 10 + height }, height, chars: [] });
+
+  it('reads a cents sign the OCR took for a "t" ("83t", the price line alone) as cents, and nothing else so', () => {
+    // PP-OCR's dictionary has no "¢": a ¢ printed as large as the digits comes back as "t".
+    expect(readTag(joinSmallCents([line('83t', 20, 40)]))).toMatchObject({ status: 'read', price: { hundredths: 83 } });
+    expect(readTag(joinSmallCents([line('Product 3', 5, 10), line('7t', 20, 40)]))).toMatchObject({ status: 'read', price: { hundredths: 7 } });
+    // Not a lone one- or two-digit number before it: left as read (a pack size, a word).
+    expect(joinSmallCents([line('125t', 20, 40)])[0].text).toBe('125t');
+    expect(joinSmallCents([line('83 tea', 20, 40)])[0].text).toBe('83 tea');
+    expect(readTag(joinSmallCents([line('125t', 20, 40)])).status).toBe('unreadable');
   });
 });

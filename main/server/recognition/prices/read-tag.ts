@@ -47,7 +47,7 @@ export async function readTags(image: RawPixels, boxes: readonly Box[], options:
   const linesOf: OcrLine[][] = [];
   let k = 0;
   for (const ok of usable) linesOf.push(ok ? read[k++] : []);
-  const joined = linesOf.map((lines) => joinSmallCents(lines, image));
+  const joined = linesOf.map((lines, i) => centsSign(joinSmallCents(lines, image), image, boxes[i]));
   // A price read as a bare "3" or "95" with something small beside it: the cents (or a ¢) that the
   // line's box left out. Read that spot on its own; when it holds print that cannot be read, the
   // tag is unreadable rather than priced at 3.00.
@@ -74,6 +74,96 @@ export async function readTags(image: RawPixels, boxes: readonly Box[], options:
     out.push({ text: tagLines.map((l) => l.text).join('\n'), reading, read_score: readScore(tagLines, reading), ean });
   }
   return out;
+}
+
+/**
+ * "95" with a small raised ¢ beside it (US tags): PP-OCR's dictionary has no "¢", and it reads the
+ * glyph as nothing or as "'". The glyph is looked for in the pixels right of the last digit, within
+ * the tag's box: with the ink threshold a quarter of the way from Otsu's cut toward the digits' ink
+ * (a ¢ a few px wide is joined to the digit by blur at Otsu's cut), one blob of its own, clear of
+ * the digit and of the tag's edge, a fifth to two thirds of the digits' height, narrower than tall
+ * (a ¢'s stroke; two small cents digits are wider than tall, or two blobs), and raised. Anything
+ * else leaves the line as it was (unreadable as a bare number).
+ */
+function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[] {
+  if (lines.length === 0) return lines;
+  const tallest = lines.reduce((best, l, i) => (l.height > lines[best].height ? i : best), 0);
+  const line = lines[tallest];
+  const m = /^(\d{1,2})'?$/.exec(line.text);
+  const source = line.source;
+  if (!m || !source || source.chars.length !== source.text.trim().length) return lines;
+  const last = source.chars[m[1].length - 1];
+  const lh = line.box.y2 - line.box.y1;
+  const x0 = Math.max(0, Math.floor(last.x));
+  const y0 = Math.max(0, Math.floor(Math.max(box.y1, line.box.y1 - 0.15 * lh)));
+  const atEdge = box.x2 <= last.x + 1.2 * lh;
+  const w = Math.min(image.width, Math.ceil(Math.min(box.x2, last.x + 1.2 * lh))) - x0;
+  const h = Math.min(image.height, Math.ceil(line.box.y2)) - y0;
+  if (w < 6 || h < 8) return lines;
+  // Print the OCR did read there (small cents as a line of their own) is no ¢.
+  if (lines.some((l, i) => i !== tallest && l.box.x2 > x0 + 0.3 * lh && l.box.x1 < x0 + w && l.box.y2 > y0 && l.box.y1 < y0 + h)) return lines;
+  const lx0 = Math.max(0, Math.floor(line.box.x1));
+  const ly0 = Math.max(0, Math.floor(line.box.y1));
+  const digits = greyOf(image, lx0, ly0, Math.min(image.width, Math.ceil(line.box.x2)) - lx0, Math.min(image.height, Math.ceil(line.box.y2)) - ly0);
+  const cut = otsu(digits);
+  let dark = 0;
+  let darkSum = 0;
+  let lightSum = 0;
+  for (const v of digits) {
+    if (v <= cut) {
+      dark++;
+      darkSum += v;
+    } else lightSum += v;
+  }
+  const inkDark = dark <= digits.length / 2;
+  const inkMean = inkDark ? darkSum / Math.max(1, dark) : lightSum / Math.max(1, digits.length - dark);
+  const strict = cut + 0.25 * (inkMean - cut);
+  const grey = greyOf(image, x0, y0, w, h);
+  const mask = grey.map((v) => ((inkDark ? v <= strict : v >= strict) ? 1 : 0));
+  const blobs = blobsOf(mask, w, h).filter((b) => b.area >= 3);
+  // The digit: what touches the window's left side (it starts at the digit's centre).
+  const digit = blobs.filter((b) => b.x1 === 0);
+  if (digit.length === 0) return lines;
+  const right = Math.max(...digit.map((b) => b.x2));
+  const top = Math.min(...digit.map((b) => b.y1));
+  const size = Math.max(...digit.map((b) => b.y2)) - top + 1;
+  if (size < 0.4 * lh) return lines;
+  // Beside the digit. What reaches the window's right side is the tag's edge where the window ends
+  // there, else more print (no ¢ alone).
+  if (!atEdge && blobs.some((b) => b.x1 > 0 && b.x2 >= w - 1)) return lines;
+  const beside = blobs.filter((b) => b.x1 > 0 && b.x2 < w - 1);
+  if (beside.length !== 1) return lines;
+  const [g] = beside;
+  const gw = g.x2 - g.x1 + 1;
+  const gh = g.y2 - g.y1 + 1;
+  const small = g.y1 > 0 && gh >= 0.2 * size && gh <= 0.7 * size && gw <= 0.75 * gh && g.y2 < top + 0.6 * size;
+  // A ¢ as large as the digits, which the OCR dropped: its stroke shows above and below the "c", so
+  // the blob is narrow at its top and bottom rows and wide across its middle (a "/" or "|" is narrow
+  // throughout, a "c" wide at its top).
+  const large = gh >= 0.8 * size && gh <= 1.4 * size && gw <= 0.75 * gh && stroked(mask, w, g);
+  if (g.x1 <= right || !(small || large)) return lines;
+  return lines.map((l, i) => (i === tallest ? { ...l, text: `${m[1]}¢` } : l));
+}
+
+/** Whether a blob is narrow (a stroke) in its top and bottom tenth and at least 2.5 times as wide across its middle. */
+function stroked(mask: Uint8Array, w: number, b: { x1: number; y1: number; x2: number; y2: number }): boolean {
+  const widthAt = (y: number) => {
+    let first = -1;
+    let last = -1;
+    for (let x = b.x1; x <= b.x2; x++) {
+      if (!mask[y * w + x]) continue;
+      if (first < 0) first = x;
+      last = x;
+    }
+    return first < 0 ? 0 : last - first + 1;
+  };
+  const gh = b.y2 - b.y1 + 1;
+  const band = Math.max(1, Math.round(gh * 0.1));
+  let ends = 0;
+  for (let k = 0; k < band; k++) ends = Math.max(ends, widthAt(b.y1 + k), widthAt(b.y2 - k));
+  let middle = 0;
+  for (let y = b.y1 + Math.round(gh * 0.35); y <= b.y1 + Math.round(gh * 0.65); y++) middle = Math.max(middle, widthAt(y));
+  return ends > 0 && middle >= 2.5 * ends;
 }
 
 /**
@@ -153,8 +243,19 @@ function readScore(lines: readonly ScoredLine[], reading: TagReading): number {
  * baseline.
  */
 export function joinSmallCents(lines: readonly OcrLine[], image?: RawPixels): ScoredLine[] {
-  // A leading "S" before digits is the OCR's reading of a "$".
-  const out: ScoredLine[] = lines.map((l) => ({ text: l.text.trim().replace(/^S(?=\s?\d)/, '$'), height: l.height, score: l.score, box: l.box, source: l }));
+  // A leading "S" before digits is the OCR's reading of a "$". A line of one or two digits and a "t"
+  // is a price in cents: the OCR's dictionary has no "¢" and reads one printed as large as the
+  // digits as "t" (a "c" is parsed as cents already).
+  const out: ScoredLine[] = lines.map((l) => ({
+    text: l.text
+      .trim()
+      .replace(/^S(?=\s?\d)/, '$')
+      .replace(/^(\d{1,2})t$/, '$1¢'),
+    height: l.height,
+    score: l.score,
+    box: l.box,
+    source: l,
+  }));
   const used = new Set<number>();
   for (let a = 0; a < out.length; a++) {
     const units = out[a];
@@ -180,7 +281,7 @@ export function joinSmallCents(lines: readonly OcrLine[], image?: RawPixels): Sc
   const joined = out.filter((_, i) => !used.has(i));
   if (!image) return joined;
   return joined.map((line) => {
-    const split = raisedCents(line, line.source, image) ?? spacedCents(line, line.source);
+    const split = raisedCents(line, line.source, image) ?? spacedCents(line, line.source) ?? printedPoint(line, line.source, image);
     return split ? { ...line, text: split } : line;
   });
 }
@@ -248,6 +349,96 @@ function spacedCents(line: ScoredLine, source: OcrLine | undefined): string | nu
   const others = gaps.filter((_, k) => k !== m[2].length - 1);
   if (others.length === 0 || point < 1.4 * Math.max(...others)) return null;
   return `${m[1]}${m[2]}.${m[3]}${m[4]}`;
+}
+
+/**
+ * "242" read from "2.42" where the recogniser's steps are too coarse to show the point's gap (they
+ * fall every 8 of its 48-px-high input columns): the point itself is looked for in the pixels, as a
+ * blob of ink of its own, small, on the digits' baseline, between the units' last digit and the
+ * cents' first; and no other gap between the digits holds one.
+ */
+function printedPoint(line: ScoredLine, source: OcrLine | undefined, image: RawPixels): string | null {
+  if (!source || source.chars.length !== source.text.length) return null;
+  const m = /^(\D*?)(\d{1,3})(\d{2})(\D*)$/.exec(source.text.trim());
+  if (!m || line.text.replace(/^\$/, 'S') !== source.text.trim().replace(/^\$/, 'S')) return null;
+  const start = source.text.indexOf(m[2]);
+  const xs = [...m[2], ...m[3]].map((_, k) => source.chars[start + k]?.x);
+  if (xs.some((x) => x === undefined)) return null;
+  const x0 = Math.max(0, Math.floor(source.box.x1));
+  const y0 = Math.max(0, Math.floor(source.box.y1));
+  const w = Math.min(image.width, Math.ceil(source.box.x2)) - x0;
+  const h = Math.min(image.height, Math.ceil(source.box.y2)) - y0;
+  if (w < 8 || h < 8) return null;
+  const grey = greyOf(image, x0, y0, w, h);
+  const cut = otsu(grey);
+  let dark = 0;
+  for (const v of grey) if (v <= cut) dark++;
+  const inkDark = dark <= grey.length / 2;
+  const ink = (x: number, y: number) => (inkDark ? grey[y * w + x] <= cut : grey[y * w + x] > cut);
+  const mask = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) mask[y * w + x] = ink(x, y) ? 1 : 0;
+  const blobs = blobsOf(mask, w, h);
+  // The digits' baseline: the lowest row of the blobs as tall as a third of the line (the digits).
+  const digits = blobs.filter((b) => b.y2 - b.y1 + 1 >= h / 3);
+  if (digits.length === 0) return null;
+  const baseline = Math.max(...digits.map((b) => b.y2));
+  const top = Math.min(...digits.map((b) => b.y1));
+  const size = baseline - top + 1;
+  // A point: its own blob (so no part of a digit, such as a 4's crossbar), small, resting on the
+  // baseline, wholly between two digits' centres.
+  const dotIn = (from: number, to: number): boolean =>
+    blobs.some(
+      (b) =>
+        b.x1 > from &&
+        b.x2 < to &&
+        b.area >= 2 &&
+        b.x2 - b.x1 + 1 <= 0.25 * size &&
+        b.y2 - b.y1 + 1 <= 0.25 * size &&
+        b.y1 > top + size / 2 &&
+        Math.abs(b.y2 - baseline) <= 0.15 * size,
+    );
+  const local = xs.map((x) => x! - x0);
+  const point = m[2].length - 1;
+  if (!dotIn(local[point], local[point + 1])) return null;
+  for (let k = 0; k + 1 < local.length; k++) if (k !== point && dotIn(local[k], local[k + 1])) return null;
+  return `${m[1]}${m[2]}.${m[3]}${m[4]}`;
+}
+
+/** The 8-connected blobs of a 0/1 mask (w x h): their bounds and pixel counts. */
+function blobsOf(mask: Uint8Array, w: number, h: number): Array<{ x1: number; y1: number; x2: number; y2: number; area: number }> {
+  const seen = new Uint8Array(w * h);
+  const out: Array<{ x1: number; y1: number; x2: number; y2: number; area: number }> = [];
+  const stack: number[] = [];
+  for (let start = 0; start < mask.length; start++) {
+    if (!mask[start] || seen[start]) continue;
+    const b = { x1: w, y1: h, x2: 0, y2: 0, area: 0 };
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const p = stack.pop()!;
+      const x = p % w;
+      const y = (p - x) / w;
+      b.area++;
+      b.x1 = Math.min(b.x1, x);
+      b.x2 = Math.max(b.x2, x);
+      b.y1 = Math.min(b.y1, y);
+      b.y2 = Math.max(b.y2, y);
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+          const q = ny * w + nx;
+          if (mask[q] && !seen[q]) {
+            seen[q] = 1;
+            stack.push(q);
+          }
+        }
+      }
+    }
+    out.push(b);
+  }
+  return out;
 }
 
 /** Otsu's threshold of a grey image. */
