@@ -4,7 +4,7 @@
 import sharp from 'sharp';
 import type { Detector } from './detector/index.js';
 import type { ImageAnalysis, SceneAnalysis } from './analysis.js';
-import { takeCutPacks } from './identification/cut-by-frame.js';
+import { takeCutPacks, visiblePart } from './identification/cut-by-frame.js';
 import { identifyCrops } from './identification/identify-crops.js';
 import type { Identifier } from './identification/identifier.js';
 import { cropRaw, type RawPixels } from './identification/image-input.js';
@@ -111,7 +111,8 @@ export async function identifyBoxes(
   pool?: IdentifyPool,
 ): Promise<IdentifiedBox[]> {
   const crops = boxes.map((b) => cropRaw(raw, { x: b.x1, y: b.y1, w: b.x2 - b.x1, h: b.y2 - b.y1 }));
-  let ids = await identifyCrops(crops, identifier, checkpoint, pool);
+  const views = boxes.map((b) => visiblePart(b, raw.height));
+  let ids = await identifyCrops(crops, identifier, checkpoint, pool, views);
   if (identifier.skuNames.size > 0) ids = await checkLookAlikesByText(crops, ids, identifier.skuNames);
   ids = takeCutPacks(boxes, ids, raw.height);
   return boxes.map((b, i) => ({
