@@ -12,7 +12,8 @@
 // CPU per photo is the whole process's
 // (server, analysis thread, helpers) from POST /recognize to FACING_COUNT READY: comparable between
 // runs on a busy machine where wall times are not.
-// Env: SHARED_DATA; IDENTIFY_SHELVES_VERBOSE=1 prints each scene's counts.
+// Env: SHARED_DATA; IDENTIFY_SHELVES_VERBOSE=1 prints each scene's counts; IDENTIFY_SHELVES_HALVES=choice
+// runs the choice half only (for choosing, without looking at the report half).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -122,7 +123,8 @@ try {
   await recognize('e1');
   await recognize('h2');
   const results = {};
-  for (const half of ['choice', 'report']) {
+  const halves = (process.env.IDENTIFY_SHELVES_HALVES ?? 'choice,report').split(',');
+  for (const half of halves) {
     const rows = [];
     for (const name of truth.halves[half]) {
       const r = await recognize(name);
@@ -137,7 +139,15 @@ try {
     summary(`${half} half`, rows);
   }
 
-  // Learning from the shelf: the second photos before any correction, then after the supervisor's.
+  // Learning from the shelf: the second photos before any correction, then after the supervisor's
+  // (its second photos are of the report half).
+  if (halves.includes('report')) await learning(results, refs);
+} finally {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function learning(results, refs) {
   const before = [];
   const after = [];
   for (const step of truth.learning) for (const name of step.then) before.push(results[name]);
@@ -156,7 +166,4 @@ try {
   const references = (await api('GET', '/api/v1.5/sku_images/?limit=1000')).count;
   summary('second photos of a shelf, before any correction', before);
   summary(`second photos of a shelf, after correcting one photo of it (${references - refs} references added by the review)`, after);
-} finally {
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
 }

@@ -23,7 +23,7 @@ describe('packs cut by the top or bottom of the photo', () => {
   });
 
   it('takes the clear best candidate of an unknown cut box, and only there', () => {
-    const id = unknown([['17', 0.68], ['16', 0.6], ['22', 0.5]]);
+    const id = unknown([['17', 0.78], ['16', 0.7], ['22', 0.5]]);
     const out = takeCutPacks([top, middle, bottom, left], [id, id, id, id], H);
     expect(out.map((o) => o.skuId)).toEqual(['17', null, '17', null]);
     // The rest of the identity (suggestions for the reviewer, confidence) is kept.

@@ -16,13 +16,14 @@ describe('identification pool', () => {
     if (!existsSync(path.join(DIST, 'pool.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does) before this test');
     const { IdentifyPool } = await import(path.join(DIST, 'pool.js'));
     const { Identifier, PIPELINE_IDENTIFIER } = await import(path.join(DIST, 'identifier.js'));
-    const { describeProduct } = await import(path.join(DIST, 'describe.js'));
+    const { describeProduct, describeReference } = await import(path.join(DIST, 'describe.js'));
     const { identifyCrops } = await import(path.join(DIST, 'identify-crops.js'));
     const { cropRaw } = await import(path.join(DIST, 'image-input.js'));
     expect(IdentifyPool.available()).toBe(true);
 
     const identifier = new Identifier(PIPELINE_IDENTIFIER);
-    for (const p of UPRIGHT) for (const [i, f] of referenceFiles(p).entries()) identifier.add({ id: `${p}-${i}`, skuId: p, descriptor: await describeProduct(f) });
+    // With their parts (describeReference), as the server describes references: compared with crops cut by the frame.
+    for (const p of UPRIGHT) for (const [i, f] of referenceFiles(p).entries()) identifier.add({ id: `${p}-${i}`, skuId: p, descriptor: await describeReference(f) });
     for (const g of groceryPackshots(10)) identifier.add({ id: g.name, skuId: g.name, descriptor: await describeProduct(g.file) });
     // 36 crops: with 2 workers the second half begins at a repeated facing (fanta, crops 16-20),
     // which a split of the crops into halves identified afresh, with another score.
@@ -46,5 +47,11 @@ describe('identification pool', () => {
     const smaller = new Identifier(PIPELINE_IDENTIFIER);
     for (const r of identifier.references()) if (r.skuId !== 'fanta_pet') smaller.add(r);
     expect(await identifyCrops(crops, smaller, undefined, pool)).toEqual(await identifyCrops(crops, smaller));
+    // Crops seen as the lower part of their pack (cut by the photo's top edge) reach the workers as such:
+    // the same answers as in-process, which compared them with the references' lower parts too.
+    const views = crops.map(() => 'lower');
+    const viewed = await identifyCrops(crops, identifier, undefined, undefined, views);
+    expect(viewed).not.toEqual(local);
+    expect(await identifyCrops(crops, identifier, undefined, pool, views)).toEqual(viewed);
   }, 120_000);
 });

@@ -4,7 +4,7 @@
 import sharp from 'sharp';
 import type { Detector } from './detector/index.js';
 import type { ImageAnalysis, SceneAnalysis } from './analysis.js';
-import { takeCutPacks } from './identification/cut-by-frame.js';
+import { takeCutPacks, visiblePart } from './identification/cut-by-frame.js';
 import { identifyCrops } from './identification/identify-crops.js';
 import type { Identifier } from './identification/identifier.js';
 import { cropRaw, type RawPixels } from './identification/image-input.js';
@@ -76,22 +76,40 @@ export async function analyzeImage(
 }
 
 // A facing never lies mostly inside another one: such a box is a part of a product (a label, the
-// lower half of a bottle) found next to the whole, which IoU-based suppression keeps (IoU ~0.5).
+// lower half of a bottle) found next to the whole, which IoU-based suppression keeps (IoU ~0.5). Nor
+// mostly over two or more better ones together: on a dense shelf that is a box straddling two facings
+// (a third box over two Choco Krave on the identify-shelves bench's h4, identified as a third one).
 const NESTED_FRACTION = 0.7;
 
-/** Drops boxes mostly covered by a better-scoring box; keeps the order of the rest. */
+/** Boxes lying >= NESTED_FRACTION inside better-scoring kept boxes, one or several together, dropped. */
 export function dropNestedBoxes<T extends Box & { score: number }>(boxes: readonly T[]): T[] {
   const kept: T[] = [];
   for (const b of [...boxes].sort((a, c) => c.score - a.score)) {
     const area = (b.x2 - b.x1) * (b.y2 - b.y1);
-    const nested = kept.some((k) => {
-      const w = Math.min(k.x2, b.x2) - Math.max(k.x1, b.x1);
-      const h = Math.min(k.y2, b.y2) - Math.max(k.y1, b.y1);
-      return w > 0 && h > 0 && (w * h) / area >= NESTED_FRACTION;
-    });
-    if (!nested) kept.push(b);
+    const parts: Box[] = [];
+    for (const k of kept) {
+      const part = { x1: Math.max(k.x1, b.x1), y1: Math.max(k.y1, b.y1), x2: Math.min(k.x2, b.x2), y2: Math.min(k.y2, b.y2) };
+      if (part.x2 > part.x1 && part.y2 > part.y1) parts.push(part);
+    }
+    if (area <= 0 || unionArea(parts) / area < NESTED_FRACTION) kept.push(b);
   }
   return boxes.filter((b) => kept.includes(b));
+}
+
+/** Area covered by a few rectangles together (a grid over their edges: they are few). */
+function unionArea(rects: readonly Box[]): number {
+  if (rects.length === 0) return 0;
+  const xs = [...new Set(rects.flatMap((r) => [r.x1, r.x2]))].sort((a, b) => a - b);
+  const ys = [...new Set(rects.flatMap((r) => [r.y1, r.y2]))].sort((a, b) => a - b);
+  let area = 0;
+  for (let i = 0; i + 1 < xs.length; i++) {
+    for (let j = 0; j + 1 < ys.length; j++) {
+      const cx = (xs[i] + xs[i + 1]) / 2;
+      const cy = (ys[j] + ys[j + 1]) / 2;
+      if (rects.some((r) => r.x1 <= cx && cx < r.x2 && r.y1 <= cy && cy < r.y2)) area += (xs[i + 1] - xs[i]) * (ys[j + 1] - ys[j]);
+    }
+  }
+  return area;
 }
 
 export interface IdentifiedBox extends Box {
@@ -111,7 +129,8 @@ export async function identifyBoxes(
   pool?: IdentifyPool,
 ): Promise<IdentifiedBox[]> {
   const crops = boxes.map((b) => cropRaw(raw, { x: b.x1, y: b.y1, w: b.x2 - b.x1, h: b.y2 - b.y1 }));
-  let ids = await identifyCrops(crops, identifier, checkpoint, pool);
+  const views = boxes.map((b) => visiblePart(b, raw.height));
+  let ids = await identifyCrops(crops, identifier, checkpoint, pool, views);
   if (identifier.skuNames.size > 0) ids = await checkLookAlikesByText(crops, ids, identifier.skuNames);
   ids = takeCutPacks(boxes, ids, raw.height);
   return boxes.map((b, i) => ({

@@ -6,7 +6,7 @@
 // where no built thread script exists (the TypeScript sources under test).
 import type { SceneAnalysis } from '../analysis.js';
 import { createDetector, defaultModelPath, type Detector } from '../detector/index.js';
-import { describeProduct, type ProductDescriptor } from '../identification/describe.js';
+import { describeReference, type ProductDescriptor } from '../identification/describe.js';
 import { loadEmbedder, setEmbedderThreads, setShippedEmbedder } from '../identification/embedding.js';
 import { identifyCrops, type CropIdentity } from '../identification/identify-crops.js';
 import type { Identifier } from '../identification/identifier.js';
@@ -99,7 +99,7 @@ export class SceneAnalyzer implements Analyzer {
   }
 
   describe(path: string, crop: Rect | null): Promise<ProductDescriptor> {
-    return describeProduct(path, crop);
+    return describeReference(path, crop);
   }
 
   identify(crops: readonly RawPixels[], identifier: Identifier): Promise<CropIdentity[]> {

@@ -14,6 +14,19 @@ export interface ProductDescriptor {
   /** colour-layout.ts, of the same square resample as the embedding's input. */
   colour: Float32Array;
   local: LocalFeatures;
+  /**
+   * A reference's upper and lower parts described on their own (describeReference): what a pack cut by
+   * the photo's bottom or top edge shows of it.
+   */
+  parts?: ProductPart[];
+}
+
+/** Which part of a pack a crop shows: its upper part (cut by the photo's bottom edge) or its lower part (cut by the top). */
+export type PackView = 'upper' | 'lower';
+
+export interface ProductPart {
+  view: PackView;
+  descriptor: ProductDescriptor;
 }
 
 /** A product to identify: its embedding and global descriptor now, its local features only if needed. */
@@ -22,6 +35,8 @@ export interface ProductQuery {
   global: Float32Array;
   colour: Float32Array;
   local: () => Promise<LocalFeatures>;
+  /** Set when the crop shows only part of its pack (cut by the photo's frame): compared also with that part of each reference. */
+  view?: PackView;
 }
 
 /** Cheap first: embedding and global descriptor; local features on the first call of `local`. */
@@ -110,14 +125,51 @@ export async function describeProduct(input: ImageInput, crop?: Rect | null): Pr
   return { embedding, global, colour, local };
 }
 
+// The parts of a packshot that a pack cut by the photo's top or bottom edge shows: its lower (or upper)
+// 40 % and 60 %. Chosen on the identify-shelves bench's choice half (docs/recognition.md): a top-row
+// pack cut by the frame is compared with the whole packshot a lot less well than with its lower part.
+const PART_FRACTIONS = [0.4, 0.6];
+
+/**
+ * A reference image's descriptor: the whole product, and its upper and lower parts (PART_FRACTIONS)
+ * described on their own, as a crop cut by the photo's frame shows them.
+ */
+export async function describeReference(input: ImageInput, crop?: Rect | null): Promise<ProductDescriptor> {
+  const whole = await describeProduct(input, crop);
+  const meta = await openImage(input, crop).toBuffer({ resolveWithObject: true });
+  const { width, height } = meta.info;
+  const x = crop ? Math.max(0, Math.floor(crop.x)) : 0;
+  const y = crop ? Math.max(0, Math.floor(crop.y)) : 0;
+  const parts: ProductPart[] = [];
+  for (const f of PART_FRACTIONS) {
+    const h = Math.max(1, Math.round(height * f));
+    parts.push({ view: 'upper', descriptor: await describeProduct(input, { x, y, w: width, h }) });
+    parts.push({ view: 'lower', descriptor: await describeProduct(input, { x, y: y + height - h, w: width, h }) });
+  }
+  return { ...whole, parts };
+}
+
 // Stored layout (little-endian): u32 version, u32 global length, f32[global], u32 embedder version
 // (embedderVersion()), u32 embedding length, f32[embedding], u32 colour length, f32[colour], u32
-// keypoint count, f32[2 * count] points, u8[32 * count] descriptors. Version 1 had no embedding,
-// version 2 no colour layout; their blobs, and those embedded by another model, are recomputed when
-// loaded.
-const FORMAT_VERSION = 3;
+// keypoint count, f32[2 * count] points, u8[32 * count] descriptors, u32 part count, then per part
+// u8 view (0 upper, 1 lower), u32 byte length and the part's own blob (no parts of its own). Version 1
+// had no embedding, version 2 no colour layout, version 3 no parts; their blobs, and those embedded by
+// another model, are recomputed when loaded.
+const FORMAT_VERSION = 4;
 
 export function encodeDescriptor(d: ProductDescriptor): Buffer {
+  const parts = (d.parts ?? []).map((p) => ({ view: p.view, blob: encodeWhole(p.descriptor) }));
+  const tail = Buffer.alloc(4 + parts.reduce((n, p) => n + 5 + p.blob.length, 0));
+  let o = tail.writeUInt32LE(parts.length, 0);
+  for (const p of parts) {
+    o = tail.writeUInt8(p.view === 'upper' ? 0 : 1, o);
+    o = tail.writeUInt32LE(p.blob.length, o);
+    o += p.blob.copy(tail, o);
+  }
+  return Buffer.concat([encodeWhole(d), tail]);
+}
+
+function encodeWhole(d: ProductDescriptor): Buffer {
   const n = d.local.count;
   const buf = Buffer.alloc(24 + d.global.length * 4 + d.embedding.length * 4 + d.colour.length * 4 + n * 8 + n * 32);
   let o = 0;
@@ -138,6 +190,27 @@ export function encodeDescriptor(d: ProductDescriptor): Buffer {
 /** Null when the blob was written by another descriptor version (then it is recomputed). */
 export function decodeDescriptor(buf: Uint8Array): ProductDescriptor | null {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const whole = decodeWhole(b);
+  if (!whole) return null;
+  let o = whole.end;
+  if (b.length < o + 4) return null;
+  const count = b.readUInt32LE(o);
+  o += 4;
+  const parts: ProductPart[] = [];
+  for (let i = 0; i < count; i++) {
+    if (b.length < o + 5) return null;
+    const view: PackView = b.readUInt8(o) === 0 ? 'upper' : 'lower';
+    const length = b.readUInt32LE(o + 1);
+    o += 5;
+    const part = decodeWhole(b.subarray(o, o + length));
+    if (!part) return null;
+    parts.push({ view, descriptor: part.descriptor });
+    o += length;
+  }
+  return count > 0 ? { ...whole.descriptor, parts } : whole.descriptor;
+}
+
+function decodeWhole(b: Buffer): { descriptor: ProductDescriptor; end: number } | null {
   if (b.length < 12 || b.readUInt32LE(0) !== FORMAT_VERSION || b.readUInt32LE(4) !== GLOBAL_LEN) return null;
   let o = 8;
   const global = new Float32Array(GLOBAL_LEN);
@@ -153,6 +226,7 @@ export function decodeDescriptor(buf: Uint8Array): ProductDescriptor | null {
   const n = b.readUInt32LE(o); o += 4;
   const points = new Float32Array(n * 2);
   for (let i = 0; i < n * 2; i++, o += 4) points[i] = b.readFloatLE(o);
+  if (b.length < o + n * 32) return null;
   const descriptors = new Uint8Array(b.subarray(o, o + n * 32));
-  return { embedding, global, colour, local: { count: n, points, descriptors } };
+  return { descriptor: { embedding, global, colour, local: { count: n, points, descriptors } }, end: o + n * 32 };
 }

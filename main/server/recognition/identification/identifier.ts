@@ -3,7 +3,7 @@
 // is convincing.
 import { appearanceSimilarity } from './appearance.js';
 import { colourDistance } from './colour-layout.js';
-import type { ProductDescriptor, ProductQuery } from './describe.js';
+import type { PackView, ProductDescriptor, ProductQuery } from './describe.js';
 import type { LocalFeatures } from './local-features.js';
 import { buildVoteIndex, verifiedMatches, vote, type VoteIndex } from './local-features.js';
 
@@ -67,6 +67,14 @@ export interface IdentifierOptions {
   colourWeight?: number;
   /** Unknown when, after verification, the best SKU leads the next shortlisted one by less than this. */
   unknownMargin?: number;
+  /**
+   * Shortlisted SKUs whose verified matches are within this factor of each other (each at least
+   * CHANCE_INLIERS + 1) matched the same thing, usually a shared logo: each counts the most matches
+   * among them, so appearance and colour decide between them (0: off).
+   */
+  alikeInliers?: number;
+  /** Score taken off per 10 units of colour-layout distance between such SKUs (instead of colourWeight). */
+  alikeColourWeight?: number;
 }
 
 // Calibrated on sku-crops (never trained on) with the Grocery Store val split: a shelf crop of a catalog
@@ -74,7 +82,7 @@ export interface IdentifierOptions {
 // products outside the catalog mostly below 0.64 (at most 0.74); 2 of 61 catalog crops fall below 0.55
 // (those are lost to rejectBelow) while about half of the products outside the catalog do. Packs sharing a printed logo with a
 // catalog SKU (a Coca-Cola can against the Coca-Cola bottle) can still pass as that SKU.
-const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, refsPerSku: 3, enoughInliers: 40, votes: true, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.8, sureInliers: 16, acceptSimilarity: 0.85, acceptMargin: 0.1, rejectBelow: 0.55, colourWeight: 0, unknownMargin: 0 };
+const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, refsPerSku: 3, enoughInliers: 40, votes: true, saturatingInliers: 40, unknownBelow: 0.95, sureSimilarity: 0.8, sureInliers: 16, acceptSimilarity: 0.85, acceptMargin: 0.1, rejectBelow: 0.55, colourWeight: 0, unknownMargin: 0, alikeInliers: 0, alikeColourWeight: 0 };
 // Look-alikes of one brand (Nesquik Duo against Nesquik Duo in another language, two Special K) differ
 // in words and colour patches that the embedding barely sees: 0.1 ahead of the next SKU was taken
 // without verification, and wrongly. A crop only 0.1..0.2 ahead is verified by local features, where
@@ -84,7 +92,20 @@ const DEFAULTS: Required<IdentifierOptions> = { shortlist: 5, refsPerSku: 3, eno
 // units, Special K Cioccolato Fondente's brown side against Classic's blue one), a best SKU within 0.05
 // of the next left unknown (a pack between two siblings is usually a third sibling without a
 // reference), and nothing under 0.6 similar taken (products outside the catalog).
-export const PIPELINE_IDENTIFIER: IdentifierOptions = { votes: false, refsPerSku: 2, enoughInliers: 16, acceptMargin: 0.2, rejectBelow: 0.6, colourWeight: 0.1, unknownMargin: 0.05 };
+// Issue 38's fourth round: siblings whose local features agree about as much (Special K Classic, Red
+// Fruit and Cioccolato Fondente share the big red K; 13-25 matches each) are told apart by appearance
+// and colour, not by which of them happened to keep a few more matches on the logo.
+export const PIPELINE_IDENTIFIER: IdentifierOptions = {
+  votes: false,
+  refsPerSku: 2,
+  enoughInliers: 16,
+  acceptMargin: 0.2,
+  rejectBelow: 0.6,
+  colourWeight: 0.1,
+  unknownMargin: 0.05,
+  alikeInliers: 1.5,
+  alikeColourWeight: 0.3,
+};
 
 // Geometric agreement outweighs appearance: in cluttered photos colour statistics mislead, while 20+
 // matches agreeing on one homography rarely happen between different packs.
@@ -161,9 +182,9 @@ export class Identifier {
   }
 
   /** SKUs by the appearance similarity of their best reference; each SKU's references most similar first. */
-  rankGlobal(query: { embedding: Float32Array; global: Float32Array }): { skuId: string; similarity: number; refs: Reference[] }[] {
+  rankGlobal(query: { embedding: Float32Array; global: Float32Array; view?: PackView }): { skuId: string; similarity: number; refs: Reference[] }[] {
     const bySku = new Map<string, { skuId: string; similarity: number; scored: { ref: Reference; s: number }[] }>();
-    for (const ref of this.refs.values()) {
+    for (const ref of this.viewed(query.view)) {
       const s = appearanceSimilarity(query, ref.descriptor);
       const e = bySku.get(ref.skuId);
       if (!e) bySku.set(ref.skuId, { skuId: ref.skuId, similarity: s, scored: [{ ref, s }] });
@@ -175,6 +196,20 @@ export class Identifier {
     return [...bySku.values()]
       .sort((a, b) => b.similarity - a.similarity)
       .map((e) => ({ skuId: e.skuId, similarity: e.similarity, refs: e.scored.sort((a, b) => b.s - a.s).map((x) => x.ref) }));
+  }
+
+  /**
+   * The references a query is compared with: each reference, and when the query shows only part of its
+   * pack (cut by the photo's frame), also that part of each reference described on its own.
+   */
+  private *viewed(view: PackView | undefined): Iterable<Reference> {
+    for (const ref of this.refs.values()) {
+      yield ref;
+      if (!view) continue;
+      for (const [i, part] of (ref.descriptor.parts ?? []).entries()) {
+        if (part.view === view) yield { id: `${ref.id}#${i}`, skuId: ref.skuId, descriptor: part.descriptor };
+      }
+    }
   }
 
   /**
@@ -203,7 +238,7 @@ export class Identifier {
   }
 
   /** Whether identify() will use the query's local features (appearance alone does not decide). */
-  needsLocalFeatures(query: { embedding: Float32Array; global: Float32Array }): boolean {
+  needsLocalFeatures(query: { embedding: Float32Array; global: Float32Array; view?: PackView }): boolean {
     return this.byAppearance(this.rankGlobal(query)) === undefined;
   }
 
@@ -237,6 +272,7 @@ export class Identifier {
       candidates.push({ skuId: c.skuId, similarity: c.similarity, inliers, score: combine(c.similarity, inliers, saturating) });
     }
     if (this.opts.colourWeight > 0) this.weighColour(query.colour, ranked, candidates, shortlist);
+    if (this.opts.alikeInliers > 0) this.weighAlike(candidates, shortlist);
     candidates.sort((a, b) => b.score - a.score);
     const best = candidates[0];
     const score = Math.min(1, best.score / (1 + VERIFIED_WEIGHT));
@@ -245,6 +281,37 @@ export class Identifier {
     const next = candidates.find((c, i) => i > 0 && shortlist.has(c.skuId));
     const clear = !next || !shortlist.has(best.skuId) || best.score - next.score >= this.opts.unknownMargin;
     return { skuId: known && clear ? best.skuId : null, score, candidates };
+  }
+
+  /**
+   * Shortlisted SKUs whose local features agree about as much (alikeInliers) each count the most
+   * matches among them, and the colour-layout distance between them weighs alikeColourWeight: what
+   * their references share (a brand's logo) was matched, not what tells them apart.
+   */
+  private weighAlike(candidates: Candidate[], shortlist: Set<string>): void {
+    const ratio = this.opts.alikeInliers;
+    const matched = candidates.filter((c) => shortlist.has(c.skuId) && c.inliers > CHANCE_INLIERS);
+    if (matched.length < 2) return;
+    const closest = Math.min(...candidates.filter((c) => shortlist.has(c.skuId) && c.colour !== undefined).map((c) => c.colour!));
+    const updated = matched.map((c) => {
+      const group = matched.filter((o) => Math.max(o.inliers, c.inliers) <= ratio * Math.min(o.inliers, c.inliers));
+      if (group.length < 2) return undefined;
+      const inliers = Math.max(...group.map((o) => o.inliers));
+      const colours = group.map((o) => o.colour).filter((d): d is number => d !== undefined);
+      let score = combine(c.similarity, inliers, this.opts.saturatingInliers);
+      if (c.colour !== undefined && colours.length > 0) {
+        const near = Math.min(...colours);
+        score -= (this.opts.colourWeight * (near - closest) + this.opts.alikeColourWeight * (c.colour - near)) / 10;
+      }
+      return { inliers, score };
+    });
+    matched.forEach((c, i) => {
+      const u = updated[i];
+      if (u) {
+        c.inliers = u.inliers;
+        c.score = u.score;
+      }
+    });
   }
 
   /** Lowers the shortlisted candidates' scores by how much farther their colour layout is than the closest's. */

@@ -8,7 +8,7 @@
 // threads take them as they come while this thread describes the rest, then this thread too. Every
 // answer is the one a single thread gives.
 import { appearanceSimilarity, type Appearance } from './appearance.js';
-import { describeQueryRuns, type ProductQuery } from './describe.js';
+import { describeQueryRuns, type PackView, type ProductQuery } from './describe.js';
 import type { Identification, Identifier } from './identifier.js';
 import type { RawPixels } from './image-input.js';
 
@@ -39,7 +39,7 @@ export interface CropIdentity {
 export interface IdentifyHelpers {
   /** How many crops they identify at once. */
   readonly size: number;
-  identify(crop: RawPixels, appearance: Appearance & { colour: Float32Array }, identifier: Identifier): Promise<CropIdentity>;
+  identify(crop: RawPixels, appearance: Appearance & { colour: Float32Array; view?: PackView }, identifier: Identifier): Promise<CropIdentity>;
 }
 
 // Siblings of one brand are 0.1..0.2 apart by appearance at most (identifier.ts); 0.1 behind the chosen SKU
@@ -63,6 +63,8 @@ export async function identifyCrops(
   identifier: Identifier,
   checkpoint?: () => Promise<void>,
   helpers?: IdentifyHelpers,
+  /** What part of its pack each crop shows, where it is cut by the photo's frame (identifier.ts). */
+  views?: readonly (PackView | undefined)[],
 ): Promise<CropIdentity[]> {
   if (identifier.size === 0) return crops.map(() => ({ skuId: null, score: 0, suggestions: [] }));
   const queries: ProductQuery[] = [];
@@ -95,6 +97,7 @@ export async function identifyCrops(
       const from = queries.length;
       queries.push(...run);
       for (let i = from; i < queries.length; i++) {
+        if (views?.[i]) queries[i].view = views[i];
         const t = originals.find((s) => close(crops[s].width, crops[i].width) && close(crops[s].height, crops[i].height) && appearanceSimilarity(queries[s], queries[i]) >= REPEAT_SIMILARITY);
         if (t === undefined) originals.push(i);
         else twin[i] = t;

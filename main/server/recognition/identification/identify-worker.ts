@@ -3,7 +3,7 @@
 // its local features from its pixels when verification needs them.
 import { parentPort } from 'node:worker_threads';
 import { CatalogCopy, type CatalogMessage } from './catalog-copy.js';
-import { queryLocalFeatures } from './describe.js';
+import { queryLocalFeatures, type PackView } from './describe.js';
 import { cropIdentity, type CropIdentity } from './identify-crops.js';
 import type { RawPixels } from './image-input.js';
 
@@ -14,6 +14,8 @@ export type PoolRequest = {
   embedding: Float32Array;
   global: Float32Array;
   colour: Float32Array;
+  /** The part of its pack the crop shows, when cut by the photo's frame. */
+  view?: PackView;
 };
 
 export type PoolReply = { task: number; result?: CropIdentity; error?: string };
@@ -23,7 +25,7 @@ const catalog = new CatalogCopy();
 parentPort?.on('message', async (m: PoolRequest) => {
   try {
     const identifier = catalog.identifier(m.catalog);
-    const r = await identifier.identify({ embedding: m.embedding, global: m.global, colour: m.colour, local: queryLocalFeatures(m.crop) });
+    const r = await identifier.identify({ embedding: m.embedding, global: m.global, colour: m.colour, view: m.view, local: queryLocalFeatures(m.crop) });
     parentPort!.postMessage({ task: m.task, result: cropIdentity(r) } satisfies PoolReply);
   } catch (error) {
     parentPort!.postMessage({ task: m.task, error: error instanceof Error ? error.message : String(error) } satisfies PoolReply);

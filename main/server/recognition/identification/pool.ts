@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Appearance } from './appearance.js';
 import { CatalogVersions, catalogReferences, type CatalogReference } from './catalog-copy.js';
+import type { PackView } from './describe.js';
 import type { CropIdentity, IdentifyHelpers } from './identify-crops.js';
 import type { PoolReply, PoolRequest } from './identify-worker.js';
 import type { Identifier } from './identifier.js';
@@ -57,7 +58,7 @@ export class IdentifyPool implements IdentifyHelpers {
   }
 
   /** Identifies one crop on the least busy worker. */
-  async identify(crop: RawPixels, appearance: Appearance & { colour: Float32Array }, identifier: Identifier): Promise<CropIdentity> {
+  async identify(crop: RawPixels, appearance: Appearance & { colour: Float32Array; view?: PackView }, identifier: Identifier): Promise<CropIdentity> {
     this.spawn();
     const w = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const version = this.versions.of(identifier);
@@ -68,7 +69,7 @@ export class IdentifyPool implements IdentifyHelpers {
       w.catalog = version;
     }
     const task = this.nextTask++;
-    const request: PoolRequest = { task, catalog: { version, options: identifier.options, refs }, crop, embedding: appearance.embedding, global: appearance.global, colour: appearance.colour };
+    const request: PoolRequest = { task, catalog: { version, options: identifier.options, refs }, crop, embedding: appearance.embedding, global: appearance.global, colour: appearance.colour, view: appearance.view };
     w.busy++;
     try {
       return await new Promise<CropIdentity>((resolve, reject) => {
