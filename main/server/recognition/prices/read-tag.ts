@@ -105,18 +105,8 @@ function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[
   const lx0 = Math.max(0, Math.floor(line.box.x1));
   const ly0 = Math.max(0, Math.floor(line.box.y1));
   const digits = greyOf(image, lx0, ly0, Math.min(image.width, Math.ceil(line.box.x2)) - lx0, Math.min(image.height, Math.ceil(line.box.y2)) - ly0);
-  const cut = otsu(digits);
-  let dark = 0;
-  let darkSum = 0;
-  let lightSum = 0;
-  for (const v of digits) {
-    if (v <= cut) {
-      dark++;
-      darkSum += v;
-    } else lightSum += v;
-  }
-  const inkDark = dark <= digits.length / 2;
-  const inkMean = inkDark ? darkSum / Math.max(1, dark) : lightSum / Math.max(1, digits.length - dark);
+  const { cut, inkDark, darkMean, lightMean } = inkSplit(digits);
+  const inkMean = inkDark ? darkMean : lightMean;
   const strict = cut + 0.25 * (inkMean - cut);
   const grey = greyOf(image, x0, y0, w, h);
   const mask = grey.map((v) => ((inkDark ? v <= strict : v >= strict) ? 1 : 0));
@@ -194,20 +184,11 @@ function hasInk(image: RawPixels, box: OcrBox): boolean {
   const y1 = Math.min(image.height, Math.ceil(box.y2));
   if (x1 - x0 < 3 || y1 - y0 < 3) return false;
   const grey = greyOf(image, x0, y0, x1 - x0, y1 - y0);
-  const cut = otsu(grey);
-  let lo = 0;
-  let loSum = 0;
-  let hiSum = 0;
-  for (const v of grey) {
-    if (v <= cut) {
-      lo++;
-      loSum += v;
-    } else hiSum += v;
-  }
-  const hi = grey.length - lo;
-  if (lo === 0 || hi === 0) return false;
-  const minority = Math.min(lo, hi) / grey.length;
-  return minority > 0.04 && hiSum / hi - loSum / lo > 40;
+  const { dark, darkMean, lightMean } = inkSplit(grey);
+  const light = grey.length - dark;
+  if (dark === 0 || light === 0) return false;
+  const minority = Math.min(dark, light) / grey.length;
+  return minority > 0.04 && lightMean - darkMean > 40;
 }
 
 function greyOf(image: RawPixels, x0: number, y0: number, w: number, h: number): Uint8Array {
@@ -306,11 +287,7 @@ function raisedCents(line: ScoredLine, source: OcrLine | undefined, image: RawPi
   const h = y1 - y0;
   if (w < 8 || h < 8) return null;
   const grey = greyOf(image, x0, y0, w, h);
-  const cut = otsu(grey);
-  let dark = 0;
-  for (const v of grey) if (v <= cut) dark++;
-  // Ink is the smaller class (dark print on a light tag, or light print on a dark one).
-  const inkDark = dark <= grey.length / 2;
+  const { cut, inkDark } = inkSplit(grey);
   const ink = (v: number) => (inkDark ? v <= cut : v > cut);
   const spacing = digits.length > 1 ? Math.abs(digits[digits.length - 1].x - digits[0].x) / (digits.length - 1) : w;
   const half = Math.max(1, spacing * 0.3);
@@ -370,10 +347,7 @@ function printedPoint(line: ScoredLine, source: OcrLine | undefined, image: RawP
   const h = Math.min(image.height, Math.ceil(source.box.y2)) - y0;
   if (w < 8 || h < 8) return null;
   const grey = greyOf(image, x0, y0, w, h);
-  const cut = otsu(grey);
-  let dark = 0;
-  for (const v of grey) if (v <= cut) dark++;
-  const inkDark = dark <= grey.length / 2;
+  const { cut, inkDark } = inkSplit(grey);
   const ink = (x: number, y: number) => (inkDark ? grey[y * w + x] <= cut : grey[y * w + x] > cut);
   const mask = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) mask[y * w + x] = ink(x, y) ? 1 : 0;
@@ -439,6 +413,31 @@ function blobsOf(mask: Uint8Array, w: number, h: number): Array<{ x1: number; y1
     out.push(b);
   }
   return out;
+}
+
+/**
+ * Otsu's split of a grey image into print and tag: the cut (dark is at or below it), whether the ink is
+ * the dark class (ink is the smaller class: dark print on a light tag, or light print on a dark one),
+ * the dark class's size and each class's mean.
+ */
+function inkSplit(grey: Uint8Array): { cut: number; inkDark: boolean; dark: number; darkMean: number; lightMean: number } {
+  const cut = otsu(grey);
+  let dark = 0;
+  let darkSum = 0;
+  let lightSum = 0;
+  for (const v of grey) {
+    if (v <= cut) {
+      dark++;
+      darkSum += v;
+    } else lightSum += v;
+  }
+  return {
+    cut,
+    inkDark: dark <= grey.length / 2,
+    dark,
+    darkMean: darkSum / Math.max(1, dark),
+    lightMean: lightSum / Math.max(1, grey.length - dark),
+  };
 }
 
 /** Otsu's threshold of a grey image. */
