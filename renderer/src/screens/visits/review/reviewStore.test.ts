@@ -15,6 +15,26 @@ const box = (id: string, x: number, y: number, sku: string | null): AnnotationBo
   unknown_on_purpose: false,
 });
 
+/** Scene b of two 200x100 photos joined into one bay, img2 160 px right of img1. */
+const twoPhotoBay = (boxes1: AnnotationBox[], boxes2: AnnotationBox[], facings: NonNullable<SceneAnnotations['bay']>['facings'], version2 = 0): SceneAnnotations => ({
+  scene: 'b',
+  visit: 'v',
+  reviewed: false,
+  images: [
+    { image: 'img1', width: 200, height: 100, version: 0, reviewer: null, reviewed_date: null, boxes: boxes1 },
+    { image: 'img2', width: 200, height: 100, version: version2, reviewer: null, reviewed_date: null, boxes: boxes2 },
+  ],
+  bay: {
+    width: 360,
+    height: 100,
+    photos: [
+      { image: 'img1', joined: true, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1], message: null },
+      { image: 'img2', joined: true, transform: [1, 0, 160, 0, 1, 0, 0, 0, 1], message: null },
+    ],
+    facings,
+  },
+});
+
 const scene = (id: string, version = 0, boxes = [box('m0', 20, 30, 'cola'), box('m1', 50, 30, 'cola'), box('m2', 80, 30, null)]): SceneAnnotations => ({
   scene: id,
   visit: 'v',
@@ -161,28 +181,16 @@ describe('review store', () => {
 
   it('on a bay, a change of a merged facing goes to each of its views as one step, and the facing counts once', () => {
     // Two photos of one bay: m1 of img1 and m0 of img2 are one product seen twice.
-    const bayScene: SceneAnnotations = {
-      scene: 'b',
-      visit: 'v',
-      reviewed: false,
-      images: [
-        { image: 'img1', width: 200, height: 100, version: 0, reviewer: null, reviewed_date: null, boxes: [box('m0', 20, 30, 'cola'), box('m1', 180, 30, 'cola')] },
-        { image: 'img2', width: 200, height: 100, version: 2, reviewer: null, reviewed_date: null, boxes: [box('m0', 20, 30, 'cola'), box('m1', 100, 30, null)] },
-      ],
-      bay: {
-        width: 360,
-        height: 100,
-        photos: [
-          { image: 'img1', joined: true, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1], message: null },
-          { image: 'img2', joined: true, transform: [1, 0, 160, 0, 1, 0, 0, 0, 1], message: null },
-        ],
-        facings: [
+    const bayScene = twoPhotoBay(
+      [box('m0', 20, 30, 'cola'), box('m1', 180, 30, 'cola')],
+      [box('m0', 20, 30, 'cola'), box('m1', 100, 30, null)],
+      [
           { x: 20, y: 30, w: 20, h: 40, sku_id: 'cola', counted: { image: 'img1', box: 'm0' }, views: [{ image: 'img1', box: 'm0' }] },
           { x: 180, y: 30, w: 20, h: 40, sku_id: 'cola', counted: { image: 'img1', box: 'm1' }, views: [{ image: 'img1', box: 'm1' }, { image: 'img2', box: 'm0' }] },
           { x: 260, y: 30, w: 20, h: 40, sku_id: null, counted: { image: 'img2', box: 'm1' }, views: [{ image: 'img2', box: 'm1' }] },
-        ],
-      },
-    };
+      ],
+      2,
+    );
     const store = createReviewStore();
     store.getState().load([bayScene]);
     const s = () => store.getState();
@@ -213,24 +221,9 @@ describe('review store', () => {
 
   it('counts a merged facing under the SKU the bay gave it while no view of it is relabelled', () => {
     // Both photos left the product unknown; the bay took the candidate they agree on (bay/facings.ts).
-    const bayScene: SceneAnnotations = {
-      scene: 'b',
-      visit: 'v',
-      reviewed: false,
-      images: [
-        { image: 'img1', width: 200, height: 100, version: 0, reviewer: null, reviewed_date: null, boxes: [box('m0', 180, 30, null)] },
-        { image: 'img2', width: 200, height: 100, version: 0, reviewer: null, reviewed_date: null, boxes: [box('m0', 20, 30, null)] },
-      ],
-      bay: {
-        width: 360,
-        height: 100,
-        photos: [
-          { image: 'img1', joined: true, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1], message: null },
-          { image: 'img2', joined: true, transform: [1, 0, 160, 0, 1, 0, 0, 0, 1], message: null },
-        ],
-        facings: [{ x: 180, y: 30, w: 20, h: 40, sku_id: 'cola', counted: { image: 'img1', box: 'm0' }, views: [{ image: 'img1', box: 'm0' }, { image: 'img2', box: 'm0' }] }],
-      },
-    };
+    const bayScene = twoPhotoBay([box('m0', 180, 30, null)], [box('m0', 20, 30, null)], [
+      { x: 180, y: 30, w: 20, h: 40, sku_id: 'cola', counted: { image: 'img1', box: 'm0' }, views: [{ image: 'img1', box: 'm0' }, { image: 'img2', box: 'm0' }] },
+    ]);
     const store = createReviewStore();
     store.getState().load([bayScene]);
     const s = () => store.getState();
