@@ -311,17 +311,28 @@ function raisedCents(line: ScoredLine, source: OcrLine | undefined, image: RawPi
 }
 
 /**
- * "242" read from "2.42" whose point is too small for the OCR: the digits before the cents stand
- * apart by the point's width. Only when that gap is clearly the widest between the digits.
+ * A line read as 3 to 5 digits with no point ("242"), as the OCR gave it: the match (prefix, units,
+ * cents, suffix) and the x of each digit, for the checks that look for a point the OCR missed.
  */
-function spacedCents(line: ScoredLine, source: OcrLine | undefined): string | null {
+function digitsWithoutPoint(line: ScoredLine, source: OcrLine | undefined): { m: RegExpExecArray; xs: number[] } | null {
   if (!source || source.chars.length !== source.text.length) return null;
   const m = /^(\D*?)(\d{1,3})(\d{2})(\D*)$/.exec(source.text.trim());
   if (!m || line.text.replace(/^\$/, 'S') !== source.text.trim().replace(/^\$/, 'S')) return null;
   const start = source.text.indexOf(m[2]);
   const xs = [...m[2], ...m[3]].map((_, k) => source.chars[start + k]?.x);
   if (xs.some((x) => x === undefined)) return null;
-  const gaps = xs.slice(1).map((x, k) => x! - xs[k]!);
+  return { m, xs: xs as number[] };
+}
+
+/**
+ * "242" read from "2.42" whose point is too small for the OCR: the digits before the cents stand
+ * apart by the point's width. Only when that gap is clearly the widest between the digits.
+ */
+function spacedCents(line: ScoredLine, source: OcrLine | undefined): string | null {
+  const found = digitsWithoutPoint(line, source);
+  if (!found) return null;
+  const { m, xs } = found;
+  const gaps = xs.slice(1).map((x, k) => x - xs[k]);
   const point = gaps[m[2].length - 1];
   const others = gaps.filter((_, k) => k !== m[2].length - 1);
   if (others.length === 0 || point < 1.4 * Math.max(...others)) return null;
@@ -335,12 +346,9 @@ function spacedCents(line: ScoredLine, source: OcrLine | undefined): string | nu
  * cents' first; and no other gap between the digits holds one.
  */
 function printedPoint(line: ScoredLine, source: OcrLine | undefined, image: RawPixels): string | null {
-  if (!source || source.chars.length !== source.text.length) return null;
-  const m = /^(\D*?)(\d{1,3})(\d{2})(\D*)$/.exec(source.text.trim());
-  if (!m || line.text.replace(/^\$/, 'S') !== source.text.trim().replace(/^\$/, 'S')) return null;
-  const start = source.text.indexOf(m[2]);
-  const xs = [...m[2], ...m[3]].map((_, k) => source.chars[start + k]?.x);
-  if (xs.some((x) => x === undefined)) return null;
+  const found = digitsWithoutPoint(line, source);
+  if (!found || !source) return null;
+  const { m, xs } = found;
   const x0 = Math.max(0, Math.floor(source.box.x1));
   const y0 = Math.max(0, Math.floor(source.box.y1));
   const w = Math.min(image.width, Math.ceil(source.box.x2)) - x0;
@@ -371,7 +379,7 @@ function printedPoint(line: ScoredLine, source: OcrLine | undefined, image: RawP
         b.y1 > top + size / 2 &&
         Math.abs(b.y2 - baseline) <= 0.15 * size,
     );
-  const local = xs.map((x) => x! - x0);
+  const local = xs.map((x) => x - x0);
   const point = m[2].length - 1;
   if (!dotIn(local[point], local[point + 1])) return null;
   for (let k = 0; k + 1 < local.length; k++) if (k !== point && dotIn(local[k], local[k + 1])) return null;
