@@ -1,14 +1,18 @@
 // Price-tag detector figures (models/MODEL_CARD-price-tags.md; `npm run bench -- price-tags`, after the
 // build): tag recall and precision at IoU 0.5 (and 0.3: hand-drawn boxes of small labels are loose) on
-//  1. held-out generated scenes' tags of 10 px and more (styles 7 and 6, seeds never trained on; drawn on first use into
-//     models/training/cache/tags/held-out-7 and -6 by generator.py, which needs Debian's python3-opencv),
+//  1. held-out generated scenes' tags of 10 px and more (styles 8, 7 and 6, seeds never trained on; drawn on first use into
+//     models/training/cache/tags/held-out-8, -7 and -6 by generator.py, which needs Debian's python3-opencv),
 //  2. the real shelf photos' hand-labelled tags (bench/prices.labels.json: every tag inside each photo's
 //     `regions` is labelled, so recall counts those and precision the boxes centred inside a region;
 //     photos in ../shared/data/shelf-photos, evaluation only, skipped where absent),
 // and the time of detectPriceTags on a 12 MP photo's decoded pixels, as the pipeline calls it.
-// PRICE_TAG_MODEL=FILE scores another model file; BENCH_TAGS_SCORE=0.2 another score cut.
+// PRICE_TAG_MODEL=FILE scores another model file; BENCH_TAGS_SCORE=0.2 another score cut; BENCH_TAGS_CUTS=0.2,0.3,0.4
+// several cuts from one pass (boxes found at the lowest, kept per cut by score: the same boxes a run at that cut
+// finds, as peaks and the greedy NMS above a cut do not depend on the boxes below it); BENCH_TAGS_INPUT=1280 another
+// input size; BENCH_TAGS_SETS=8,7 some of the generated sets only.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import sharp from 'sharp';
@@ -19,16 +23,19 @@ import { iou } from './box-overlap.mjs';
 const python = process.env.PYTHON ?? '/usr/bin/python3';
 const training = path.resolve('models/training');
 const sets = [
+  { dir: 'cache/tags/held-out-8', style: 8, seed: 993, count: 30 },
   { dir: 'cache/tags/held-out-7', style: 7, seed: 991, count: 30 },
   { dir: 'cache/tags/held-out-6', style: 6, seed: 992, count: 30 },
-];
+].filter((s) => !process.env.BENCH_TAGS_SETS || process.env.BENCH_TAGS_SETS.split(',').includes(String(s.style)));
+const cuts = process.env.BENCH_TAGS_CUTS ? process.env.BENCH_TAGS_CUTS.split(',').map(Number) : [null];
 const photos = path.resolve('../shared/data/shelf-photos');
 const MIN_TAG_SIDE = 10;
 const labelsFile = process.env.PRICE_TAG_LABELS ?? 'bench/prices.labels.json';
 
 await configurePriceTagDetector({
   modelPath: process.env.PRICE_TAG_MODEL || undefined,
-  scoreThreshold: process.env.BENCH_TAGS_SCORE ? Number(process.env.BENCH_TAGS_SCORE) : undefined,
+  scoreThreshold: cuts[0] !== null ? Math.min(...cuts) : process.env.BENCH_TAGS_SCORE ? Number(process.env.BENCH_TAGS_SCORE) : undefined,
+  inputSize: process.env.BENCH_TAGS_INPUT ? Number(process.env.BENCH_TAGS_INPUT) : undefined,
 });
 console.log(`model ${priceTagModelPath()}`);
 
@@ -58,6 +65,18 @@ function matches(truth, found, threshold) {
 async function rawOf(file) {
   const { data, info } = await sharp(file).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   return { data, info };
+}
+
+/** Per cut (null: the model's own), the row of one image: counts of tags, boxes and matches. */
+function rowsOf(truth, found) {
+  return cuts.map((cut) => {
+    const kept = cut === null ? found : found.filter((b) => b.score >= cut);
+    return { truth: truth.length, found: kept.length, tp50: matches(truth, kept, 0.5), tp30: matches(truth, kept, 0.3) };
+  });
+}
+
+function reportCuts(name, perImage) {
+  cuts.forEach((cut, k) => report(cut === null ? name : `${name} [cut ${cut}]`, perImage.map((r) => r[k])));
 }
 
 function report(name, rows) {
@@ -98,9 +117,9 @@ if (probe.status !== 0) {
         const cy = (b.y1 + b.y2) / 2;
         return !signs.some((s) => cx >= s.x1 && cx <= s.x2 && cy >= s.y1 && cy <= s.y2) && !tiny.some((t) => iou(t, b) >= 0.3);
       });
-      rows.push({ truth: truth.length, found: found.length, tp50: matches(truth, found, 0.5), tp30: matches(truth, found, 0.3) });
+      rows.push(rowsOf(truth, found));
     }
-    report(`held-out style ${set.style} (seed ${set.seed})`, rows);
+    reportCuts(`held-out style ${set.style} (seed ${set.seed})`, rows);
   }
 }
 
@@ -120,11 +139,11 @@ if (!existsSync(photos) || !existsSync(labelsFile)) {
     };
     const truth = p.tags.map(({ x1, y1, x2, y2 }) => ({ x1, y1, x2, y2 }));
     const found = (await detectPriceTags(await rawOf(file))).filter(inside);
-    const row = { truth: truth.length, found: found.length, tp50: matches(truth, found, 0.5), tp30: matches(truth, found, 0.3) };
-    if (process.env.BENCH_TAGS_VERBOSE) console.log(`  ${p.image}: ${row.truth} tags, ${row.found} boxes, ${row.tp50} / ${row.tp30} found at IoU 0.5 / 0.3`);
-    rows.push(row);
+    const perCut = rowsOf(truth, found);
+    if (process.env.BENCH_TAGS_VERBOSE) for (const [k, row] of perCut.entries()) console.log(`  ${p.image}${cuts[k] === null ? '' : ` [cut ${cuts[k]}]`}: ${row.truth} tags, ${row.found} boxes, ${row.tp50} / ${row.tp30} found at IoU 0.5 / 0.3`);
+    rows.push(perCut);
   }
-  report(`real photos (${labelsFile})`, rows);
+  reportCuts(`real photos (${labelsFile})`, rows);
 }
 
 // 3. Time on a 12 MP photo's decoded pixels (4032x3024), as the pipeline hands them over.
@@ -132,11 +151,17 @@ const source = existsSync(photos) ? path.join(photos, readdirSync(photos).filter
 const { data, info } = await sharp(source).resize(4032, 3024, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
 await detectPriceTags({ data, info });
 const times = [];
+const cpu = [];
 for (let i = 0; i < 5; i++) {
   const t = performance.now();
+  const c = process.cpuUsage();
   await detectPriceTags({ data, info });
   times.push(performance.now() - t);
+  const used = process.cpuUsage(c);
+  cpu.push((used.user + used.system) / 1000);
 }
 times.sort((a, b) => a - b);
-console.log(`detectPriceTags, 12 MP decoded photo: median ${times[2].toFixed(0)} ms, min ${times[0].toFixed(0)} ms (n=5, 2 threads)`);
+cpu.sort((a, b) => a - b);
+// CPU time (user + system of the process, the onnxruntime threads included) stands when a loaded machine skews the wall time.
+console.log(`detectPriceTags, 12 MP decoded photo: median ${times[2].toFixed(0)} ms, min ${times[0].toFixed(0)} ms wall; CPU time median ${cpu[2].toFixed(0)} ms (n=5, 2 threads; load ${os.loadavg()[0].toFixed(1)})`);
 await closePriceTagDetector();

@@ -6,7 +6,7 @@
 //   npm run cli -- devices create --name N --role auditor|supervisor   (on the central: prints the device key once)
 //   npm run cli -- devices list | devices revoke ID
 //   npm run cli -- export-training --out DIR [--since DATE]   reviewed scenes as COCO + SKU crops (docs/recognition.md, "Review")
-//   npm run cli -- models install FILE [--kind detector|embedder] [--version V] | models list | models rollback [--kind K]   (docs/sync.md, "Models")
+//   npm run cli -- models install FILE [--kind detector|embedder|tags] [--version V] | models list | models rollback [--kind K]   (docs/sync.md, "Models")
 //   npm run cli -- bucket migrate [--remove]   a central's photos and models into its S3 bucket (SHELF_AUDIT_S3_*; docs/sync.md, "Scaling out")
 // Each takes --data-dir DIR, or --database postgres://... for a central on PostgreSQL (default: $SHELF_AUDIT_DATA_DIR, else the per-user data directory).
 import { readFileSync } from 'node:fs';
@@ -107,9 +107,9 @@ const USAGE = `usage:
   cli devices list [--data-dir DIR | --database URL]
   cli devices revoke ID [--data-dir DIR | --database URL]
   cli export-training --out DIR [--since DATE] [--data-dir DIR] [--database URL]
-  cli models install FILE [--kind detector|embedder] [--version V] [--data-dir DIR]   (checked, then used from the next recognition job on; kind default detector)
+  cli models install FILE [--kind detector|embedder|tags] [--version V] [--data-dir DIR]   (checked, then used from the next recognition job on; kind default detector)
   cli models list [--data-dir DIR]
-  cli models rollback [--kind detector|embedder] [--data-dir DIR]
+  cli models rollback [--kind detector|embedder|tags] [--data-dir DIR]
   cli bucket migrate [--remove] [--data-dir DIR]   (a central's photos and models into its bucket, SHELF_AUDIT_S3_*: resumable, each verified; --remove deletes the local photos verified there)`;
 
 class UsageError extends Error {}

@@ -56,6 +56,9 @@ def main():
     else:
         model = ShelfEnsemble([m for m, _, _, _ in members], [w for _, _, w, _ in members]).eval()
         metadata = {'arch': 'ensemble of ' + ', '.join(f"{s.get('arch', 'small')} {p} x{w:g}" for _, s, w, p in members)}
+    # What the file finds: the shelf detector and the price-tag detector share inputs and outputs, and the app's
+    # model store (recognition/model-store.ts, findsPriceTags) refuses one installed as the other.
+    metadata['finds'] = 'price tags' if 'mnv2-tags' in str(metadata['arch']) else 'products'
     if a.score_threshold is not None:
         if not 0 < a.score_threshold < 1:
             ap.error('--score-threshold must lie between 0 and 1')

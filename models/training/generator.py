@@ -295,13 +295,15 @@ def glyphs(img, rng, x, y, size, n, colour, thick):
         x += size * rng.uniform(1.15, 1.4)
 
 
-def price_label(rng, w, h):
+def price_label(rng, w, h, bg=None, ink=None):
     """A shelf-edge price label as real stores print them (style 6): a large bold price with its cents raised,
     a line or two of small print, often a barcode and a coloured band. Rows of these are what the model boxed
-    on the real photos' board edges (test_799)."""
-    bg = [(245, 245, 245), (250, 235, 200), (60, 230, 250), (235, 235, 255), (225, 245, 230)][rng.integers(5)]
-    tag = np.full((h, w, 3), bg, np.uint8)
-    ink = (20, 20, 20) if rng.random() < 0.75 else (30, 30, 200)
+    on the real photos' board edges (test_799). `bg` and `ink` (style 8) replace the drawn colours; the draws
+    are made all the same, so styles 6 and 7 stay as they were."""
+    drawn = [(245, 245, 245), (250, 235, 200), (60, 230, 250), (235, 235, 255), (225, 245, 230)][rng.integers(5)]
+    tag = np.full((h, w, 3), drawn if bg is None else bg, np.uint8)
+    drawn = (20, 20, 20) if rng.random() < 0.75 else (30, 30, 200)
+    ink = drawn if ink is None else ink
     if rng.random() < 0.6:  # coloured band (left or top) with the product name
         band = rand_color(rng, sat=int(rng.integers(80, 256)))
         if rng.random() < 0.5:
@@ -328,6 +330,26 @@ def price_label(rng, w, h):
         while bx < w - 1:
             sw = int(rng.integers(1, 3)); cv2.rectangle(tag, (bx, by0), (bx + sw - 1, by1), (10, 10, 10), -1); bx += sw + int(rng.integers(1, 3))
     return tag
+
+
+# Style 8: the labels of the labelled real photos (bench/prices.labels.json, looked at, never trained on): mostly
+# white or off-white on a white or grey edge (low contrast), yellow promotion labels (on a green strip too),
+# pale blue, pink and red ones; BGR.
+EDGE_LABELS = [((245, 245, 245), 0.3), ((222, 226, 226), 0.12), ((30, 215, 255), 0.18), ((245, 215, 160), 0.1),
+               ((200, 175, 255), 0.1), ((40, 40, 215), 0.08), ((0, 150, 255), 0.04), ((210, 240, 210), 0.08)]
+EDGE_STRIPS = [((238, 238, 238), 0.3), ((200, 200, 200), 0.12), ((45, 45, 45), 0.2), ((90, 190, 80), 0.1),
+               ((150, 90, 30), 0.08), ((40, 40, 190), 0.08), (None, 0.12)]  # None: the board's own colour
+
+
+def pick(rng, table):
+    """One entry of a [(value, weight)] table."""
+    w = np.array([p for _, p in table]); return table[int(rng.choice(len(table), p=w / w.sum()))][0]
+
+
+def edge_label(rng, w, h):
+    """Style 8: a shelf-edge label in a real store's colours: dark print, white on a red label."""
+    bg = pick(rng, EDGE_LABELS)
+    return price_label(rng, w, h, bg=bg, ink=(250, 250, 250) if bg == (40, 40, 215) else (20, 20, 20))
 
 
 def promo_strip(rng, w, h):
@@ -475,6 +497,11 @@ class Generator:
         x6 = np.random.default_rng(list(np.atleast_1d(seed)) + [6])
         rail = self.style >= 6 and x6.random() < 0.7
         rail_h = max(board, int(prod_h * x6.uniform(0.15, 0.45))) if rail else board
+        # Style 8: where no rail is drawn, the labelled real photos' kind of shelf edge: one label of their size
+        # and shape (0.14 to 0.32 of a product high, 2 to 4.2 times as wide) under each product run, in their
+        # colours, on an edge strip as tall as the labels; drawn instead of style 1's small tags.
+        x8 = np.random.default_rng(list(np.atleast_1d(seed)) + [8])
+        edge = self.style >= 8 and not rail and x8.random() < 0.85
         floor = self.style >= 2 and x2.random() < 0.45
         if floor:
             uy1 = int(H - x2.uniform(0.1, 0.4) * H)
@@ -518,6 +545,9 @@ class Generator:
                 self.label_rail(canvas, x6, ux0, ux1, base, rail_h, bay_edges, tags)
                 y = base + rail_h
                 continue
+            if edge:
+                y = self.edge_labels(canvas, x8, ux0, ux1, base, board, board_col, prod_h, tags)
+                continue
             # Price tags and shelf strips on the board edge: NOT products.
             x = ux0 + int(rng.uniform(0, prod_h))
             th = max(3, int(board * rng.uniform(0.6, 1.6)))
@@ -544,6 +574,8 @@ class Generator:
             glass_doors(canvas, x2, bay_edges, uy0, uy1, post_w)
         if floor and x2.random() < 0.6:
             speckled_floor(canvas, x2, uy1 + board, prod_h)
+            if self.style >= 8:  # labels of a last row the floor was drawn over (earlier styles kept their boxes)
+                tags = drop_hidden(tags, 0, uy1 + board, W, H)
         # Hanging signs / wobblers (not products), sometimes over the products.
         for _ in range(rng.integers(0, 4)):
             sw = int(prod_h * rng.uniform(0.5, 2)); sh = int(sw * rng.uniform(0.3, 1))
@@ -593,6 +625,27 @@ class Generator:
                 paste(canvas, price_label(rng, lw, lh), None, x, top + (h - lh) // 2)
                 tags.append([x, top + (h - lh) // 2, x + lw, top + (h - lh) // 2 + lh])
                 x += lw + int(h * (0 if rng.random() < 0.3 else rng.uniform(0.05, 2.5)))
+
+    @staticmethod
+    def edge_labels(canvas, rng, x0, x1, base, board, board_col, prod_h, tags):
+        """Style 8: an edge strip from `base` with price labels along it; appends their boxes to `tags` and
+        returns the strip's bottom (the next row's top)."""
+        lh = max(5, int(prod_h * rng.uniform(0.14, 0.32)))
+        sh = max(board, int(lh * rng.uniform(1.05, 1.6)))
+        col = pick(rng, EDGE_STRIPS) or board_col
+        cv2.rectangle(canvas, (x0, base), (x1, base + sh), col, -1)
+        if rng.random() < 0.5:  # the clear label holder's edges
+            edge_col = tuple(int(c * 0.7) for c in col)
+            cv2.line(canvas, (x0, base + 1), (x1, base + 1), edge_col, max(1, sh // 20))
+            cv2.line(canvas, (x0, base + sh - 2), (x1, base + sh - 2), edge_col, max(1, sh // 20))
+        x = x0 + int(rng.uniform(0, 1.0) * prod_h)
+        while x < x1:
+            lw = max(10, int(lh * rng.uniform(2.0, 4.2)))
+            ly = base + (sh - lh) // 2 + int(rng.uniform(-0.15, 0.15) * (sh - lh))
+            paste(canvas, edge_label(rng, lw, lh), None, x, ly)
+            tags.append([x, ly, x + lw, ly + lh])
+            x += lw + int(prod_h * (rng.uniform(0.05, 0.3) if rng.random() < 0.25 else rng.uniform(0.4, 3.0)))
+        return base + sh
 
     @staticmethod
     def posters(canvas, boxes, rng, prod_h, H, W, covers):
@@ -906,7 +959,7 @@ def main():
     ap.add_argument('--start', type=int, default=0); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--procedural-only', action='store_true', help='draw every product (no shared/data pixels)')
     ap.add_argument('--size', help='fixed WxH instead of random phone-photo shapes')
-    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts; 4: adds walls of stacked cases, close-ups of big products, a crooked camera; 5: adds shelves seen at an angle, where products show their sides and hide part of their neighbours; 6: adds price-label rails and promotion strips on the shelf edges and posters in front of the products; 7: adds price labels on the pegboard hooks')
+    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts; 4: adds walls of stacked cases, close-ups of big products, a crooked camera; 5: adds shelves seen at an angle, where products show their sides and hide part of their neighbours; 6: adds price-label rails and promotion strips on the shelf edges and posters in front of the products; 7: adds price labels on the pegboard hooks; 8: shelf edges whose labels have the real ones\' sizes and colours')
     a = ap.parse_args()
     size = tuple(int(v) for v in a.size.split('x')) if a.size else None
     os.makedirs(a.out, exist_ok=True)

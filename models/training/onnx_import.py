@@ -47,6 +47,11 @@ def load_detector(path):
     """ONNX detector file -> (model in eval mode, {'metadata': {...}, 'weights': [...], 'archs': [...]})."""
     m, inits, consts = read_graph(path)
     convs = [n for n in m.graph.node if n.op_type == 'Conv']
+    metadata = {p.key: p.value for p in m.metadata_props}
+    if metadata.get('arch') == 'mnv2-tags':  # the price-tag detector: one MobileTagNet, known by its metadata
+        net = build('mnv2-tags')
+        load_folded_convs(net, convs, inits, f'{path}: mnv2-tags')
+        return net.eval(), {'metadata': metadata, 'weights': [1.0], 'archs': ['mnv2-tags']}
     nets, archs, i = [], [], 0
     while i < len(convs):
         arch, n = network_at(convs, i, inits)

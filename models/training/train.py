@@ -72,6 +72,8 @@ def main():
     ap.add_argument('--size', type=int, default=384); ap.add_argument('--lr', type=float, default=3e-3)
     ap.add_argument('--threads', type=int, default=2); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--init', help='start from these weights (a previous run)')
+    ap.add_argument('--init-onnx', help='start from an exported model (onnx_import.py; the shipped model\'s checkpoints '
+                    'are not kept): its BatchNorms come back folded, so they stay on those statistics while training')
     ap.add_argument('--recent-from', type=int, help='oversample scenes numbered >= this (see ShelfCrops)')
     ap.add_argument('--recent-frac', type=float, default=0.5)
     ap.add_argument('--log-every', type=int, default=20)
@@ -132,6 +134,11 @@ def main():
         print(f'resumed at step {step}, {elapsed / 60:.1f} min', flush=True)
     elif a.init:
         model.load_state_dict(torch.load(a.init, map_location=dev)['model'])
+    elif a.init_onnx:
+        from onnx_import import load_detector
+        imported, info = load_detector(a.init_onnx)
+        assert info['archs'] == [a.arch], f"{a.init_onnx} holds {info['archs']}"
+        model.load_state_dict(imported.state_dict())
     if mobile:
         model.freeze(a.freeze)
     budget = a.minutes * 60
@@ -149,6 +156,9 @@ def main():
         real = iter(DataLoader(RealMosaics(a.distill, a.size, seed=step + 1000 * int(elapsed)), batch_size=a.distill_batch,
                                pin_memory=dev == 'cuda', **loader_opts))
     model.train()
+    if a.init_onnx:  # also on a resume of such a run: batch statistics would undo the folded ones
+        from onnx_weights import freeze_batchnorm
+        freeze_batchnorm(model)
     t0 = time.time() - elapsed
     session_end = time.time() + a.stop_after * 60 if a.stop_after else float('inf')
     last_save = last_snap = time.time(); acc = torch.zeros(4, device=dev); k = 0

@@ -1,19 +1,21 @@
-// Installed detector models (recognition/model-store.ts): checked before use, the previous kept,
-// rollback; a broken install is refused; the worker takes a new model up between jobs and falls back
-// to the previous one when the installed file no longer loads; the CLI's models commands.
+// Installed models (recognition/model-store.ts): checked before use, the previous kept, rollback; a
+// broken install is refused, and so is a price-tag model installed as the shelf detector or the reverse;
+// the worker takes a new model up between jobs and falls back to the previous one when the installed file
+// no longer loads (the detector, the embedder, the price-tag model); the CLI's models commands.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../api/harness.js';
-import { ModelError, currentModelPath, installModel, readModelChoice, rollbackModel, sha256OfFile } from '../../main/server/recognition/model-store.js';
+import { ModelError, currentModelPath, findsPriceTags, installModel, readModelChoice, rollbackModel, sha256OfFile } from '../../main/server/recognition/model-store.js';
 import { composeShelf, referenceFiles } from './fixtures.js';
 import { createSku, upload, waitForReports } from './helpers.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const DETECTOR = path.join(root, 'models/shelf-detector.onnx');
 const EMBEDDER = path.join(root, 'models/product-embedder.onnx');
+const TAGS = path.join(root, 'models/price-tag-detector.onnx');
 const dirs: string[] = [];
 const tempDir = () => {
   const d = mkdtempSync(path.join(os.tmpdir(), 'shelf-audit-models-'));
@@ -63,6 +65,30 @@ describe('model store', () => {
     expect(readModelChoice(data, 'embedder').current).toMatchObject({ version: 'embedder v2', sha256: installed.sha256 });
     await rollbackModel(data, { kind: 'embedder' });
     expect(currentModelPath(data, 'embedder')).toBeNull();
+  });
+
+  it('keeps the price-tag model apart from the shelf detector, whose inputs and outputs it shares', async () => {
+    const data = tempDir();
+    await expect(installModel(data, TAGS)).rejects.toThrow(/not a shelf detector: its metadata says it finds price tags/);
+    await expect(installModel(data, DETECTOR, { kind: 'tags' })).rejects.toThrow(/not a price-tag detector: its metadata says it finds products/);
+    expect(currentModelPath(data)).toBeNull();
+    const installed = await installModel(data, TAGS, { kind: 'tags', version: 'tags v2' });
+    expect(currentModelPath(data, 'tags')).toMatch(/price-tag-detector-[0-9a-f]{16}\.onnx$/);
+    expect(readFileSync(currentModelPath(data, 'tags')!).equals(readFileSync(TAGS))).toBe(true);
+    expect(readModelChoice(data, 'tags').current).toMatchObject({ version: 'tags v2', sha256: installed.sha256 });
+    expect(currentModelPath(data, 'detector')).toBeNull();
+    await rollbackModel(data, { kind: 'tags' });
+    expect(currentModelPath(data, 'tags')).toBeNull();
+  });
+
+  it('tells a tag model by its metadata: `finds`, else an mnv2-tags arch (files exported before `finds`)', () => {
+    expect(findsPriceTags({ finds: 'price tags', arch: 'mnv2' })).toBe(true);
+    expect(findsPriceTags({ finds: 'products', arch: 'mnv2-tags' })).toBe(false);
+    expect(findsPriceTags({ arch: 'mnv2-tags', steps: '602' })).toBe(true);
+    expect(findsPriceTags({ arch: 'ensemble of mnv2-tags runs/a.pt x0.5, mnv2-tags runs/b.pt x0.5' })).toBe(true);
+    expect(findsPriceTags({ arch: 'mnv2' })).toBe(false);
+    expect(findsPriceTags({ arch: 'ensemble of mnv2 a.pt x1' })).toBe(false);
+    expect(findsPriceTags({})).toBe(false);
   });
 
   it('the CLI installs, lists and rolls back', () => {
@@ -136,5 +162,32 @@ describe('the recognition worker and installed models', () => {
     expect((await facings()).status).toBe('READY');
     expect(readModelChoice(t.dataDir, 'embedder')).toMatchObject({ current: { version: 'embedder v2' } });
     expect(readModelChoice(t.dataDir, 'embedder').refused).toContain(bad.sha256);
+  }, 180_000);
+
+  it('reads prices with an installed price-tag model from the next job, and rolls back one that no longer loads', async () => {
+    const priceTags = async () => {
+      const r = await t.post('/api/v1.5/recognize/', { images: [photo], report_types: ['PRICE_TAGS'] });
+      expect(r.status, r.text).toBe(201);
+      const [report] = Object.values(await waitForReports(t, [r.body.reports.PRICE_TAGS]));
+      return report;
+    };
+    const shipped = (await t.get('/api/app/v1/info/')).body.tag_model_version;
+    expect(shipped).toMatch(/^price-tag-detector sha256:[0-9a-f]{12}$/);
+    // The shipped weights under another checksum, installed as the tag model.
+    const copy = path.join(tempDir(), 'tags.onnx');
+    writeFileSync(copy, Buffer.concat([readFileSync(TAGS), Buffer.from([0xfa, 0x07, 0x00])]));
+    const installed = await installModel(t.dataDir, copy, { kind: 'tags', version: 'tags v2' });
+    expect((await t.get('/api/app/v1/info/')).body.tag_model_version).toMatch(/^price-tag-detector-[0-9a-f]{16} sha256:/);
+    expect((await priceTags()).status).toBe('READY');
+    // A newer one whose file goes bad: the next job that reads prices goes back to "tags v2", refuses the
+    // bad one and still finishes.
+    const broken = path.join(tempDir(), 'broken-tags.onnx');
+    writeFileSync(broken, Buffer.concat([readFileSync(TAGS), Buffer.from([0xfa, 0x07, 0x01, 0x00])]));
+    const bad = await installModel(t.dataDir, broken, { kind: 'tags', version: 'tags v3' });
+    writeFileSync(currentModelPath(t.dataDir, 'tags')!, 'corrupted');
+    const report = await priceTags();
+    expect(report.status, JSON.stringify(report)).toBe('READY');
+    expect(readModelChoice(t.dataDir, 'tags')).toMatchObject({ current: { version: 'tags v2', sha256: installed.sha256 } });
+    expect(readModelChoice(t.dataDir, 'tags').refused).toContain(bad.sha256);
   }, 180_000);
 });

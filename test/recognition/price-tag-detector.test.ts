@@ -13,6 +13,7 @@ import { DetectorInputError, type Box } from '../../main/server/recognition/dete
 import {
   closePriceTagDetector,
   configurePriceTagDetector,
+  createPriceTagDetector,
   detectPriceTags,
   priceTagModelPath,
   type RawPhoto,
@@ -120,6 +121,18 @@ describe('price-tag detector', () => {
     const noise = Buffer.alloc(640 * 480 * 3);
     for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
     expect((await detectPriceTags({ data: noise, info: { width: 640, height: 480, channels: 3 } })).length).toBeLessThanOrEqual(2);
+  });
+
+  it('loads a model of its own for the analyser (an installed one), finding what the shared one finds', async () => {
+    const raw = await rawOf(shelfJpg);
+    const own = await createPriceTagDetector({ modelPath: priceTagModelPath() });
+    try {
+      expect(await own.detect(raw)).toEqual(await detectPriceTags(raw));
+      await expect(own.detect({ data: Buffer.alloc(10), info: { width: 8, height: 6, channels: 3 } })).rejects.toThrow(DetectorInputError);
+    } finally {
+      await own.close();
+    }
+    await expect(createPriceTagDetector({ modelPath: path.join(fixtures, 'no-such-model.onnx') })).rejects.toThrow();
   });
 
   it('handles tiny images and refuses malformed pixels with a clear error', async () => {

@@ -498,7 +498,7 @@ describe(`sync with a central on PostgreSQL (seed ${SEED})`, () => {
     expect((await api(centralUrl, 'DELETE', `/api/app/v1/devices/${device.id}/`)).status).toBe(200);
   }), 120_000);
 
-  it("detector and embedder models installed on the central reach the laptops, checksum verified", onFailure(async () => {
+  it("detector, embedder and price-tag models installed on the central reach the laptops, checksum verified", onFailure(async () => {
     const cli = path.join(import.meta.dirname, '../../dist/main/cli/cli.js');
     const detector = path.join(import.meta.dirname, '../../models/shelf-detector.onnx');
     const installed = spawnSync(process.execPath, [cli, 'models', 'install', detector, '--version', 'central detector v2', '--data-dir', centralDir], { encoding: 'utf8' });
@@ -506,19 +506,24 @@ describe(`sync with a central on PostgreSQL (seed ${SEED})`, () => {
     const embedder = path.join(import.meta.dirname, '../../models/product-embedder.onnx');
     const embedderInstalled = spawnSync(process.execPath, [cli, 'models', 'install', embedder, '--kind', 'embedder', '--version', 'central embedder v2', '--data-dir', centralDir], { encoding: 'utf8' });
     expect(embedderInstalled.status, embedderInstalled.stderr).toBe(0);
+    const tagModel = path.join(import.meta.dirname, '../../models/price-tag-detector.onnx');
+    const tagsInstalled = spawnSync(process.execPath, [cli, 'models', 'install', tagModel, '--kind', 'tags', '--version', 'central tags v2', '--data-dir', centralDir], { encoding: 'utf8' });
+    expect(tagsInstalled.status, tagsInstalled.stderr).toBe(0);
     const offered = await (await fetch(`${centralUrl}/api/app/v1/sync/models/`, { headers: { authorization: `Token ${laptops.a.key}`, 'x-sync-protocol': '1' } })).json();
     expect(offered.detector).toMatchObject({ version: 'central detector v2', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(offered.embedder).toMatchObject({ version: 'central embedder v2' });
+    expect(offered.tags).toMatchObject({ version: 'central tags v2' });
     for (const l of [laptops.a, laptops.b]) {
       const info = await until(`${l.name} to take the model`, async () => {
         await api(l.server!.url, 'POST', '/api/app/v1/sync/run/');
         const i = (await api(l.server!.url, 'GET', '/api/app/v1/info/')).body;
-        return /^shelf-detector-[0-9a-f]{16} sha256:/.test(i.model_version) && i;
+        return /^shelf-detector-[0-9a-f]{16} sha256:/.test(i.model_version) && /^price-tag-detector-[0-9a-f]{16} sha256:/.test(i.tag_model_version) && i;
       });
       expect(info.model_version).toMatch(/sha256:/);
       const listed = spawnSync(process.execPath, [cli, 'models', 'list', '--data-dir', l.dir], { encoding: 'utf8' });
       expect(listed.stdout).toMatch(/detector: current: central detector v2/);
       expect(listed.stdout).toMatch(/embedder: current: central embedder v2/);
+      expect(listed.stdout).toMatch(/tags: current: central tags v2/);
     }
   }), 120_000);
 

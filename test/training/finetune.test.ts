@@ -18,6 +18,7 @@ import { runPython, TRAINING } from './python.js';
 const root = path.resolve(import.meta.dirname, '../..');
 const cli = (...args: string[]) => promisify(execFile)(process.execPath, [path.join(root, 'dist/main/cli/cli.js'), ...args]);
 const SHIPPED = path.join(root, 'models/shelf-detector.onnx');
+const SHIPPED_TAGS = path.join(root, 'models/price-tag-detector.onnx');
 const SHIPPED_EMBEDDER = path.join(root, 'models/product-embedder.onnx');
 const checkExport = (model: string, dir: string) =>
   promisify(execFile)(process.execPath, [path.join(TRAINING, 'check_export.mjs'), model, dir]);
@@ -69,6 +70,10 @@ describe('the shipped models rebuilt in PyTorch from their ONNX files (no checkp
     const detector = path.join(tmp, 'check-detector');
     expect(runPython(['onnx_import.py', SHIPPED, '--check-dir', detector])).toMatch(/mnv2, weights 1\b/);
     expect((await checkExport(SHIPPED, detector)).stdout).toContain('export matches PyTorch');
+    // The price-tag model too (train.py --init-onnx continues its training from the file), known by its metadata.
+    const tags = path.join(tmp, 'check-tags');
+    expect(runPython(['onnx_import.py', SHIPPED_TAGS, '--check-dir', tags])).toMatch(/mnv2-tags, weights 1\b/);
+    expect((await checkExport(SHIPPED_TAGS, tags)).stdout).toContain('export matches PyTorch');
     const embedder = path.join(tmp, 'check-embedder');
     runPython(['-c', `
 import sys, torch

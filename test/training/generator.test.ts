@@ -89,6 +89,37 @@ describe('generator.py', () => {
     expect(median(seven.tags.map((t) => t[3] - t[1]))).toBeLessThan(median(seven.boxes.map((b) => b[3] - b[1])));
   });
 
+  it("style 8 draws shelf-edge labels of the real ones' size and shape where style 7 drew small tags, and leaves rail scenes alone", () => {
+    // Seed 78: scene 0 has label rails (style 8 draws them as style 7 did), scene 3 plain shelf edges.
+    const scene = (style: number, start: number) =>
+      readScene(path.join(generate(`s${style}-${start}`, ['--count', '1', '--seed', '78', '--start', String(start), '--style', String(style)]), `${String(start).padStart(6, '0')}.json`));
+    const [rail7, rail8] = [scene(7, 0), scene(8, 0)];
+    expect(rail8.tags).toEqual(rail7.tags);
+    expect(rail8.boxes).toEqual(rail7.boxes);
+    const [edge7, edge8] = [scene(7, 3), scene(8, 3)];
+    expect(edge8.tags).not.toEqual(edge7.tags);
+    expect(edge8.tags.length).toBeGreaterThan(10);
+    expectValidScene({ ...edge8, boxes: [...edge8.tags, ...edge8.signs] }, { width: edge8.width, height: edge8.height });
+    // The labels themselves, before the camera: 0.14 to 0.32 of a product high, 2 to 4.2 times as wide, inside
+    // their edge strip, and the strip at least as tall as them.
+    const out = runPython(['-c', `
+import json, numpy as np
+from generator import Generator
+canvas = np.zeros((400, 1200, 3), np.uint8); tags = []
+bottom = Generator.edge_labels(canvas, np.random.default_rng(5), 0, 1200, 100, 8, (90, 90, 90), 120.0, tags)
+print(json.dumps({'bottom': bottom, 'tags': tags}))`]);
+    const { bottom, tags } = JSON.parse(out) as { bottom: number; tags: number[][] };
+    expect(tags.length).toBeGreaterThan(3);
+    for (const [x1, y1, x2, y2] of tags) {
+      expect(y2 - y1).toBeGreaterThanOrEqual(Math.floor(0.14 * 120));
+      expect(y2 - y1).toBeLessThanOrEqual(0.32 * 120);
+      expect((x2 - x1) / (y2 - y1)).toBeGreaterThanOrEqual(1.9);
+      expect((x2 - x1) / (y2 - y1)).toBeLessThanOrEqual(4.3);
+      expect(y1).toBeGreaterThanOrEqual(100);
+      expect(y2).toBeLessThanOrEqual(bottom);
+    }
+  });
+
   it('--procedural-only --size draws products of its own at that size, without the shared data', async () => {
     const out = generate('procedural', ['--count', '2', '--seed', '5', '--style', '2', '--procedural-only', '--size', '640x480'], {
       SHELF_DATA: path.join(work, 'no-such-folder'),

@@ -1,5 +1,5 @@
-// Models installed into the data folder, over the ones the app ships (the shelf detector and the
-// product embedder): by `npm run cli -- models install FILE [--kind embedder]`, or pulled from the
+// Models installed into the data folder, over the ones the app ships (the shelf detector, the product
+// embedder and the price-tag detector): by `npm run cli -- models install FILE [--kind embedder|tags]`, or pulled from the
 // central by sync (docs/sync.md, "Models"). A model is checked before it is used (its checksum, and
 // that onnxruntime loads it with its kind's inputs and outputs); the one it replaces is kept, so a model
 // that fails later can be rolled back to the previous one. The recognition worker reads the current
@@ -10,14 +10,26 @@ import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promi
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { EMBED_DIM, EMBED_SIDE } from './identification/embedding.js';
+import { readModelMetadata } from './model-metadata.js';
 
-export type ModelKind = 'detector' | 'embedder';
+export type ModelKind = 'detector' | 'embedder' | 'tags';
 
 /** What each kind of model is called and must look like to onnxruntime. */
 export const MODEL_KINDS: Record<ModelKind, { name: string; label: string; inputs: string[]; outputs: string[] }> = {
   detector: { name: 'shelf-detector', label: 'shelf detector', inputs: ['image'], outputs: ['heatmap', 'size', 'offset'] },
   embedder: { name: 'product-embedder', label: 'product embedder', inputs: ['image'], outputs: ['embedding'] },
+  tags: { name: 'price-tag-detector', label: 'price-tag detector', inputs: ['image'], outputs: ['heatmap', 'size', 'offset'] },
 };
+
+/**
+ * Whether a detector file finds price tags rather than products. Both have the same inputs and outputs, so
+ * only the metadata export.py writes tells them apart: `finds` ("price tags"), or for files exported before
+ * it (the first shipped tag model) an `arch` of the tag network (mnv2-tags).
+ */
+export function findsPriceTags(metadata: Record<string, string>): boolean {
+  if (metadata.finds !== undefined) return metadata.finds === 'price tags';
+  return /(^|[^\w-])mnv2-tags\b/.test(metadata.arch ?? '');
+}
 
 export function isModelKind(kind: string): kind is ModelKind {
   return Object.hasOwn(MODEL_KINDS, kind);
@@ -99,6 +111,11 @@ export async function checkModel(file: string, kind: ModelKind = 'detector'): Pr
     if (!want.inputs.every((i) => session.inputNames.includes(i)) || !want.outputs.every((o) => session.outputNames.includes(o))) {
       throw new ModelError(`it is not a ${want.label}: inputs ${session.inputNames.join(', ')}, outputs ${session.outputNames.join(', ')} (expected ${want.inputs.join(', ')} -> ${want.outputs.join(', ')})`);
     }
+    if (kind !== 'embedder') {
+      // A tag model installed as the shelf detector would find price labels instead of products, and the reverse.
+      const tags = findsPriceTags(await readModelMetadata(file));
+      if (tags !== (kind === 'tags')) throw new ModelError(`it is not a ${want.label}: its metadata says it finds ${tags ? 'price tags' : 'products'}`);
+    }
     if (kind === 'embedder') {
       // The vectors must be comparable with the app's: one image in, EMBED_DIM numbers out.
       const out = await session.run({ image: new ort.Tensor('float32', new Float32Array(3 * EMBED_SIDE * EMBED_SIDE), [1, 3, EMBED_SIDE, EMBED_SIDE]) });
@@ -113,7 +130,7 @@ export async function checkModel(file: string, kind: ModelKind = 'detector'): Pr
 }
 
 /**
- * Installs `source` as the current detector, the current one becoming the previous. `expectedSha256`
+ * Installs `source` as the current model of its kind, the current one becoming the previous. `expectedSha256`
  * (a model pulled from the central) must match. A model that fails its check is not installed, and
  * its checksum is remembered so that sync does not fetch it again.
  */

@@ -34,6 +34,7 @@ export const Info = Type.Object({
   app_version: Type.String(),
   model_version: Nullable(Type.String()),
   embedder_version: Nullable(Type.String({ description: 'The product embedder used to identify SKUs (file name and SHA-256 prefix)' })),
+  tag_model_version: Nullable(Type.String({ description: 'The price-tag detector (file name and SHA-256 prefix): an installed one, else the shipped one' })),
   data_dir: Type.String(),
   database: Type.String(),
   node_version: Type.String(),

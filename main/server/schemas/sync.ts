@@ -155,6 +155,11 @@ export const PhotoContentParams = Type.Object({ file: Type.String({ pattern: '^[
 
 /** A model the central offers (recognition/model-store.ts): laptops pull it when its checksum differs. */
 export const OfferedModel = Type.Object({ version: Type.String(), sha256: Type.String(), bytes: Type.Integer() });
-export const OfferedModels = Type.Object({ detector: Nullable(OfferedModel), embedder: Nullable(OfferedModel) });
-export const ModelContentParams = Type.Object({ kind: Type.Union([Type.Literal('detector'), Type.Literal('embedder')]), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+export const OfferedModels = Type.Object({
+  detector: Nullable(OfferedModel),
+  embedder: Nullable(OfferedModel),
+  // Optional: a central from before the tag model was in the store offers none, and laptops keep their own.
+  tags: Type.Optional(Nullable(OfferedModel)),
+});
+export const ModelContentParams = Type.Object({ kind: Type.Union([Type.Literal('detector'), Type.Literal('embedder'), Type.Literal('tags')]), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
 export type OfferedModelsBody = Static<typeof OfferedModels>;

@@ -1,5 +1,5 @@
-// The laptop's side of model distribution (docs/sync.md, "Models"): when the central offers a detector
-// or an embedder whose checksum differs from the one installed here (and that did not fail here before), it is
+// The laptop's side of model distribution (docs/sync.md, "Models"): when the central offers a detector,
+// an embedder or a price-tag model whose checksum differs from the one installed here (and that did not fail here before), it is
 // downloaded, its checksum verified, checked and installed (recognition/model-store.ts); the
 // recognition worker takes it up from its next job and keeps the previous one to fall back to.
 import { mkdir, rm } from 'node:fs/promises';
@@ -18,7 +18,7 @@ export class ModelTransfer {
     if (!res.ok) throw new Error(`models: the central answered ${res.status}`);
     const offered = (await res.json()) as OfferedModelsBody;
     const installed: string[] = [];
-    for (const kind of ['detector', 'embedder'] as const) {
+    for (const kind of ['detector', 'embedder', 'tags'] as const) {
       const model = offered[kind];
       if (!model) continue;
       const version = await this.take(central, headers, kind, model);

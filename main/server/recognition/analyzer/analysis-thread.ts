@@ -19,7 +19,7 @@ import type { Identifier } from '../identification/identifier.js';
 import type { RawPixels, Rect } from '../identification/image-input.js';
 import type { Panorama, PanoramaHints } from '../panorama.js';
 import type { SceneImage } from '../pipeline.js';
-import { DetectorLoadError, SceneAnalyzer, type AnalyzeOptions, type Analyzer, type AnalyzerSettings } from './scene-analyzer.js';
+import { DetectorLoadError, SceneAnalyzer, TagModelLoadError, type AnalyzeOptions, type Analyzer, type AnalyzerSettings } from './scene-analyzer.js';
 import type { ThreadData, ThreadReply, ThreadRequest, ThreadResults, Work } from './thread-protocol.js';
 
 const ENTRY = new URL('./thread-entry.js', import.meta.url);
@@ -109,7 +109,8 @@ export class AnalysisThread implements Analyzer {
     if (reply.error) {
       // The thread may not have kept the catalog: send it whole next time.
       this.held = 0;
-      throw reply.error.name === 'DetectorLoadError' ? new DetectorLoadError(reply.error.message) : new Error(reply.error.message);
+      const { name, message } = reply.error;
+      throw name === 'DetectorLoadError' ? new DetectorLoadError(message) : name === 'TagModelLoadError' ? new TagModelLoadError(message) : new Error(message);
     }
     return reply.result as ThreadResults[T];
   }
@@ -154,7 +155,7 @@ export class AnalysisThread implements Analyzer {
       );
     }, CHECK_MS);
     try {
-      const analysis = await this.call<'analyze'>({ type: 'analyze', images: [...images], detectorPath: options.detectorPath, hints: options.hints, skuByEan: options.skuByEan, readPrices: options.readPrices, catalog: this.catalog(identifier), cancel }).catch((error: unknown) => {
+      const analysis = await this.call<'analyze'>({ type: 'analyze', images: [...images], detectorPath: options.detectorPath, tagModelPath: options.tagModelPath, hints: options.hints, skuByEan: options.skuByEan, readPrices: options.readPrices, catalog: this.catalog(identifier), cancel }).catch((error: unknown) => {
         throw stopped ? stopped.reason : error;
       });
       if (stopped) throw stopped.reason;

@@ -15,7 +15,7 @@ import { IdentifyPool } from '../identification/pool.js';
 import { stitchPanorama, type Panorama, type PanoramaHints } from '../panorama.js';
 import { analyzeScene, type SceneImage } from '../pipeline.js';
 import type { PriceParts } from '../prices/find-prices.js';
-import { detectPriceTags } from '../prices/tag-detector.js';
+import { createPriceTagDetector, type PriceTagDetector } from '../prices/tag-detector.js';
 import type { BayHints } from '../bay/register.js';
 
 export interface AnalyzerSettings {
@@ -37,6 +37,8 @@ export interface AnalyzerSettings {
 export interface AnalyzeOptions {
   /** The installed detector model (null: the shipped one). */
   detectorPath: string | null;
+  /** The installed price-tag model (null or absent: the shipped one). */
+  tagModelPath?: string | null;
   /** Called between products: renews the job's lease, throws when the job must stop. */
   checkpoint?: () => Promise<void>;
   /** How the photos were taken (panorama_stack_width): whom a photo not joined to the bay is reported against. */
@@ -68,14 +70,22 @@ export class DetectorLoadError extends Error {
   override name = 'DetectorLoadError';
 }
 
-interface Loaded {
-  detector: Promise<Detector>;
+/** The price-tag model could not be loaded: the caller may roll back an installed one, as for the detector. */
+export class TagModelLoadError extends Error {
+  override name = 'TagModelLoadError';
+}
+
+interface Loaded<T = Detector> {
+  detector: Promise<T>;
   users: number;
 }
 
 export class SceneAnalyzer implements Analyzer {
   private readonly detectors = new Map<string, Loaded>();
   private current = '';
+  /** The tag models, held and retired like the detectors. */
+  private readonly tagModels = new Map<string, Loaded<PriceTagDetector>>();
+  private currentTags = '';
   private readonly pool: IdentifyPool | undefined;
 
   constructor(private readonly settings: AnalyzerSettings) {
@@ -86,14 +96,19 @@ export class SceneAnalyzer implements Analyzer {
 
   async analyze(images: readonly SceneImage[], identifier: Identifier, options: AnalyzeOptions): Promise<SceneAnalysis> {
     const loaded = this.detector(options.detectorPath);
+    const wantPrices = this.settings.readPrices !== false && options.readPrices !== false;
+    const tags = wantPrices ? this.tagModel(options.tagModelPath ?? null) : undefined;
     loaded.users++;
+    if (tags) tags.users++;
     try {
-      // Prices are read on this thread, where the photo's pixels already are, after its products.
-      const prices: PriceParts | undefined =
-        this.settings.readPrices === false || options.readPrices === false ? undefined : { detect: detectPriceTags, skuByEan: options.skuByEan ? new Map(options.skuByEan) : undefined };
+      // Prices are read on this thread, where the photo's pixels already are, after its products. The tag
+      // model is loaded before the analysis starts, so a file that does not load fails the job at once.
+      const tagDetector = tags ? await tags.detector : undefined;
+      const prices: PriceParts | undefined = tagDetector ? { detect: (raw) => tagDetector.detect(raw), skuByEan: options.skuByEan ? new Map(options.skuByEan) : undefined } : undefined;
       return await analyzeScene(images, { detector: await loaded.detector, identifier, pool: this.pool, checkpoint: options.checkpoint, prices }, options.hints);
     } finally {
       loaded.users--;
+      if (tags) tags.users--;
       this.retire();
     }
   }
@@ -136,18 +151,39 @@ export class SceneAnalyzer implements Analyzer {
     return loaded;
   }
 
-  /** Closes the detectors of replaced models that no running job holds any more. */
+  private tagModel(path: string | null): Loaded<PriceTagDetector> {
+    const key = path ?? '';
+    let loaded = this.tagModels.get(key);
+    if (!loaded) {
+      const entry: Loaded<PriceTagDetector> = {
+        detector: createPriceTagDetector({ modelPath: path ?? undefined }).catch((error: unknown) => {
+          if (this.tagModels.get(key) === entry) this.tagModels.delete(key);
+          throw new TagModelLoadError(error instanceof Error ? error.message : String(error), { cause: error });
+        }),
+        users: 0,
+      };
+      loaded = entry;
+      this.tagModels.set(key, loaded);
+    }
+    this.currentTags = key;
+    return loaded;
+  }
+
+  /** Closes the detectors (and tag models) of replaced models that no running job holds any more. */
   private retire(): void {
-    for (const [key, loaded] of this.detectors) {
-      if (key === this.current || loaded.users > 0) continue;
-      this.detectors.delete(key);
-      void loaded.detector.then((d) => d.close()).catch(() => undefined);
+    for (const [map, current] of [[this.detectors, this.current], [this.tagModels, this.currentTags]] as const) {
+      for (const [key, loaded] of map as Map<string, Loaded<Detector | PriceTagDetector>>) {
+        if (key === current || loaded.users > 0) continue;
+        map.delete(key);
+        void loaded.detector.then((d) => d.close()).catch(() => undefined);
+      }
     }
   }
 
   async close(): Promise<void> {
-    const all = [...this.detectors.values()];
+    const all: Loaded<Detector | PriceTagDetector>[] = [...this.detectors.values(), ...this.tagModels.values()];
     this.detectors.clear();
+    this.tagModels.clear();
     await Promise.all(all.map((l) => l.detector.then((d) => d.close()).catch(() => undefined)));
     await this.pool?.close();
   }

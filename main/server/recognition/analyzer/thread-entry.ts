@@ -27,6 +27,7 @@ async function handle(m: ThreadRequest): Promise<ThreadResults[keyof ThreadResul
       const cancel = new Int32Array(m.cancel);
       return analyzer.analyze(m.images, catalog.identifier(m.catalog), {
         detectorPath: m.detectorPath,
+        tagModelPath: m.tagModelPath,
         hints: m.hints,
         skuByEan: m.skuByEan,
         readPrices: m.readPrices,

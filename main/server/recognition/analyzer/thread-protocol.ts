@@ -17,6 +17,7 @@ export type Work =
       type: 'analyze';
       images: SceneImage[];
       detectorPath: string | null;
+      tagModelPath?: string | null;
       hints?: BayHints;
       /** The catalog's EANs to SKU ids (price tags that print one). */
       skuByEan?: Array<[string, string]>;

@@ -40,6 +40,12 @@ const MAX_TAGS = 1000;
 let options: PriceTagDetectorOptions = {};
 let loading: Promise<Detector> | null = null;
 
+/** A loaded tag model: the analyser holds one per model file in use (an installed one, recognition/model-store.ts). */
+export interface PriceTagDetector {
+  detect(raw: RawPhoto): Promise<PriceTagBox[]>;
+  close(): Promise<void>;
+}
+
 /** The model file in use: the configured one, else the shipped one. */
 export function priceTagModelPath(): string {
   return options.modelPath ?? findModelFile(PRICE_TAG_MODEL_FILE);
@@ -54,20 +60,33 @@ export async function configurePriceTagDetector(next: PriceTagDetectorOptions): 
   options = { ...next };
 }
 
+function load(o: PriceTagDetectorOptions): Promise<Detector> {
+  return createDetector({
+    modelPath: o.modelPath ?? findModelFile(PRICE_TAG_MODEL_FILE),
+    threads: o.threads,
+    scoreThreshold: o.scoreThreshold,
+    inputSize: o.inputSize,
+    iouThreshold: IOU,
+    maxBoxes: MAX_TAGS,
+    // The product detector's extra looks are for tiny products and close-ups of a few facings; the tag
+    // model is trained on the range of tag sizes a shelf photo at its input size shows.
+    zoom: 1,
+    wide: false,
+  });
+}
+
+/**
+ * Loads a tag model of its own (`modelPath`, default the shipped one), apart from detectPriceTags' shared
+ * one; rejects when the file does not load.
+ */
+export async function createPriceTagDetector(o: PriceTagDetectorOptions = {}): Promise<PriceTagDetector> {
+  const d = await load(o);
+  return { detect: (raw) => detectWith(d, raw), close: () => d.close() };
+}
+
 function detector(): Promise<Detector> {
   if (!loading) {
-    loading = createDetector({
-      modelPath: priceTagModelPath(),
-      threads: options.threads,
-      scoreThreshold: options.scoreThreshold,
-      inputSize: options.inputSize,
-      iouThreshold: IOU,
-      maxBoxes: MAX_TAGS,
-      // The product detector's extra looks are for tiny products and close-ups of a few facings; the tag
-      // model is trained on the range of tag sizes a shelf photo at its input size shows.
-      zoom: 1,
-      wide: false,
-    });
+    loading = load({ ...options, modelPath: priceTagModelPath() });
     // A failed load (missing or broken file) is not kept: the next call tries again.
     loading.catch(() => {
       loading = null;
@@ -77,6 +96,18 @@ function detector(): Promise<Detector> {
 }
 
 export async function detectPriceTags(raw: RawPhoto): Promise<PriceTagBox[]> {
+  checkRaw(raw);
+  return detectWith(await detector(), raw);
+}
+
+async function detectWith(d: Detector, raw: RawPhoto): Promise<PriceTagBox[]> {
+  const { width, height, channels } = checkRaw(raw);
+  const { boxes } = await d.detect({ data: raw.data, width, height, channels });
+  return boxes;
+}
+
+/** The photo's size, or DetectorInputError saying what is wrong with it. */
+function checkRaw(raw: RawPhoto): { width: number; height: number; channels: 1 | 2 | 3 | 4 } {
   const info = raw?.info;
   const width = info?.width;
   const height = info?.height;
@@ -92,9 +123,7 @@ export async function detectPriceTags(raw: RawPhoto): Promise<PriceTagBox[]> {
   if (raw.data.length !== width * height * channels) {
     throw new DetectorInputError(`cannot read raw image: ${raw.data.length} bytes for ${width}x${height}x${channels}`);
   }
-  const d = await detector();
-  const { boxes } = await d.detect({ data: raw.data, width, height, channels });
-  return boxes;
+  return { width, height, channels };
 }
 
 /** Releases the model's session (the next detectPriceTags loads it again). */

@@ -1,4 +1,4 @@
-// /api/app/v1/sync/models/ on the central (device keys): the detector and embedder it offers, with
+// /api/app/v1/sync/models/ on the central (device keys): the detector, embedder and price-tag model it offers, with
 // their version and checksum, and the files themselves. Laptops verify the checksum and switch between jobs (docs/sync.md).
 // A central with a bucket offers what the bucket's offer names (sync/central/bucket.ts), the same on every process.
 import { createReadStream } from 'node:fs';
@@ -33,14 +33,14 @@ const syncModels: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/sync/models/', {
     config: { auth: false },
     onRequest,
-    schema: { tags, summary: 'The detector model the central offers: version, checksum, size (device key)', response: { 200: OfferedModels, ...errorResponses, 426: Detail } },
+    schema: { tags, summary: 'The models the central offers (detector, embedder, price-tag detector): version, checksum, size (device key)', response: { 200: OfferedModels, ...errorResponses, 426: Detail } },
   }, async () => {
     if (objects) return bucketOffer();
     const offer = (kind: ModelKind) => {
       const { current } = readModelChoice(app.dataDir, kind);
       return current ? { version: current.version, sha256: current.sha256, bytes: current.bytes } : null;
     };
-    return { detector: offer('detector'), embedder: offer('embedder') };
+    return { detector: offer('detector'), embedder: offer('embedder'), tags: offer('tags') };
   });
 
   app.get('/sync/models/:kind/:sha256/', {

@@ -7,7 +7,7 @@ import type { Database } from '../../storage/schema.js';
 import type { PhotoBucket } from '../../domain/upload-cache.js';
 import { BUCKET_RETRY_AFTER_S, BucketUnavailableError } from '../../storage/object-store.js';
 import { write } from '../../storage/transaction.js';
-import { DetectorLoadError, type Analyzer } from '../../recognition/analyzer/scene-analyzer.js';
+import { DetectorLoadError, TagModelLoadError, type Analyzer } from '../../recognition/analyzer/scene-analyzer.js';
 import type { Identifier } from '../../recognition/identification/identifier.js';
 import { useEmbedderModel } from '../../recognition/identification/embedding.js';
 import { currentModelPath, rollbackModel } from '../../recognition/model-store.js';
@@ -102,20 +102,28 @@ export class RecognitionWorker {
   }
 
   /**
-   * Analyses a job's photos with the detector installed when the job started (model-store.ts), else the
-   * shipped one. One that does not load is rolled back (and refused from then on) and the previous
-   * model serves the job.
+   * Analyses a job's photos with the detector and the price-tag model installed when the job started
+   * (model-store.ts), else the shipped ones. One that does not load is rolled back (and refused from then
+   * on) and the previous model serves the job.
    */
-  private async analyze(images: readonly SceneImage[], identifier: Identifier, detectorPath: string | null, checkpoint: () => Promise<void>, hints: BayHints | undefined, readPrices: boolean) {
+  private async analyze(images: readonly SceneImage[], identifier: Identifier, models: { detectorPath: string | null; tagModelPath: string | null }, checkpoint: () => Promise<void>, hints: BayHints | undefined, readPrices: boolean) {
+    let { detectorPath, tagModelPath } = models;
     for (;;) {
       try {
         const eans = readPrices ? await skuByEan(this.o.db) : undefined;
-        return await this.analyzer.analyze(images, identifier, { detectorPath, checkpoint, hints, skuByEan: eans, readPrices });
+        return await this.analyzer.analyze(images, identifier, { detectorPath, tagModelPath, checkpoint, hints, skuByEan: eans, readPrices });
       } catch (error) {
-        if (!(error instanceof DetectorLoadError) || !detectorPath) throw error;
-        this.o.log?.(`the installed detector ${detectorPath} failed to load; rolling back to the previous model`, error);
-        await rollbackModel(this.o.dataDir, { refuse: true });
-        detectorPath = currentModelPath(this.o.dataDir);
+        if (error instanceof DetectorLoadError && detectorPath) {
+          this.o.log?.(`the installed detector ${detectorPath} failed to load; rolling back to the previous model`, error);
+          await rollbackModel(this.o.dataDir, { refuse: true });
+          detectorPath = currentModelPath(this.o.dataDir);
+        } else if (error instanceof TagModelLoadError && tagModelPath) {
+          this.o.log?.(`the installed price-tag model ${tagModelPath} failed to load; rolling back to the previous model`, error);
+          await rollbackModel(this.o.dataDir, { kind: 'tags', refuse: true });
+          tagModelPath = currentModelPath(this.o.dataDir, 'tags');
+        } else {
+          throw error;
+        }
       }
     }
   }
@@ -169,7 +177,7 @@ export class RecognitionWorker {
     try {
       // The models are chosen when the job starts and kept for the whole job.
       await this.chooseEmbedder();
-      const detectorPath = currentModelPath(this.o.dataDir);
+      const models = { detectorPath: currentModelPath(this.o.dataDir), tagModelPath: currentModelPath(this.o.dataDir, 'tags') };
       this.running++;
       try {
         await processSceneJob(
@@ -177,7 +185,7 @@ export class RecognitionWorker {
             db: this.o.db,
             dataDir: this.o.dataDir,
             bucket: this.o.bucket,
-            analyze: (images, identifier, hints, readPrices) => this.analyze(images, identifier, detectorPath, checkpoint, hints, readPrices),
+            analyze: (images, identifier, hints, readPrices) => this.analyze(images, identifier, models, checkpoint, hints, readPrices),
             analyzer: this.analyzer,
             checkpoint,
             baseUrl: this.o.baseUrl,

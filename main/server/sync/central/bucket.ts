@@ -23,9 +23,9 @@ export function modelKey(kind: ModelKind, sha256: string): string {
 /** The models the central offers, from the bucket (none before the first publication). */
 export async function readOffer(objects: ObjectStore): Promise<OfferedModelsBody> {
   const body = await objects.getBuffer(OFFER_KEY);
-  if (!body) return { detector: null, embedder: null };
+  if (!body) return { detector: null, embedder: null, tags: null };
   const parsed = JSON.parse(body.toString('utf8')) as Partial<OfferedModelsBody>;
-  return { detector: parsed.detector ?? null, embedder: parsed.embedder ?? null };
+  return { detector: parsed.detector ?? null, embedder: parsed.embedder ?? null, tags: parsed.tags ?? null };
 }
 
 export interface CopyReport {
@@ -65,7 +65,7 @@ async function copyVerified(objects: ObjectStore, key: string, file: string, exp
 
 /** Stores the current models of the data directory in the bucket, then the offer that names them. */
 export async function publishModels(dataDir: string, objects: ObjectStore, report: CopyReport = emptyReport()): Promise<OfferedModelsBody> {
-  const offer: OfferedModelsBody = { detector: null, embedder: null };
+  const offer: OfferedModelsBody = { detector: null, embedder: null, tags: null };
   for (const kind of Object.keys(MODEL_KINDS) as ModelKind[]) {
     const { current } = readModelChoice(dataDir, kind);
     if (!current) continue;
