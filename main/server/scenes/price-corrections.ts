@@ -2,6 +2,7 @@
 // plain data in, plain data out, applied wherever the analysis is read (review.ts, reviewedAnalysis).
 import { centsOf } from '../domain/money.js';
 import type { PriceTagFound, SceneAnalysis } from '../recognition/analysis.js';
+import { iou } from '../recognition/detector/nms.js';
 import type { PriceTagReviewRow } from './queries.js';
 
 /** One tag's correction; a field left out keeps the model's value. */
@@ -20,15 +21,6 @@ export interface TagCorrection {
   box?: { x1: number; y1: number; x2: number; y2: number };
 }
 
-type Box = { x1: number; y1: number; x2: number; y2: number };
-
-function iou(a: Box, b: Box): number {
-  const w = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
-  const h = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
-  if (w <= 0 || h <= 0) return 0;
-  const inter = w * h;
-  return inter / ((a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter);
-}
 
 /** The tag a correction was made on: the one at its box (IoU at least 0.5), else none; without a box, its index. */
 function tagOf(c: TagCorrection, tags: readonly PriceTagFound[]): number | null {

@@ -3,7 +3,11 @@
 // which on a dense shelf barely overlap.
 import type { Box } from './decode.js';
 
-export function iou(a: Box, b: Box): number {
+/** A box by its corners, scored or not. */
+export type Corners = Pick<Box, 'x1' | 'y1' | 'x2' | 'y2'>;
+
+/** Intersection over union of two boxes. */
+export function iou(a: Corners, b: Corners): number {
   const iw = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
   const ih = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
   if (iw <= 0 || ih <= 0) return 0;
