@@ -97,8 +97,13 @@ class MobileShelfNet(CenterHeads):
         super().__init__()
         head = MOBILE_ARCHS[arch]
         self.backbone = MobileNetV2()
-        c4, c8, c16, c32 = MNV2_CHANNELS
-        self.l32 = nn.Conv2d(c32, head, 1)
+        self.l32 = nn.Conv2d(MNV2_CHANNELS[3], head, 1)
+        self.neck_and_heads(head)
+
+    def neck_and_heads(self, head):
+        """The lateral convolutions from strides 16, 8 and 4, the FPN's smoothing and the CenterNet heads,
+        `head` channels wide (made in this order, so a seed draws the same initial weights)."""
+        c4, c8, c16, _ = MNV2_CHANNELS
         self.l16 = nn.Conv2d(c16, head, 1)
         self.l8 = nn.Conv2d(c8, head, 1)
         self.l4 = nn.Conv2d(c4, head, 1)
@@ -132,17 +137,7 @@ class MobileTagNet(MobileShelfNet):
         head = MOBILE_ARCHS[arch]
         self.backbone = MobileNetV2()
         self.backbone.blocks = self.backbone.blocks[:TAG_BLOCKS]
-        _, c8, c16, _ = MNV2_CHANNELS
-        c4 = MNV2_CHANNELS[0]
-        self.l16 = nn.Conv2d(c16, head, 1)
-        self.l8 = nn.Conv2d(c8, head, 1)
-        self.l4 = nn.Conv2d(c4, head, 1)
-        self.smooth8 = cbr(head, head)
-        self.trunk = cbr(head, head)
-        self.hm = nn.Conv2d(head, 1, 1)
-        self.wh = nn.Conv2d(head, 2, 1)
-        self.off = nn.Conv2d(head, 2, 1)
-        nn.init.constant_(self.hm.bias, -4.6)
+        self.neck_and_heads(head)
 
     def load_backbone(self, state):
         """The pretrained MobileNetV2's weights, less those of the blocks this network leaves out."""
