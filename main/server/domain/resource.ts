@@ -9,7 +9,6 @@ import { insertWrite, write, type WriteContext } from '../storage/transaction.js
 import type { SyncEntityName, TableOf } from '../storage/sync-registry.js';
 import { NotFoundError, RejectedError, ValidationError, messages } from './errors.js';
 import { centsOf, moneyText } from './money.js';
-import { projectVisits, reclassifyChanged, skuClasses } from './overview/projection.js';
 
 export type TableName = keyof Omit<Database, 'outbox'>;
 type Row = Record<string, unknown>;
@@ -48,6 +47,12 @@ export type ResourceDef = EntityTable & {
    * undoes the write.
    */
   check?: (db: Kysely<Database>, id: string) => Promise<Record<string, string[]> | null>;
+  /**
+   * What else a write of these records changes, in the write's transaction: run after a create, an
+   * update (with the old and the new id) and a delete, so every path that writes the record through
+   * this resource (both APIs, the import) keeps it current without knowing of it (the overview's facts).
+   */
+  afterWrite?: (db: Kysely<Database>, ids: string[]) => Promise<unknown>;
 };
 
 /**
@@ -361,8 +366,7 @@ export async function createRecord(ctx: WriteContext, def: ResourceDef, input: R
   const { rows } = await insertRow<Row>(db, def.table, row, returned ?? undefined);
   await checkAfterWrite(ctx, def, row.id);
   ctx.changed(def.entity, row.id);
-  // A visit's reports may name the SKU before it arrives: its facts take its brand and category now.
-  if (def.entity === 'sku') await reclassifyChanged(ctx.trx, new Map(), [row.id]);
+  await def.afterWrite?.(ctx.trx, [row.id]);
   return returned ? present(def, rows[0]) : getRecord(ctx.trx, def, row.id);
 }
 
@@ -373,7 +377,7 @@ export async function createRecord(ctx: WriteContext, def: ResourceDef, input: R
  */
 export async function insertRecord(db: Kysely<Database>, def: ResourceDef, input: Row): Promise<Row> {
   const returned = returnedColumns(def);
-  const checks = input.id !== undefined || def.check !== undefined || Object.entries(def.fields).some(([field, f]) => f.ref && !f.readOnly && input[field] !== undefined && input[field] !== null);
+  const checks = input.id !== undefined || def.check !== undefined || def.afterWrite !== undefined || Object.entries(def.fields).some(([field, f]) => f.ref && !f.readOnly && input[field] !== undefined && input[field] !== null);
   if (!returned || checks) return write(db, (ctx) => createRecord(ctx, def, input));
   const row = newRow(def, input);
   return present(def, await insertWrite(db, def.table, row, returned, { entity: def.entity, id: row.id }));
@@ -385,8 +389,6 @@ export async function updateRecord(ctx: WriteContext, def: ResourceDef, id: stri
   if (!(await exists(db, def.table, id))) throw new NotFoundError(def.label);
   await checkInput(db, def, input, id);
   const newIdValue = (input.id as string | undefined) ?? id;
-  // An SKU moved to another brand or category counts under the new one in the overview at once.
-  const skuBefore = def.entity === 'sku' ? await skuClasses(ctx.trx, [id]) : null;
   const update = db
     .updateTable(def.table)
     .set({ ...columns(def, input), id: newIdValue, updated_at: now() })
@@ -396,8 +398,7 @@ export async function updateRecord(ctx: WriteContext, def: ResourceDef, id: stri
   await checkAfterWrite(ctx, def, newIdValue);
   if (newIdValue !== id) ctx.changed(def.entity, id, 'delete');
   ctx.changed(def.entity, newIdValue);
-  // A new id: the facts under the old one lose its brand and category, those under the new one take them.
-  if (skuBefore) await reclassifyChanged(ctx.trx, new Map([...skuBefore].flatMap(([, v]) => [[id, v], [newIdValue, v]])), [id, newIdValue]);
+  await def.afterWrite?.(ctx.trx, newIdValue === id ? [id] : [id, newIdValue]);
   return returned ? present(def, rows[0] as Row) : getRecord(ctx.trx, def, newIdValue);
 }
 
@@ -410,7 +411,6 @@ function isForeignKeyViolation(error: unknown): boolean {
 export async function deleteRecord(ctx: WriteContext, def: ResourceDef, id: string): Promise<void> {
   const db = ctx.trx as AnyDb;
   if (!(await exists(db, def.table, id))) throw new NotFoundError(def.label);
-  const skuBefore = def.entity === 'sku' ? await skuClasses(ctx.trx, [id]) : null;
   try {
     await db.deleteFrom(def.table).where('id', '=', id).execute();
   } catch (error) {
@@ -421,8 +421,5 @@ export async function deleteRecord(ctx: WriteContext, def: ResourceDef, id: stri
     throw error;
   }
   ctx.changed(def.entity, id, 'delete');
-  // A visit's facts in the overview go with it.
-  if (def.entity === 'visit') await projectVisits(ctx.trx, [id]);
-  // Its facts lose its brand and category (the reports naming it keep its id).
-  if (skuBefore) await reclassifyChanged(ctx.trx, skuBefore, [id]);
+  await def.afterWrite?.(ctx.trx, [id]);
 }

@@ -1,5 +1,6 @@
 // SKUs (v1.5 shape: {id, cid, ean13, image, name, brand, category, manufacturer, size_*_mm, attributes}).
 import type { ResourceDef } from './resource.js';
+import { reclassifySkus } from './overview/projection.js';
 
 export const skus: ResourceDef = {
   table: 'skus',
@@ -29,4 +30,7 @@ export const skus: ResourceDef = {
     search: ['name', 'cid', 'ean13', 'id'],
     ordering: ['id', 'name', 'cid', 'ean13', 'brand', 'category', 'manufacturer'],
   },
+  // An SKU created (a visit's reports may name it before it arrives), moved to another brand or
+  // category, renamed or deleted counts under its brand and category as they now are in the overview.
+  afterWrite: reclassifySkus,
 };

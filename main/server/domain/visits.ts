@@ -36,6 +36,9 @@ export const visits: ResourceDef = {
     is_new: { column: 'is_new', kind: 'bool', readOnly: true },
   },
   defaults: { is_new: 1, is_closed: 0 },
+  // Its shop, agent and start are the overview's filters, read from the projection; a deleted
+  // visit's facts go with it.
+  afterWrite: projectVisits,
   list: {
     filters: {
       agent: { field: 'agent' },
@@ -53,17 +56,13 @@ export const visits: ResourceDef = {
 
 /** Creates a visit (v1.5 fields; `id` optional). New visits are `is_new`. */
 export async function createVisit(ctx: WriteContext, input: Row): Promise<Row> {
-  const record = await createRecord(ctx, visits, input);
-  await projectVisits(ctx.trx, [record.id as string]);
-  return record;
+  return createRecord(ctx, visits, input);
 }
 
 /** Updates a visit's fields and marks it new again for Data API readers. */
 export async function updateVisit(ctx: WriteContext, id: string, input: Row): Promise<Row> {
   const record = await updateRecord(ctx, visits, id, input);
   await ctx.trx.updateTable('visits').set({ is_new: 1 }).where('id', '=', record.id as string).execute();
-  // Its shop, agent or start moved: the overview's filters read them from the projection.
-  await projectVisits(ctx.trx, [record.id as string]);
   // The answer shows the flag as it now is.
   return { ...record, is_new: true };
 }

@@ -10,7 +10,7 @@ import { write } from '../storage/transaction.js';
 import { syncColumns, wireRow } from './columns.js';
 import { PUSHED_ENTITIES, syncEntity } from '../storage/sync-registry.js';
 import { syncRows } from './rows.js';
-import { projectVisits, reclassifyChanged, skuClasses, visitsOfChanges } from '../domain/overview/projection.js';
+import { projectVisits, reclassifySkus, visitsOfChanges } from '../domain/overview/projection.js';
 
 export type SettingName = 'central_url' | 'device_key' | 'pushed_seq' | 'pull_cursor' | 'last_success' | 'device_role';
 
@@ -115,9 +115,6 @@ export async function applyPull(db: Kysely<Database>, pull: PullResponseBody): P
     const deletes = pull.changes.filter((c) => c.op === 'delete').reverse();
     // The overview's facts of the visits this page touches, projected in the same transaction.
     const visits = new Set(await visitsOfChanges(ctx.trx, deletes));
-    // The SKUs' brands and categories before the page: those it changes are reclassified in the facts.
-    const skuIds = pull.changes.filter((c) => c.entity === 'sku').map((c) => c.id);
-    const skusBefore = await skuClasses(ctx.trx, skuIds);
     for (const c of [...upserts, ...deletes]) {
       const def = syncEntity(c.entity);
       const known = def && columns.get(def.table);
@@ -135,7 +132,8 @@ export async function applyPull(db: Kysely<Database>, pull: PullResponseBody): P
     }
     for (const v of await visitsOfChanges(ctx.trx, upserts)) visits.add(v);
     await projectVisits(ctx.trx, visits);
-    await reclassifyChanged(ctx.trx, skusBefore, skuIds);
+    // Pulled rows bypass the resources' afterWrite: the SKUs' facts follow their brand and category here.
+    await reclassifySkus(ctx.trx, pull.changes.filter((c) => c.entity === 'sku').map((c) => c.id));
     if (master > 0) {
       await ctx.trx.insertInto('imports').values({ id: `sync:${now()}:${Math.random().toString(36).slice(2, 8)}`, finished_at: now(), source: 'sync', summary: JSON.stringify({ synced: master }) }).execute();
       ctx.touched('import');
