@@ -28,7 +28,7 @@ export interface PixelMeasures {
   brightness: number;
   /** Share of pixels at luma >= 250, 0-1. */
   clipped: number;
-  /** Largest connected patch of bright, colourless pixels away from the top and bottom edges, share of the photo, 0-1. */
+  /** Largest connected patch of bright, colourless pixels away from the top and bottom edges, thin lines opened away (openMask), share of the photo, 0-1. */
   glare: number;
   /** Angle of the dominant near-horizontal lines (shelf edges), degrees; positive = clockwise. */
   tilt: number;
@@ -148,7 +148,7 @@ function* measureSteps(rgb: Uint8Array, w: number, h: number, channels: number):
   yield;
   const sharpness = round(sharpnessOf(grey, w, h), 1);
   yield;
-  const glare = round(largestPatch(colourless, w) / Math.max(1, n), 4);
+  const glare = round(largestPatch(openMask(colourless, w, h, glareOpening(w, h)), w) / Math.max(1, n), 4);
   return {
     sharpness,
     brightness: round(sum / Math.max(1, n), 1),
@@ -182,6 +182,57 @@ export function sharpnessOf(grey: Float32Array, w: number, h: number): number {
   const vx = sx2 / count - (sx / count) ** 2;
   const vy = sy2 / count - (sy / count) ** 2;
   return Math.min(vx, vy);
+}
+
+/**
+ * Glare that hides products is a solid bright area; white fixtures are thin: a shelf lip, the paper of
+ * a price label between its lines of print, a pack's border. In a close view of a shelf they cover more
+ * than max_glare of the photo (the exam's shelf scenes: 1.1-2.3 %) though no part of them is thick. The
+ * mask is opened (eroded, then dilated) with a square whose side is this share of the photo's size
+ * (sqrt(w h)): about half the smallest product the too-far check accepts (0.026), so whatever is
+ * thinner could not hide a product, and a patch that could keeps its area (docs/recognition.md).
+ */
+export const GLARE_MIN_THICKNESS = 0.0125;
+
+/** The opening's half side in pixels for a photo measured at w x h (at least 1: a 3 px square). */
+function glareOpening(w: number, h: number): number {
+  return Math.max(1, Math.round((GLARE_MIN_THICKNESS * Math.sqrt(w * h) - 1) / 2));
+}
+
+/**
+ * Morphological opening of a 0/1 mask with a (2r+1) square, as four passes along rows and columns:
+ * erosion keeps a pixel whose whole window is set, dilation (the erosion of the unset pixels) sets one
+ * with any set pixel in its window. Windows are cut at the photo's sides, so a patch at a side keeps
+ * its size. O(pixels) per pass: each pass reads the run of equal pixels ending at each place.
+ */
+export function openMask(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  const eroded = windowPass(windowPass(mask, w, h, r, false, 1), w, h, r, true, 1);
+  return windowPass(windowPass(eroded, w, h, r, false, 0), w, h, r, true, 0);
+}
+
+/** One pass: a pixel becomes `keep` when every pixel within r along the axis is `keep`, else the other value. */
+function windowPass(src: Uint8Array, w: number, h: number, r: number, vertical: boolean, keep: 0 | 1): Uint8Array {
+  const out = new Uint8Array(src.length);
+  const other = keep ? 0 : 1;
+  const lines = vertical ? w : h;
+  const len = vertical ? h : w;
+  const step = vertical ? w : 1;
+  const lineStep = vertical ? 1 : w;
+  const run = new Int32Array(len);
+  for (let l = 0; l < lines; l++) {
+    const base = l * lineStep;
+    let count = 0;
+    for (let i = 0, at = base; i < len; i++, at += step) {
+      count = src[at] === keep ? count + 1 : 0;
+      run[i] = count;
+    }
+    for (let i = 0, at = base; i < len; i++, at += step) {
+      const hi = i + r < len ? i + r : len - 1;
+      const lo = i - r > 0 ? i - r : 0;
+      out[at] = run[hi] >= hi - lo + 1 ? keep : other;
+    }
+  }
+  return out;
 }
 
 /**
