@@ -350,6 +350,27 @@ const tAll = {
 const reportUntouched = rows.filter((r) => r.half === 'report' && r.defect === 'none');
 const anyFlag = reportUntouched.filter((r) => judgePixels(r.values, tAll).some((i) => !(['perspective', 'tilt'].includes(i.code) && OBLIQUE.has(r.photo)) && !(i.code === 'blur' && BLURRED.has(r.photo))));
 console.log(`untouched photos (report half) with any pixel issue at these thresholds: ${anyFlag.length}/${reportUntouched.length}${anyFlag.length ? ` (${anyFlag.map((r) => `${r.photo}: ${judgePixels(r.values, tAll).map((i) => i.code).join(',')}`).join('; ')})` : ''}`);
+// The perspective check's resolution: the photos taken square (both halves; not shot at an angle by
+// eye, and not flagged as taken, so the warp is their only perspective) warped to fixed far-side
+// heights, and the share flagged at the chosen threshold. Where the flags set in between 0.95 and 0.8
+// says how finely the measure tells a mildly oblique photo from a defect (docs/recognition.md).
+const levelPhotos = rows.filter((r) => r.defect === 'none' && !OBLIQUE.has(r.photo) && r.values.convergence <= tConv).map((r) => r.photo);
+const resolution = {};
+for (const name of levelPhotos) {
+  const b = await base(`${name}.jpg`);
+  for (const ratio of [0.95, 0.9, 0.85, 0.8]) {
+    for (const farRight of [false, true]) {
+      const c = (await measurePhoto(await perspective(b, ratio, farRight))).convergence;
+      (resolution[ratio] ??= []).push({ name, c });
+    }
+  }
+}
+console.log(`perspective at fixed far-side heights (${levelPhotos.length} level photos, both sides), flagged at > ${tConv.toFixed(1)}: ` +
+  Object.entries(resolution).sort(([a], [b]) => Number(b) - Number(a)).map(([ratio, v]) => {
+    const cs = v.map((x) => x.c).sort((a, b) => a - b);
+    return `${ratio}: ${cs.filter((c) => c > tConv).length}/${cs.length} (measured ${cs[0]}-${cs.at(-1)}, median ${cs[cs.length >> 1]})`;
+  }).join(', '));
+
 // More untouched photos for the pixel checks that do not depend on the photo's size or framing: the 15
 // shelf scenes of ../shared/data/shelf-recognition-exam (evaluation only), close views of one to five
 // shelves, 453 to 1065 px on the short side, taken level and square (looked at one by one). They serve
