@@ -3,7 +3,10 @@
 // committed) with controlled defects, each photo's untouched original beside them. Thresholds are
 // chosen on one half of the photos (even places in name order) and the figures reported on the other
 // half: per check, the recall on photos given its defect and the false alarms on untouched photos.
-// Then the time of every check on a 12 MP photo: the pixel checks (decode included) and the box checks.
+// Each photo gets QUALITY_DRAWS (default 3) independent draws of every defect. Then the perspective
+// check's resolution (square photos warped to fixed far-side heights), the exam's shelf scenes as more
+// untouched photos for the pixel checks, and the time of every check on a 12 MP photo: the pixel checks
+// (decode included) and the box checks.
 //
 // Defects (seeded, severity drawn in a range per photo): focus blur, motion blur, under and over
 // exposure, a glare patch, rotation 5-20 degrees, perspective (one side of the bay farther away),
