@@ -11,6 +11,7 @@ import {
   judgeDuplicate,
   judgePixels,
   measurePhoto,
+  openMask,
   productSizeOf,
   sideRoom,
   summarise,
@@ -94,6 +95,46 @@ describe('pixel checks on made images', () => {
     const m = await measurePhoto(glare);
     expect(m.glare).toBeGreaterThan(T.max_glare);
     expect(await codes(glare)).toContain('glare');
+  });
+
+  it('takes no white shelf lips or printed price labels for glare, and still a solid patch', async () => {
+    // A close view's white fixtures (as in the exam's shelf scenes): a shelf lip 16 px tall across the
+    // photo with price labels on it, white paper between dark lines of print. Together they cover more
+    // than max_glare of the photo, but no part is thicker than about 10 px at the 1024 px working size.
+    const labels = Array.from({ length: 8 }, (_, k) => {
+      const x = 60 + k * 240;
+      const print = Array.from({ length: 7 }, (_, j) => `<rect x="${x + 8}" y="${703 + j * 9}" width="144" height="4" fill="#202020"/>`).join('');
+      return `<rect x="${x}" y="700" width="160" height="66" fill="#ffffff"/>${print}`;
+    }).join('');
+    const fixtures = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
+      <rect x="0" y="684" width="${W}" height="16" fill="#ffffff"/>${labels}</svg>`);
+    const white = await sharp(shelf).composite([{ input: fixtures }]).jpeg({ quality: 90 }).toBuffer();
+    expect(await codes(white)).not.toContain('glare');
+    // The same fixtures with a reflection of about 1.5 % of the photo on the packs: still glare.
+    const patch = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
+      <ellipse cx="1300" cy="330" rx="150" ry="100" fill="#fdfdfd"/></svg>`);
+    const both = await sharp(white).composite([{ input: patch }]).jpeg({ quality: 90 }).toBuffer();
+    const m = await measurePhoto(both);
+    expect(m.glare).toBeGreaterThan(T.max_glare);
+    expect(m.glare).toBeLessThan(0.03); // the patch alone, not the fixtures joined to it
+    expect(await codes(both)).toContain('glare');
+  });
+
+  it('opens a mask: lines thinner than the square go, a solid square keeps its exact pixels', () => {
+    const w = 40;
+    const h = 30;
+    const mask = new Uint8Array(w * h);
+    for (let x = 0; x < w; x++) for (let y = 3; y < 7; y++) mask[y * w + x] = 1; // a line 4 px thick
+    for (let x = 20; x < 29; x++) for (let y = 15; y < 24; y++) mask[y * w + x] = 1; // a 9 px square
+    for (let y = 0; y < 9; y++) mask[y * w] = 1; // a 1 px line down the left side
+    const opened = openMask(mask, w, h, 2); // a 5 px square
+    const set = [...opened.keys()].filter((i) => opened[i]);
+    expect(set.length).toBe(81);
+    expect(set.every((i) => i % w >= 20 && i % w < 29 && Math.floor(i / w) >= 15 && Math.floor(i / w) < 24)).toBe(true);
+    // A solid patch at the photo's side is kept whole: windows are cut at the sides.
+    const side = new Uint8Array(w * h);
+    for (let x = 0; x < 6; x++) for (let y = 10; y < 20; y++) side[y * w + x] = 1;
+    expect(openMask(side, w, h, 2).reduce((a, b) => a + b, 0)).toBe(60);
   });
 
   it('measures the angle of a rotated photo, clockwise positive', async () => {

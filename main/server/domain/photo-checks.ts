@@ -28,7 +28,7 @@ export interface PixelMeasures {
   brightness: number;
   /** Share of pixels at luma >= 250, 0-1. */
   clipped: number;
-  /** Largest connected patch of bright, colourless pixels away from the top and bottom edges, share of the photo, 0-1. */
+  /** Largest connected patch of bright, colourless pixels away from the top and bottom edges, thin lines opened away (openMask), share of the photo, 0-1. */
   glare: number;
   /** Angle of the dominant near-horizontal lines (shelf edges), degrees; positive = clockwise. */
   tilt: number;
@@ -148,7 +148,7 @@ function* measureSteps(rgb: Uint8Array, w: number, h: number, channels: number):
   yield;
   const sharpness = round(sharpnessOf(grey, w, h), 1);
   yield;
-  const glare = round(largestPatch(colourless, w) / Math.max(1, n), 4);
+  const glare = round(largestPatch(openMask(colourless, w, h, glareOpening(w, h)), w) / Math.max(1, n), 4);
   return {
     sharpness,
     brightness: round(sum / Math.max(1, n), 1),
@@ -182,6 +182,79 @@ export function sharpnessOf(grey: Float32Array, w: number, h: number): number {
   const vx = sx2 / count - (sx / count) ** 2;
   const vy = sy2 / count - (sy / count) ** 2;
   return Math.min(vx, vy);
+}
+
+/**
+ * Glare that hides products is a solid bright area; white fixtures are thin: a shelf lip, the paper of
+ * a price label between its lines of print, a pack's border. In a close view of a shelf they cover more
+ * than max_glare of the photo (the exam's shelf scenes: 1.1-2.3 %) though no part of them is thick. The
+ * mask is opened (eroded, then dilated) with a square whose side is this share of the photo's size
+ * (sqrt(w h)): about half the smallest product the too-far check accepts (0.026), so whatever is
+ * thinner could not hide a product, and a patch that could keeps its area (docs/recognition.md).
+ */
+export const GLARE_MIN_THICKNESS = 0.0125;
+
+/** The opening's half side in pixels for a photo measured at w x h (at least 1: a 3 px square). */
+function glareOpening(w: number, h: number): number {
+  return Math.max(1, Math.round((GLARE_MIN_THICKNESS * Math.sqrt(w * h) - 1) / 2));
+}
+
+/**
+ * Morphological opening of a 0/1 mask with a (2r+1) square, as four passes along rows and columns:
+ * erosion keeps a pixel whose whole window is set, dilation (the erosion of the unset pixels) sets one
+ * with any set pixel in its window. Windows are cut at the photo's sides, so a patch at a side keeps
+ * its size. O(pixels) per pass: each pass reads the run of equal pixels ending at each place.
+ * (Why not a library: one mask a photo, and sharp's erode/dilate would mean a second decode.)
+ */
+export function openMask(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  const eroded = columnPass(rowPass(mask, w, h, r, 1), w, h, r, 1);
+  // Most photos have no solid bright patch at all: nothing to grow back.
+  if (!eroded.includes(1)) return eroded;
+  return columnPass(rowPass(eroded, w, h, r, 0), w, h, r, 0);
+}
+
+/** One pass along the rows: a pixel becomes `keep` when every pixel within r along its row is `keep`. */
+function rowPass(src: Uint8Array, w: number, h: number, r: number, keep: 0 | 1): Uint8Array {
+  const out = new Uint8Array(src.length).fill(keep ? 0 : 1);
+  const run = new Int32Array(w);
+  for (let y = 0; y < h; y++) {
+    const base = y * w;
+    let count = 0;
+    let any = false;
+    for (let x = 0; x < w; x++) {
+      count = src[base + x] === keep ? count + 1 : 0;
+      run[x] = count;
+      if (count > r) any = true;
+    }
+    if (!any && w > 2 * r) continue; // no run long enough to keep anything in this row
+    for (let x = 0; x < w; x++) {
+      const hi = x + r < w ? x + r : w - 1;
+      const lo = x - r > 0 ? x - r : 0;
+      if (run[hi] >= hi - lo + 1) out[base + x] = keep;
+    }
+  }
+  return out;
+}
+
+/**
+ * The same along the columns, walked row by row (memory order): the run of `keep` pixels ending at row
+ * y + r in each column decides row y, so one row of runs is all that is kept.
+ */
+function columnPass(src: Uint8Array, w: number, h: number, r: number, keep: 0 | 1): Uint8Array {
+  const out = new Uint8Array(src.length).fill(keep ? 0 : 1);
+  const run = new Int32Array(w);
+  const decide = (y: number, hi: number) => {
+    const need = hi - (y - r > 0 ? y - r : 0) + 1;
+    const base = y * w;
+    for (let x = 0; x < w; x++) if (run[x] >= need) out[base + x] = keep;
+  };
+  for (let row = 0; row < h; row++) {
+    const base = row * w;
+    for (let x = 0; x < w; x++) run[x] = src[base + x] === keep ? run[x] + 1 : 0;
+    if (row - r >= 0) decide(row - r, row);
+  }
+  for (let y = Math.max(0, h - r); y < h; y++) decide(y, h - 1);
+  return out;
 }
 
 /**
