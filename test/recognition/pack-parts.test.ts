@@ -5,7 +5,10 @@
 //   only the lower half shows, were unknown against the whole packshots;
 // - siblings whose local features agree about as much (the big red K of every Special K) are told apart
 //   by appearance and colour (PIPELINE_IDENTIFIER.alikeInliers): a Red Fruit and a Cioccolato Fondente
-//   facing were left unknown between their siblings.
+//   facing were left unknown between their siblings;
+// - matches past saturation count between look-alikes (PIPELINE_IDENTIFIER.contestSaturated): a Nesquik
+//   Duo facing was taken for its German sibling, a hair more alike, whose 63 matches saturated the bonus
+//   before its own packshot's 130 were counted.
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +38,7 @@ function identifier(options: IdentifierOptions = PIPELINE_IDENTIFIER): Identifie
 async function photo(name: string): Promise<RawPixels> {
   let raw = photos.get(name);
   if (!raw) {
-    const { data, info } = await sharp(path.join(EXAM, 'scenes', `${name}.jpg`)).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(path.join(EXAM, 'scenes', `${name}.${name.startsWith('h') ? 'jpg' : 'png'}`)).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
     raw = { data, width: info.width, height: info.height, channels: info.channels };
     photos.set(name, raw);
   }
@@ -117,5 +120,29 @@ describe('siblings that local features cannot tell apart', () => {
   it('were left unknown when the few more matches of one sibling counted', async () => {
     const id = identifier({ ...PIPELINE_IDENTIFIER, alikeInliers: 0 });
     for (const f of facings) expect(await identify(id, 'h1', f.box), f.what).toBeNull();
+  }, 60_000);
+});
+
+describe('matches past saturation', () => {
+  // Nesquik Duo cioccolato bianco (26): on a close-up (m4) the detector's box stops above the pack's pink
+  // band, and what it shows matches the German pack (6) on 63 points, its own packshot on 130; on a dense
+  // shelf (h4) two facings of it, and two of Nesquik cereali (5), which both Nesquik Duo packshots match
+  // on 24-31 points.
+  const facings = [
+    { name: 'm4', box: [764.123, 32.78, 1102.639, 360.287], sku: '26' },
+    { name: 'h4', box: [230.983, 209.734, 292.67, 274.506], sku: '26' },
+    { name: 'h4', box: [291.831, 210.979, 351.918, 280.518], sku: '26' },
+    { name: 'h4', box: [316.967, 96.051, 385.471, 171.759], sku: '5' },
+    { name: 'h4', box: [253.338, 95.883, 319.554, 171.148], sku: '5' },
+  ];
+
+  it('tell a pack from a sibling that saturated the bonus first', async () => {
+    const id = identifier();
+    for (const f of facings) expect(await identify(id, f.name, f.box), `${f.name} ${f.box}`).toBe(f.sku);
+  }, 60_000);
+
+  it('took the sibling while saturated SKUs tied', async () => {
+    const id = identifier({ ...PIPELINE_IDENTIFIER, contestSaturated: 0 });
+    expect(await identify(id, 'm4', facings[0].box)).toBe('6');
   }, 60_000);
 });
