@@ -5,11 +5,18 @@
 //   only the lower half shows, were unknown against the whole packshots;
 // - siblings whose local features agree about as much (the big red K of every Special K) are told apart
 //   by appearance and colour (PIPELINE_IDENTIFIER.alikeInliers): a Red Fruit and a Cioccolato Fondente
-//   facing were left unknown between their siblings.
+//   facing were left unknown between their siblings;
+// - matches past saturation count between look-alikes (PIPELINE_IDENTIFIER.contestSaturated): a Nesquik
+//   Duo facing was taken for its German sibling, a hair more alike, whose 63 matches saturated the bonus
+//   before its own packshot's 130 were counted;
+// - a box left unknown with free space below is looked at again extended downwards (look-below.ts): the
+//   detector boxes top-row Cheerios above their lower band, and such a crop matched no packshot.
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { visiblePart } from '../../main/server/recognition/identification/cut-by-frame.js';
+import { extensionBelow } from '../../main/server/recognition/identification/look-below.js';
+import { identifyBoxes } from '../../main/server/recognition/pipeline.js';
 import { decodeDescriptor, describeQuery, describeReference, encodeDescriptor, type PackView, type ProductDescriptor } from '../../main/server/recognition/identification/describe.js';
 import { Identifier, PIPELINE_IDENTIFIER, type IdentifierOptions } from '../../main/server/recognition/identification/identifier.js';
 import type { RawPixels } from '../../main/server/recognition/identification/image-input.js';
@@ -35,7 +42,7 @@ function identifier(options: IdentifierOptions = PIPELINE_IDENTIFIER): Identifie
 async function photo(name: string): Promise<RawPixels> {
   let raw = photos.get(name);
   if (!raw) {
-    const { data, info } = await sharp(path.join(EXAM, 'scenes', `${name}.jpg`)).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(path.join(EXAM, 'scenes', `${name}.${name.startsWith('h') ? 'jpg' : 'png'}`)).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
     raw = { data, width: info.width, height: info.height, channels: info.channels };
     photos.set(name, raw);
   }
@@ -117,5 +124,74 @@ describe('siblings that local features cannot tell apart', () => {
   it('were left unknown when the few more matches of one sibling counted', async () => {
     const id = identifier({ ...PIPELINE_IDENTIFIER, alikeInliers: 0 });
     for (const f of facings) expect(await identify(id, 'h1', f.box), f.what).toBeNull();
+  }, 60_000);
+});
+
+describe('matches past saturation', () => {
+  // Nesquik Duo cioccolato bianco (26): on a close-up (m4) the detector's box stops above the pack's pink
+  // band, and what it shows matches the German pack (6) on 63 points, its own packshot on 130; on a dense
+  // shelf (h4) two facings of it, and two of Nesquik cereali (5), which both Nesquik Duo packshots match
+  // on 24-31 points.
+  const facings = [
+    { name: 'm4', box: [764.123, 32.78, 1102.639, 360.287], sku: '26' },
+    { name: 'h4', box: [230.983, 209.734, 292.67, 274.506], sku: '26' },
+    { name: 'h4', box: [291.831, 210.979, 351.918, 280.518], sku: '26' },
+    { name: 'h4', box: [316.967, 96.051, 385.471, 171.759], sku: '5' },
+    { name: 'h4', box: [253.338, 95.883, 319.554, 171.148], sku: '5' },
+  ];
+
+  it('tell a pack from a sibling that saturated the bonus first', async () => {
+    const id = identifier();
+    for (const f of facings) expect(await identify(id, f.name, f.box), `${f.name} ${f.box}`).toBe(f.sku);
+  }, 60_000);
+
+  it('took the sibling while saturated SKUs tied', async () => {
+    const id = identifier({ ...PIPELINE_IDENTIFIER, contestSaturated: 0 });
+    expect(await identify(id, 'm4', facings[0].box)).toBe('6');
+  }, 60_000);
+});
+
+describe('boxes stopping above their pack\'s lower band', () => {
+  // h2's top row: two Cheerios Miele (22) boxed without the "con più gusto di miele" band below their
+  // logo (the photo's edge cuts their top), and the detector's boxes of the next shelf below them.
+  const cheerios = [
+    { x1: 256.527, y1: 3.014, x2: 317.267, y2: 41.328, score: 0.454 },
+    { x1: 194.849, y1: 2.016, x2: 255.066, y2: 42.258, score: 0.435 },
+  ];
+  const below = [
+    { x1: 245.443, y1: 101.868, x2: 301.303, y2: 165.886, score: 0.512 },
+    { x1: 296.705, y1: 99.037, x2: 355.907, y2: 169.612, score: 0.476 },
+    { x1: 110.405, y1: 97.777, x2: 174.095, y2: 170.015, score: 0.484 },
+  ];
+
+  it('extends a box into free space only, not over another box', () => {
+    // 0.7 of its height down, the next shelf's boxes being farther.
+    const { x1, y1, x2, y2 } = cheerios[0];
+    const extended = extensionBelow(cheerios[0], [...cheerios, ...below], 480)!;
+    expect([extended.x1, extended.y1, extended.x2]).toEqual([x1, y1, x2]);
+    expect(extended.y2).toBeCloseTo(y2 + 0.7 * (y2 - y1), 6);
+    // Stopped by a box below: extended to its top.
+    const near = { x1: 250, y1: 65, x2: 310, y2: 120 };
+    expect(extensionBelow(cheerios[0], [cheerios[0], near], 480)?.y2).toBe(65);
+    // Too little free below (a quarter of its height), or the photo's edge: not looked at again.
+    expect(extensionBelow(cheerios[0], [cheerios[0], { ...near, y1: 50 }], 480)).toBeUndefined();
+    expect(extensionBelow({ x1: 0, y1: 400, x2: 60, y2: 470 }, [], 480)).toBeUndefined();
+    // A sliver above another box (h4: a strip of a Cheerios pack above its own box) would become that
+    // box: not looked at again.
+    const sliver = { x1: 270.624, y1: 2.945, x2: 335.194, y2: 32.576 };
+    expect(extensionBelow(sliver, [sliver, { x1: 276.163, y1: 11.382, x2: 328.785, y2: 55.968 }], 480)).toBeUndefined();
+  });
+
+  it('identifies a top-row pack boxed above its lower band, extended', async () => {
+    const id = identifier();
+    const raw = await photo('h2');
+    for (const box of cheerios) {
+      // The box alone, as the identifier sees it: nothing is even 0.6 alike.
+      expect(await identify(id, 'h2', [box.x1, box.y1, box.x2, box.y2], 'lower')).toBeNull();
+    }
+    const identified = await identifyBoxes(raw, [...cheerios, ...below], id);
+    expect(identified.slice(0, 2).map((b) => b.sku_id)).toEqual(['22', '22']);
+    // The boxes below keep their own answers (Nesquik cereali, Mr Kanny Slim).
+    expect(identified.slice(2).map((b) => b.sku_id)).toEqual(['5', '5', '4']);
   }, 60_000);
 });

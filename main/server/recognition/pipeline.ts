@@ -6,6 +6,7 @@ import type { Detector } from './detector/index.js';
 import type { ImageAnalysis, SceneAnalysis } from './analysis.js';
 import { takeCutPacks, visiblePart } from './identification/cut-by-frame.js';
 import { identifyCrops } from './identification/identify-crops.js';
+import { lookBelow } from './identification/look-below.js';
 import type { Identifier } from './identification/identifier.js';
 import { cropRaw, type RawPixels } from './identification/image-input.js';
 import type { IdentifyPool } from './identification/pool.js';
@@ -133,6 +134,7 @@ export async function identifyBoxes(
   let ids = await identifyCrops(crops, identifier, checkpoint, pool, views);
   if (identifier.skuNames.size > 0) ids = await checkLookAlikesByText(crops, ids, identifier.skuNames);
   ids = takeCutPacks(boxes, ids, raw.height);
+  ids = await lookBelow(raw, boxes, ids, identifier);
   return boxes.map((b, i) => ({
     x1: b.x1,
     y1: b.y1,
