@@ -393,7 +393,7 @@ def ink(img, mask, x, y, colour, alpha=1.0):
 
 
 INKS = [((20, 20, 20), 0.5), ((70, 70, 70), 0.15), ((30, 30, 190), 0.2), ((130, 50, 20), 0.1), ((20, 90, 20), 0.05)]
-WORDS = 'ABCDEFGHIJKLMNOPRSTUVWYZ'
+LETTERS = 'ABCDEFGHIJKLMNOPRSTUVWYZ'
 
 
 def price_text(rng):
@@ -432,7 +432,7 @@ def printed_label(rng, w, h, under=None):
         top = int(h * rng.uniform(0.15, 0.3)); band = rand_color(rng, sat=int(rng.integers(80, 256)))
         cv2.rectangle(tag, (0, 0), (w, top), band, -1)
         if top >= 5 and rng.random() < 0.6:
-            m, _ = type_mask(''.join(rng.choice(list(WORDS), int(rng.integers(3, 9)))), face, top * 0.6)
+            m, _ = type_mask(''.join(rng.choice(list(LETTERS), int(rng.integers(3, 9)))), face, top * 0.6)
             ink(tag, m, int(w * rng.uniform(0.02, 0.3)), int(top * 0.1), (250, 250, 250))
     elif r < 0.45:  # a band down the left
         left = int(w * rng.uniform(0.1, 0.3)); cv2.rectangle(tag, (0, 0), (left, h), rand_color(rng, sat=int(rng.integers(80, 256))), -1)
@@ -461,7 +461,7 @@ def printed_label(rng, w, h, under=None):
     # small print: a product name, a unit price; a barcode
     small = max(2.0, h * rng.uniform(0.08, 0.16))
     for _ in range(int(rng.integers(0, 3))):
-        words = ' '.join(''.join(rng.choice(list(WORDS), int(rng.integers(2, 8)))) for _ in range(int(rng.integers(1, 4))))
+        words = ' '.join(''.join(rng.choice(list(LETTERS), int(rng.integers(2, 8)))) for _ in range(int(rng.integers(1, 4))))
         sm, _ = type_mask(words if rng.random() < 0.5 else words.lower(), int(rng.integers(masks.shape[0])), small)
         ink(tag, sm, left + int(w * rng.uniform(0.02, 0.3)), top + int((h - top) * rng.uniform(0.0, 0.35)), col, alpha)
     if rng.random() < 0.6:
