@@ -2,8 +2,9 @@
 # The price-tag detector's third session (RESEARCH_LOG.md section 23) in one call of a lent GPU machine: generate a
 # large, varied set there (style 9: labels printed in TrueType faces, glyph_atlas.py), then train two arms side by
 # side on it until SECONDS after this script started, and copy their weights into OUT:
-#   a: from the pretrained backbone (the shipped recipe, --freeze 6), BatchNorms learning on batches of 32;
-#   b: from the shipped file (onnx_import.py --save-pt; its folded BatchNorms held), at a lower rate.
+#   a: from the pretrained backbone (the first file's recipe, --freeze 6), the neck's BatchNorms learning on batches of 32;
+#   b: from the shipped file (onnx_import.py --save-pt; its folded BatchNorms held), at a lower rate (this arm's
+#      final weights became models/price-tag-detector.onnx: RESEARCH_LOG.md section 23).
 # Runs on the CPU too (slowly): nothing here needs CUDA.
 #
 # Usage: sh gpu_tags.sh OUT SECONDS
