@@ -5,7 +5,7 @@
 // - with --test, the system packages the tests use, as CI installs them: Debian's Chromium (browser
 //   tests), PostgreSQL's server binaries (the central-instance test), Ceph's RADOS gateway (the
 //   central's S3-compatible bucket, scripts/s3-server.mjs), Python with OpenCV, NumPy,
-//   PyTorch and ONNX (the training tools' tests); apt-get installs what is missing when this runs as
+//   PyTorch and ONNX and the DejaVu fonts (the training tools' tests); apt-get installs what is missing when this runs as
 //   root, otherwise it says what to install.
 // - with --bench, the system packages the benchmarks use besides those: wrk (the load generator) and
 //   the DRF baseline (Django, Django REST framework, gunicorn), so `npm run bench` measures its
@@ -62,6 +62,8 @@ if (forTests && process.platform === 'linux') {
   if (!python('import cv2, numpy')) need.push('python3-opencv', 'python3-numpy');
   if (!python('import torch')) need.push('python3-torch');
   if (!python('import onnx')) need.push('python3-onnx');
+  // The type of generator.py's style 9 labels (models/training/glyph_atlas.py renders them with OpenCV's freetype).
+  if (!existsSync('/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf')) need.push('fonts-dejavu-core', 'fonts-dejavu-extra');
   if (forBench) {
     if (!existsSync('/usr/bin/wrk')) need.push('wrk');
     if (!python('import django, rest_framework')) need.push('python3-django', 'python3-djangorestframework');

@@ -16,7 +16,10 @@ Product appearances: packshots cut from their white backgrounds and in-store pho
 Dataset, MIT), SKU crops (MIT), and procedurally drawn boxes, bottles, cans and pouches, so the model
 learns "a product" rather than a few brands.
 
-Style 7 adds peg tags: a price label at the end of each hook of a pegboard bay.
+Style 7 adds peg tags: a price label at the end of each hook of a pegboard bay. Style 8 lines plain shelf edges
+with labels of the real ones' size, shape and colours. Style 9 prints every label in TrueType faces (glyph_atlas.py's
+atlas, cache/glyphs/atlas.npz) with real price layouts, white labels on white edges, faded print, plastic holders'
+glare and shadows, and draws shelf edges with labels in most scenes (rails in fewer).
 
 Price tags are annotated too, apart from the products (the price-tag detector's targets, MODEL_CARD-price-tags.md):
 "tags" are the price labels on the shelf edges, in the label rails and on the pegs; "signs" are the larger
@@ -352,6 +355,140 @@ def edge_label(rng, w, h):
     return price_label(rng, w, h, bg=bg, ink=(250, 250, 250) if bg == (40, 40, 215) else (20, 20, 20))
 
 
+_ATLAS = None
+
+
+def atlas():
+    """(masks [faces, chars, 80, 96], widths [faces, chars], char -> index, baseline row) of glyph_atlas.py's file."""
+    global _ATLAS
+    if _ATLAS is None:
+        path = os.environ.get('GLYPH_ATLAS', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'cache/glyphs/atlas.npz'))
+        if not os.path.exists(path):
+            raise FileNotFoundError(f'style 9 prints its labels from {path}: run glyph_atlas.py first')
+        a = np.load(path)
+        _ATLAS = (a['masks'], a['widths'], {c: i for i, c in enumerate(a['chars'].tolist())}, int(a['base']))
+    return _ATLAS
+
+
+def type_mask(text, face, px, stretch=1.0):
+    """Alpha mask of `text` in the atlas's face `face` with capitals about `px` high, and its baseline row."""
+    masks, widths, index, base = atlas()
+    cells = [np.zeros((masks.shape[2], max(1, int(widths[face, 0]) // 2)), np.uint8) if ch == ' '
+             else masks[face, index[ch], :, :int(widths[face, index[ch]]) + 2] for ch in text]
+    m = np.concatenate(cells, 1)
+    k = px / base
+    w, h = max(1, round(m.shape[1] * k * stretch)), max(1, round(m.shape[0] * k))
+    return cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR), base * k
+
+
+def ink(img, mask, x, y, colour, alpha=1.0):
+    """Prints `mask` onto img with its top left at (x, y), clipped to img."""
+    H, W = img.shape[:2]; h, w = mask.shape
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(W, x + w), min(H, y + h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    a = mask[y0 - y:y1 - y, x0 - x:x1 - x, None].astype(np.float32) * (alpha / 255)
+    sub = img[y0:y1, x0:x1].astype(np.float32)
+    img[y0:y1, x0:x1] = (np.float32(colour) * a + sub * (1 - a)).astype(np.uint8)
+
+
+INKS = [((20, 20, 20), 0.5), ((70, 70, 70), 0.15), ((30, 30, 190), 0.2), ((130, 50, 20), 0.1), ((20, 90, 20), 0.05)]
+LETTERS = 'ABCDEFGHIJKLMNOPRSTUVWYZ'
+
+
+def price_text(rng):
+    """(main text, raised cents or None) of a price as shelves print it."""
+    e = int(rng.choice([rng.integers(0, 10), rng.integers(0, 100), rng.integers(100, 1000)], p=[0.6, 0.35, 0.05]))
+    c = '%02d' % rng.integers(0, 100) if rng.random() < 0.8 else rng.choice(['99', '49', '95', '00'])
+    sep = ',' if rng.random() < 0.6 else '.'
+    form = rng.random()
+    if form < 0.3:
+        return str(e), c  # cents raised, small
+    cur = rng.choice(['', '', '€', '$', '£'])
+    text = f'{e}{sep}{c}'
+    if form < 0.4:
+        text = f'{rng.integers(2, 5)} x {e + 1}{sep}{c}' if rng.random() < 0.5 else f'{e}{sep}{c}-'
+    return (f'{cur}{text}' if rng.random() < 0.5 else f'{text}{cur}'), None
+
+
+def printed_label(rng, w, h, under=None):
+    """Style 9: a price label printed in a TrueType face, as real shelves' are: a large price (cents raised or
+    not, a currency sign, a multi-buy), a product name and a unit price in small print, often a coloured band, a
+    barcode or a border; white on a white edge (`under`: the edge's colour) in a third of them; faded print,
+    a plastic holder's glare or a shadow over some."""
+    masks = atlas()[0]
+    if under is not None and rng.random() < 0.35:
+        bg = np.clip(np.array(under, np.int32) + rng.integers(-14, 15, 3), 0, 255)
+    else:
+        bg = np.clip(np.array(pick(rng, EDGE_LABELS), np.int32) + rng.integers(-12, 13, 3), 0, 255)
+    tag = np.empty((h, w, 3), np.uint8); tag[:] = bg
+    dark = bg.sum() < 330 or (bg[2] > 150 and bg[0] < 90 and bg[1] < 90)  # dark or red: white print
+    col = (245, 245, 245) if dark else pick(rng, INKS)
+    alpha = rng.uniform(0.6, 1.0) if rng.random() < 0.4 else 1.0  # faded thermal print
+    face = int(rng.integers(masks.shape[0]))
+    top, left = 0, 0
+    r = rng.random()
+    if r < 0.3:  # a coloured band along the top, sometimes with the store's or the product's name
+        top = int(h * rng.uniform(0.15, 0.3)); band = rand_color(rng, sat=int(rng.integers(80, 256)))
+        cv2.rectangle(tag, (0, 0), (w, top), band, -1)
+        if top >= 5 and rng.random() < 0.6:
+            m, _ = type_mask(''.join(rng.choice(list(LETTERS), int(rng.integers(3, 9)))), face, top * 0.6)
+            ink(tag, m, int(w * rng.uniform(0.02, 0.3)), int(top * 0.1), (250, 250, 250))
+    elif r < 0.45:  # a band down the left
+        left = int(w * rng.uniform(0.1, 0.3)); cv2.rectangle(tag, (0, 0), (left, h), rand_color(rng, sat=int(rng.integers(80, 256))), -1)
+    elif r < 0.55:  # a stripe along the bottom
+        cv2.rectangle(tag, (0, int(h * rng.uniform(0.8, 0.92))), (w, h), rand_color(rng, sat=int(rng.integers(80, 256))), -1)
+    # the price
+    main, cents = price_text(rng)
+    ph = h * rng.uniform(0.3, 0.6); stretch = rng.uniform(0.8, 1.25)
+    m, base = type_mask(main, face, ph, stretch)
+    cm = type_mask(cents, face, ph * rng.uniform(0.4, 0.6), stretch)[0] if cents else None
+    tw = m.shape[1] + (cm.shape[1] if cm is not None else 0)
+    room = w - left
+    if tw > 0.92 * room:  # the price fits the label
+        k = 0.92 * room / tw
+        m = cv2.resize(m, (max(1, int(m.shape[1] * k)), max(1, int(m.shape[0] * k))), interpolation=cv2.INTER_AREA); base *= k
+        if cm is not None:
+            cm = cv2.resize(cm, (max(1, int(cm.shape[1] * k)), max(1, int(cm.shape[0] * k))), interpolation=cv2.INTER_AREA)
+        tw = m.shape[1] + (cm.shape[1] if cm is not None else 0)
+    where = rng.random()
+    x = left + (int(room - tw - rng.uniform(0.02, 0.1) * w) if where < 0.45 else int((room - tw) / 2) if where < 0.75
+                else int(rng.uniform(0.02, 0.1) * w))
+    y_base = top + (h - top) * rng.uniform(0.6, 0.85)
+    ink(tag, m, x, int(y_base - base), col, alpha)
+    if cm is not None:
+        ink(tag, cm, x + m.shape[1], int(y_base - base), col, alpha)
+    # small print: a product name, a unit price; a barcode
+    small = max(2.0, h * rng.uniform(0.08, 0.16))
+    for _ in range(int(rng.integers(0, 3))):
+        words = ' '.join(''.join(rng.choice(list(LETTERS), int(rng.integers(2, 8)))) for _ in range(int(rng.integers(1, 4))))
+        sm, _ = type_mask(words if rng.random() < 0.5 else words.lower(), int(rng.integers(masks.shape[0])), small)
+        ink(tag, sm, left + int(w * rng.uniform(0.02, 0.3)), top + int((h - top) * rng.uniform(0.0, 0.35)), col, alpha)
+    if rng.random() < 0.6:
+        unit = '%d%s%02d %s/%s' % (rng.integers(0, 30), rng.choice([',', '.']), rng.integers(0, 100), rng.choice(['€', '$', '£']),
+                                   rng.choice(['kg', 'l', 'L', '100g', 'st']))
+        um, _ = type_mask(unit, face, small * 0.9)
+        ink(tag, um, left + int(w * rng.uniform(0.02, 0.5)), int(h * rng.uniform(0.78, 0.95) - small), col, alpha)
+    if rng.random() < 0.35:
+        bx = int(left + rng.uniform(0.02, 0.3) * w); by0 = int(h * rng.uniform(0.55, 0.75)); by1 = int(h * 0.93); bend = bx + int(w * rng.uniform(0.15, 0.3))
+        while bx < min(bend, w - 1):
+            sw = int(rng.integers(1, 3)); cv2.rectangle(tag, (bx, by0), (bx + sw - 1, by1), (15, 15, 15), -1); bx += sw + int(rng.integers(1, 3))
+    if rng.random() < 0.35:  # a printed or cut border
+        cv2.rectangle(tag, (0, 0), (w - 1, h - 1), tuple(int(c * rng.uniform(0.5, 0.85)) for c in bg), max(1, h // 18))
+    f = tag.astype(np.float32)
+    if rng.random() < 0.35:  # a plastic holder's glare: a soft bright band across the label
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ang = rng.uniform(-1.2, 1.2); d = (xx - w * rng.uniform(0, 1)) * np.sin(ang) + (yy - h * rng.uniform(0, 1)) * np.cos(ang)
+        g = np.exp(-(d / max(1.0, h * rng.uniform(0.08, 0.35))) ** 2) * rng.uniform(0.3, 0.8)
+        f = f * (1 - g[..., None]) + 255 * g[..., None]
+    if rng.random() < 0.25:  # the shelf above's shadow, or light falling off toward one end
+        ramp = np.linspace(1.0, rng.uniform(0.55, 0.9), h if rng.random() < 0.6 else w, dtype=np.float32)
+        f *= ramp[:, None, None] if len(ramp) == h else ramp[None, :, None]
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 0.9))
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
 def promo_strip(rng, w, h):
     """A printed promotion strip along a shelf edge or across a bay: saturated colour, lines of text, a few
     icons. NOT a product (test_799's blue strip drew a row of boxes)."""
@@ -502,6 +639,12 @@ class Generator:
         # colours, on an edge strip as tall as the labels; drawn instead of style 1's small tags.
         x8 = np.random.default_rng(list(np.atleast_1d(seed)) + [8])
         edge = self.style >= 8 and not rail and x8.random() < 0.85
+        # Style 9: labels printed in real type (printed_label), edges with labels in most scenes: the real photos'
+        # labels are mostly on plain edges, and a rail's drawn labels are the old look.
+        x9 = np.random.default_rng(list(np.atleast_1d(seed)) + [9]) if self.style >= 9 else None
+        if x9 is not None:
+            rail = rail and x9.random() < 0.4
+            edge = not rail
         floor = self.style >= 2 and x2.random() < 0.45
         if floor:
             uy1 = int(H - x2.uniform(0.1, 0.4) * H)
@@ -542,11 +685,11 @@ class Generator:
             cv2.rectangle(canvas, (ux0, base), (ux1, base + board), board_col, -1)
             cv2.line(canvas, (ux0, base), (ux1, base), tuple(int(c * 0.6) for c in board_col), 1)
             if rail:
-                self.label_rail(canvas, x6, ux0, ux1, base, rail_h, bay_edges, tags)
+                self.label_rail(canvas, x6, ux0, ux1, base, rail_h, bay_edges, tags, x9)
                 y = base + rail_h
                 continue
             if edge:
-                y = self.edge_labels(canvas, x8, ux0, ux1, base, board, board_col, prod_h, tags)
+                y = self.edge_labels(canvas, x8, ux0, ux1, base, board, board_col, prod_h, tags, x9)
                 continue
             # Price tags and shelf strips on the board edge: NOT products.
             x = ux0 + int(rng.uniform(0, prod_h))
@@ -565,7 +708,7 @@ class Generator:
             pegs = []
             self.hang(canvas, boxes, x2, ch, bay_edges[b] + post_w, bay_edges[b + 1] - post_w, uy0, uy1, prod_h, pegs)
             if self.style >= 7:
-                self.peg_tags(canvas, tags, x7, pegs, prod_h)
+                self.peg_tags(canvas, tags, x7, pegs, prod_h, x9)
         for b in range(n_bays + 1):
             x0p, x1p = bay_edges[b] - post_w // 2, bay_edges[b] + post_w // 2
             cv2.rectangle(canvas, (x0p, uy0), (x1p, uy1), post_col, -1)
@@ -610,10 +753,12 @@ class Generator:
         return img, boxes, self.last_tags, self.last_signs
 
     @staticmethod
-    def label_rail(canvas, rng, x0, x1, top, h, bay_edges, tags):
+    def label_rail(canvas, rng, x0, x1, top, h, bay_edges, tags, x9=None):
         """The board's front lined with price labels side by side, or per bay a promotion strip. Appends
-        the labels' boxes to `tags` (a strip is no tag)."""
-        cv2.rectangle(canvas, (x0, top), (x1, top + h), (235, 235, 235) if rng.random() < 0.6 else rand_color(rng, sat=int(rng.integers(0, 200))), -1)
+        the labels' boxes to `tags` (a strip is no tag). x9 (style 9): the labels are printed_label's, drawn
+        from that stream."""
+        rail_col = (235, 235, 235) if rng.random() < 0.6 else rand_color(rng, sat=int(rng.integers(0, 200)))
+        cv2.rectangle(canvas, (x0, top), (x1, top + h), rail_col, -1)
         for b0, b1 in zip(bay_edges[:-1], bay_edges[1:]):
             if rng.random() < 0.25:
                 strip = promo_strip(rng, max(8, int(b1 - b0)), h)
@@ -622,14 +767,16 @@ class Generator:
             x = int(b0 + rng.uniform(0, 0.5) * h); lh = max(4, int(h * rng.uniform(0.75, 1.0)))
             while x < b1:
                 lw = max(6, int(lh * rng.uniform(1.3, 3.0)))
-                paste(canvas, price_label(rng, lw, lh), None, x, top + (h - lh) // 2)
+                look = price_label(rng, lw, lh) if x9 is None else printed_label(x9, lw, lh, rail_col)
+                paste(canvas, look, None, x, top + (h - lh) // 2)
                 tags.append([x, top + (h - lh) // 2, x + lw, top + (h - lh) // 2 + lh])
                 x += lw + int(h * (0 if rng.random() < 0.3 else rng.uniform(0.05, 2.5)))
 
     @staticmethod
-    def edge_labels(canvas, rng, x0, x1, base, board, board_col, prod_h, tags):
+    def edge_labels(canvas, rng, x0, x1, base, board, board_col, prod_h, tags, x9=None):
         """Style 8: an edge strip from `base` with price labels along it; appends their boxes to `tags` and
-        returns the strip's bottom (the next row's top)."""
+        returns the strip's bottom (the next row's top). x9 (style 9): printed_label's labels, and sometimes a
+        clear holder's glare along the strip, drawn from that stream."""
         lh = max(5, int(prod_h * rng.uniform(0.14, 0.32)))
         sh = max(board, int(lh * rng.uniform(1.05, 1.6)))
         col = pick(rng, EDGE_STRIPS) or board_col
@@ -642,9 +789,15 @@ class Generator:
         while x < x1:
             lw = max(10, int(lh * rng.uniform(2.0, 4.2)))
             ly = base + (sh - lh) // 2 + int(rng.uniform(-0.15, 0.15) * (sh - lh))
-            paste(canvas, edge_label(rng, lw, lh), None, x, ly)
+            paste(canvas, edge_label(rng, lw, lh) if x9 is None else printed_label(x9, lw, lh, col), None, x, ly)
             tags.append([x, ly, x + lw, ly + lh])
             x += lw + int(prod_h * (rng.uniform(0.05, 0.3) if rng.random() < 0.25 else rng.uniform(0.4, 3.0)))
+        if x9 is not None and x9.random() < 0.3:  # the holder's plastic catching the light along the strip
+            gy = base + int(sh * x9.uniform(0.05, 0.5)); gh = max(1, int(sh * x9.uniform(0.05, 0.25)))
+            y0, y1, xa, xb = max(0, gy), min(canvas.shape[0], gy + gh), max(0, x0), min(canvas.shape[1], x1)
+            if y1 > y0 and xb > xa:
+                a = x9.uniform(0.25, 0.6)
+                canvas[y0:y1, xa:xb] = (canvas[y0:y1, xa:xb] * (1 - a) + 255 * a).astype(np.uint8)
         return base + sh
 
     @staticmethod
@@ -661,15 +814,17 @@ class Generator:
         return boxes
 
     @staticmethod
-    def peg_tags(canvas, tags, rng, pegs, prod_h):
+    def peg_tags(canvas, tags, rng, pegs, prod_h, x9=None):
         """Style 7: a price label on the front end of most hooks, over the top of the hanging product (the
-        product keeps its box: a labeller boxes it whole)."""
+        product keeps its box: a labeller boxes it whole). x9 (style 9): printed_label's labels."""
         for cx, top, pw in pegs:
             if rng.random() < 0.15:
                 continue
             lh = max(5, int(prod_h * rng.uniform(0.12, 0.3))); lw = max(8, int(min(pw, lh * rng.uniform(1.3, 2.8))))
             x = int(cx - lw / 2 + rng.uniform(-0.1, 0.1) * lw); y = int(top - lh * rng.uniform(0.2, 1.0))
             look = price_label(rng, lw, lh) if rng.random() < 0.7 else price_tag(rng, lw, lh)
+            if x9 is not None:
+                look = printed_label(x9, lw, lh)
             if rng.random() < 0.4:  # a plastic holder's rim around the label
                 cv2.rectangle(look, (0, 0), (lw - 1, lh - 1), tuple(int(c) for c in rng.integers(150, 230, 3)), max(1, lh // 10))
             paste(canvas, look, None, x, y)
@@ -959,7 +1114,7 @@ def main():
     ap.add_argument('--start', type=int, default=0); ap.add_argument('--workers', type=int, default=1)
     ap.add_argument('--procedural-only', action='store_true', help='draw every product (no shared/data pixels)')
     ap.add_argument('--size', help='fixed WxH instead of random phone-photo shapes')
-    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts; 4: adds walls of stacked cases, close-ups of big products, a crooked camera; 5: adds shelves seen at an angle, where products show their sides and hide part of their neighbours; 6: adds price-label rails and promotion strips on the shelf edges and posters in front of the products; 7: adds price labels on the pegboard hooks; 8: shelf edges whose labels have the real ones\' sizes and colours')
+    ap.add_argument('--style', type=int, default=2, help='1: the first training set\'s scenes; 2: adds coolers, hooks, tight rows; 3: adds rows behind the front facings, round shading, long runs, aisle views, drinks bottles, wire fronts; 4: adds walls of stacked cases, close-ups of big products, a crooked camera; 5: adds shelves seen at an angle, where products show their sides and hide part of their neighbours; 6: adds price-label rails and promotion strips on the shelf edges and posters in front of the products; 7: adds price labels on the pegboard hooks; 8: shelf edges whose labels have the real ones\' sizes and colours; 9: labels printed in TrueType faces (glyph_atlas.py) with real layouts, white on white, faded print, glare; edges with labels in most scenes')
     a = ap.parse_args()
     size = tuple(int(v) for v in a.size.split('x')) if a.size else None
     os.makedirs(a.out, exist_ok=True)

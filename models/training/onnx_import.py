@@ -69,11 +69,19 @@ def load_detector(path):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('onnx'); ap.add_argument('--check-dir', required=True)
+    ap.add_argument('onnx'); ap.add_argument('--check-dir')
+    ap.add_argument('--save-pt', help='also write the weights as a train.py checkpoint (train.py --init FILE continues '
+                    'from them, its BatchNorms held on their folded statistics, where the onnx package is missing)')
     a = ap.parse_args()
+    if not a.check_dir and not a.save_pt:
+        ap.error('--check-dir or --save-pt')
     torch.set_num_threads(2)
     model, info = load_detector(a.onnx)
     print(f"{a.onnx}: {', '.join(info['archs'])}, weights {', '.join(f'{w:g}' for w in info['weights'])}")
+    if a.save_pt:
+        torch.save({'model': model.state_dict(), 'arch': info['archs'][0], 'folded_bn': True}, a.save_pt)
+        if not a.check_dir:
+            return
     gen = torch.Generator().manual_seed(0)
     write_check_cases(model, [torch.rand(1, 3, h, w, generator=gen) * 255 for h, w in [(640, 640), (384, 512)]],
                       ['heatmap', 'size', 'offset'], a.check_dir)

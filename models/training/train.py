@@ -71,7 +71,8 @@ def main():
     ap.add_argument('--minutes', type=float, default=75); ap.add_argument('--batch', type=int, default=16)
     ap.add_argument('--size', type=int, default=384); ap.add_argument('--lr', type=float, default=3e-3)
     ap.add_argument('--threads', type=int, default=2); ap.add_argument('--workers', type=int, default=1)
-    ap.add_argument('--init', help='start from these weights (a previous run)')
+    ap.add_argument('--init', help='start from these weights (a previous run, or onnx_import.py --save-pt\'s file of an '
+                    'exported model, whose folded BatchNorms stay on their statistics as with --init-onnx)')
     ap.add_argument('--init-onnx', help='start from an exported model (onnx_import.py; the shipped model\'s checkpoints '
                     'are not kept): its BatchNorms come back folded, so they stay on those statistics while training')
     ap.add_argument('--recent-from', type=int, help='oversample scenes numbered >= this (see ShelfCrops)')
@@ -126,14 +127,17 @@ def main():
         groups.append({'params': backbone, 'scale': a.backbone_lr})
     opt = torch.optim.AdamW(groups, lr=a.lr, weight_decay=1e-4)
     step, elapsed = 0, 0.0
+    folded_bn = bool(a.init_onnx)  # BatchNorms that must keep the statistics an exported file folded into them
     ck = os.path.join(a.run, 'last.pt')
     if os.path.exists(ck):
         s = torch.load(ck, map_location=dev)
         assert s.get('arch', 'small') == a.arch, f"{ck} holds arch {s.get('arch', 'small')}"
         model.load_state_dict(s['model']); opt.load_state_dict(s['opt']); step, elapsed = s['step'], s['elapsed']
+        folded_bn = folded_bn or bool(s.get('folded_bn'))
         print(f'resumed at step {step}, {elapsed / 60:.1f} min', flush=True)
     elif a.init:
-        model.load_state_dict(torch.load(a.init, map_location=dev)['model'])
+        s = torch.load(a.init, map_location=dev)
+        model.load_state_dict(s['model']); folded_bn = bool(s.get('folded_bn'))
     elif a.init_onnx:
         from onnx_import import load_detector
         imported, info = load_detector(a.init_onnx)
@@ -156,9 +160,10 @@ def main():
         real = iter(DataLoader(RealMosaics(a.distill, a.size, seed=step + 1000 * int(elapsed)), batch_size=a.distill_batch,
                                pin_memory=dev == 'cuda', **loader_opts))
     model.train()
-    if a.init_onnx:  # also on a resume of such a run: batch statistics would undo the folded ones
-        from onnx_weights import freeze_batchnorm
-        freeze_batchnorm(model)
+    if folded_bn or a.init_onnx:  # also on a resume of such a run: batch statistics would undo the folded ones
+        for mod in model.modules():  # onnx_weights.freeze_batchnorm, without needing the onnx package here
+            if isinstance(mod, torch.nn.BatchNorm2d):
+                mod.eval()
     t0 = time.time() - elapsed
     session_end = time.time() + a.stop_after * 60 if a.stop_after else float('inf')
     last_save = last_snap = time.time(); acc = torch.zeros(4, device=dev); k = 0
@@ -191,12 +196,12 @@ def main():
             print(f'step {step} t {elapsed / 60:.1f}m lr {lr:.5f} hm {m[0]:.3f} wh {m[1]:.3f} off {m[2]:.3f}' + (f' dist {m[3]:.4f}' if distiller else ''), flush=True)
             acc.zero_(); k = 0
         if time.time() - last_save > 300:
-            torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0, 'arch': a.arch}, ck + '.tmp')
+            torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0, 'arch': a.arch, 'folded_bn': folded_bn}, ck + '.tmp')
             os.replace(ck + '.tmp', ck); last_save = time.time()
         if a.snapshot_every and time.time() - last_snap > a.snapshot_every * 60:
             torch.save({'model': model.state_dict(), 'step': step, 'arch': a.arch}, os.path.join(a.run, f'snap-{step}.pt'))
             last_snap = time.time()
-    torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0, 'arch': a.arch}, ck + '.tmp')
+    torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'step': step, 'elapsed': time.time() - t0, 'arch': a.arch, 'folded_bn': folded_bn}, ck + '.tmp')
     os.replace(ck + '.tmp', ck)
     if elapsed >= budget:
         torch.save({'model': model.state_dict(), 'step': step, 'arch': a.arch}, os.path.join(a.run, 'final.pt'))

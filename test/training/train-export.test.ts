@@ -124,6 +124,32 @@ print(json.dumps({'same': sum(same), 'total': len(same), 'hm_sum': float(s['hm.w
     expect(b.hm_sum).not.toBe(a.hm_sum);
   }, 120_000);
 
+  it("continues the price-tag model from onnx_import.py --save-pt's file (no onnx package needed), its folded BatchNorms held", () => {
+    const init = path.join(tmp, 'shipped-tags.pt');
+    runPython(['onnx_import.py', path.resolve('models/price-tag-detector.onnx'), '--save-pt', init]);
+    const tagRun = (out: string, from: string) =>
+      runPython(['train.py', '--data', data, '--run', out, '--arch', 'mnv2-tags', '--target', 'tags', '--freeze', '6', '--batch', '2',
+        '--size', '128', '--threads', '1', '--workers', '0', '--log-every', '1', '--minutes', '5', '--max-steps', '2', '--init', from]);
+    const BN = `
+import json, sys, torch
+a = torch.load(sys.argv[1], map_location='cpu'); b = torch.load(sys.argv[2], map_location='cpu')
+keys = [k for k in a['model'] if k.endswith('running_mean') or k.endswith('running_var')]
+print(json.dumps({'bn': len(keys), 'bn_same': sum(torch.equal(a['model'][k], b['model'][k]) for k in keys),
+                  'hm_moved': not torch.equal(a['model']['hm.weight'], b['model']['hm.weight']), 'held': b.get('folded_bn')}))`;
+    expect(tagRun(path.join(mrun, 'tags-held'), init)).toMatch(/done: 2 steps/);
+    const held = JSON.parse(runPython(['-c', BN, init, path.join(mrun, 'tags-held/last.pt')]));
+    expect(held.bn).toBe(4); // the neck's two BatchNorms (the ported backbone has none)
+    expect(held.bn_same).toBe(held.bn); // batch statistics would undo the fold
+    expect(held.hm_moved).toBe(true);
+    expect(held.held).toBe(true); // and a resume keeps holding them
+    // The same file without its folded_bn mark is an ordinary start: the statistics then move with the batches.
+    const plain = path.join(tmp, 'plain-tags.pt');
+    runPython(['-c', `import sys, torch; s = torch.load(sys.argv[1]); s.pop('folded_bn'); torch.save(s, sys.argv[2])`, init, plain]);
+    tagRun(path.join(mrun, 'tags-plain'), plain);
+    const moved = JSON.parse(runPython(['-c', BN, init, path.join(mrun, 'tags-plain/last.pt')]));
+    expect(moved.bn_same).toBeLessThan(moved.bn);
+  }, 180_000);
+
   it('exports a graph that matches PyTorch at any size of multiples of 32, which the app then runs', async () => {
     const onnx = path.join(tmp, 'mnv2.onnx');
     const check = path.join(tmp, 'check-mnv2');
