@@ -5,7 +5,8 @@
 // before.
 import { describe, expect, it } from 'vitest';
 import type { ProductFound, SceneAnalysis } from '../../main/server/recognition/analysis.js';
-import { sceneFacings } from '../../main/server/recognition/bay/facings.js';
+import { mergeScene, sceneFacings } from '../../main/server/recognition/bay/facings.js';
+import { buildRealogram } from '../../main/server/scenes/reports/realogram.js';
 import { reviewBay, type StoredBox } from '../../main/server/scenes/review.js';
 
 const product = (x1: number, sku: string | null, extra: Partial<ProductFound> = {}): ProductFound => ({
@@ -98,6 +99,24 @@ describe('facings of a bay', () => {
     expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.7, 'x', 0.68))], [unknown(10, 0.3, sug('minute_maid', 0.7, 'y', 0.67))]))[0].sku_id).toBeNull();
     expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.9, 'x', 0.3))], [unknown(10, 0.3, undefined)]))[0].sku_id).toBeNull();
     expect(sceneFacings(scene([unknown(100, 0.3, sug('minute_maid', 0.9, 'x', 0.3))], [])).map((x) => x.sku_id)).toEqual([null]);
+  });
+
+  it('does not count a box cut by its photo\'s edge where another photo sees the place whole and found nothing', () => {
+    // b's box cut by its left edge at 0..40 is bay 300..340, well inside a (0..400), where a has no box:
+    // the part of a pack at b's edge (or a sliver of shelf) that a's whole view shows is no product.
+    const lone = mergeScene(scene([product(100, 'x')], [product(0, 'y', { x2: 40 }), product(200, 'x')]));
+    expect(lone.facings.map((f) => [f.image, f.x1])).toEqual([['a', 100], ['b', 500]]);
+    expect(lone.passed.map((v) => [v.image, v.index, v.cut])).toEqual([['b', 0, true]]);
+    // Counted: a box not cut by its edge; a cut one another photo sees only at its own edge (b's
+    // right edge cuts a box at bay 680..700, which a does not show); one a reviewer drew or named.
+    expect(sceneFacings(scene([product(100, 'x')], [product(10, 'y')]))).toHaveLength(2);
+    expect(sceneFacings(scene([], [product(380, 'y', { x2: 400 })]))).toHaveLength(1);
+    expect(sceneFacings(scene([product(100, 'x')], [product(0, 'y', { x2: 40, reviewed: true })]))).toHaveLength(2);
+    // A cut box on the far side of a's frame (bay 390..430: a sees 390..400 at its edge) counts.
+    expect(sceneFacings(scene([], [product(90, 'y', { x1: 0, x2: 130 })]))).toHaveLength(1);
+    // REALOGRAM says so: the box is no facing's view and not counted; the others are counted.
+    const [, b] = buildRealogram(scene([product(100, 'x')], [product(0, 'y', { x2: 40 }), product(200, 'x')]), new Map());
+    expect(b.annotations.map((a) => [a.facing, a.counted])).toEqual([[undefined, false], [1, true]]);
   });
 
   it('never merges two boxes of one photo, and counts a photo not joined as its own rack', () => {
