@@ -11,6 +11,14 @@
 //   The shelf photos carry no labels, so the whole photo's count stands for the truth: "bay error" is
 //   |bay - whole| and "join error" |bay - placed| (the join's own share; the rest is the detector
 //   seeing a cut photo differently from the whole one).
+// - where the bay parts from the whole photo, by place (the photos' true placement gives each place of
+//   the shelf the photos that show it): outside the overlaps one photo alone shows the shelf, the bay
+//   counts that photo's own boxes there, and any difference from the whole photo is the detector's on a
+//   cut photo (another scale, another context: the join has no part in it); in each overlap the bay
+//   must count what one of its photos saw there (between the fewest and the most any of them found):
+//   beyond that range it counted a product twice or lost one, the join's error ("join err (places)").
+//   The goal "bay error <= whole photo's + 1" is judged on that: the error the join adds over the
+//   photos' own detections, per bay.
 // - joined: the share of the bay's photos joined (all overlap their neighbour by 20 % or more) and of
 //   the other shelf's photos joined (must be none).
 // - the time joining adds per photo (grey copy + features + matching + checks), and separately on
@@ -87,9 +95,53 @@ const LAYOUTS = [
 ];
 
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
+const applyH = (m, x, y) => { const w = m[6] * x + m[7] * y + m[8]; return [(m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w]; };
+const invertH = (m) => {
+  const [a, b, c, d, e, f, g, h, i] = m;
+  const [A, B, C] = [e * i - f * h, -(d * i - f * g), d * h - e * g];
+  const det = a * A + b * B + c * C;
+  return [A, -(b * i - c * h), b * f - c * e, B, a * i - c * g, -(a * f - c * d), C, -(a * h - b * g), a * e - b * d].map((v) => v / det);
+};
+
+/**
+ * The bay's count against the whole photo's, place by place (whole-photo pixels): each place is shown by
+ * the photos whose true placement covers it. Outside the overlaps the bay counts its one photo's boxes;
+ * in an overlap it should count what one of its photos saw there. Returns the counts outside and in the
+ * overlaps, and the join's error: in each overlap how far the bay's count lies beyond the photos' range,
+ * and outside how far it lies from the photo's own count.
+ */
+function byPlace(wholeAnalysis, a, cuts, ids) {
+  const imgs = cuts.map((c, k) => a.images.find((im) => im.image === ids[k]));
+  const back = cuts.map((c) => invertH(c.truth));
+  const cover = ([x, y]) => imgs.flatMap((im, k) => { const [u, v] = applyH(back[k], x, y); return u >= 0 && v >= 0 && u <= im.width && v <= im.height ? [k] : []; }).join(',');
+  const centre = (b) => [(b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2];
+  // The bay frame -> the whole photo, through a joined photo: its truth after its transform undone.
+  const joined = ids.findIndex((id) => a.bay.photos.find((p) => p.image === id)?.joined);
+  const toBay = joined >= 0 ? a.bay.photos.find((p) => p.image === ids[joined]).transform : null;
+  const toWhole = toBay ? (b) => applyH(cuts[joined].truth, ...applyH(invertH(toBay), ...centre(b))) : centre;
+  const places = new Map();
+  const at = (key) => places.get(key) ?? places.set(key, { whole: 0, bay: 0, own: cuts.map(() => 0) }).get(key);
+  for (const f of sceneFacings(wholeAnalysis)) { const k = cover(centre(f)); if (k) at(k).whole++; }
+  for (const f of sceneFacings(a).filter((x) => x.in_bay)) { const k = cover(toWhole(f)); if (k) at(k).bay++; }
+  for (const [p, im] of imgs.entries()) for (const b of im.products) { const k = cover(applyH(cuts[p].truth, ...centre(b))); if (k) at(k).own[p]++; }
+  const out = { whole: 0, bay: 0, own: 0 }, over = { whole: 0, bay: 0, lo: 0, hi: 0 };
+  let join = 0;
+  for (const [key, r] of places) {
+    const shown = key.split(',').map(Number);
+    if (shown.length === 1) {
+      out.whole += r.whole; out.bay += r.bay; out.own += r.own[shown[0]];
+      join += Math.abs(r.bay - r.own[shown[0]]);
+      continue;
+    }
+    const lo = Math.min(...shown.map((p) => r.own[p])), hi = Math.max(...shown.map((p) => r.own[p]));
+    over.whole += r.whole; over.bay += r.bay; over.lo += lo; over.hi += hi;
+    join += r.bay > hi ? r.bay - hi : r.bay < lo ? lo - r.bay : 0;
+  }
+  return { out, over, join };
+}
 const rows = [];
 console.log(`${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-console.log('photo      layout                    whole  bay placed summed | bay err join err | joined  other | join ms/photo');
+console.log('photo      layout                    whole  bay placed summed | bay err join err | outside overlaps: whole bay | overlaps: whole bay photos | join err (places) | joined  other | join ms/photo');
 for (let i = 0; i < Math.min(COUNT, names.length); i++) {
   const [label, pieces] = LAYOUTS[i % LAYOUTS.length];
   const src = await load(names[i]);
@@ -114,9 +166,10 @@ for (let i = 0; i < Math.min(COUNT, names.length); i++) {
   const perPhoto = a.ms.bay / sceneCuts.length;
   // BAY_BENCH_DUMP=dir: each bay's analyses and true placements, to study the count without the detector.
   if (process.env.BAY_BENCH_DUMP) writeFileSync(path.join(process.env.BAY_BENCH_DUMP, `bay-${i}.json`), JSON.stringify({ name: names[i], label, whole: wholeAnalysis, bay: a, truths: sceneCuts.map((c) => c.truth), photos: cuts.length }));
-  rows.push({ wholeCount, bay, placed, joinedPhotos, photos: cuts.length, otherJoined, perPhoto });
+  const place = byPlace(wholeAnalysis, a, sceneCuts.slice(0, cuts.length), ids.slice(0, cuts.length));
+  rows.push({ wholeCount, bay, placed, joinedPhotos, photos: cuts.length, otherJoined, perPhoto, place });
   console.log(
-    `${names[i].padEnd(10)} ${label.padEnd(25)} ${String(wholeCount).padStart(5)} ${String(bay).padStart(4)} ${String(placed).padStart(6)} ${String(summed).padStart(6)} | ${String(Math.abs(bay - wholeCount)).padStart(7)} ${String(Math.abs(bay - placed)).padStart(8)} | ${joinedPhotos}/${cuts.length}     ${otherJoined}/1  | ${perPhoto.toFixed(0).padStart(6)}`,
+    `${names[i].padEnd(10)} ${label.padEnd(25)} ${String(wholeCount).padStart(5)} ${String(bay).padStart(4)} ${String(placed).padStart(6)} ${String(summed).padStart(6)} | ${String(Math.abs(bay - wholeCount)).padStart(7)} ${String(Math.abs(bay - placed)).padStart(8)} | ${String(place.out.whole).padStart(22)} ${String(place.out.bay).padStart(3)} | ${String(place.over.whole).padStart(15)} ${String(place.over.bay).padStart(3)} ${`${place.over.lo}-${place.over.hi}`.padStart(6)} | ${String(place.join).padStart(17)} | ${joinedPhotos}/${cuts.length}     ${otherJoined}/1  | ${perPhoto.toFixed(0).padStart(6)}`,
   );
 }
 const photos = sum(rows.map((r) => r.photos));
@@ -124,6 +177,12 @@ console.log(`\nbays: ${rows.length}; photos: ${photos} of the bays + ${rows.leng
 console.log(`bay error |bay - whole|: mean ${(sum(rows.map((r) => Math.abs(r.bay - r.wholeCount))) / rows.length).toFixed(1)}, max ${Math.max(...rows.map((r) => Math.abs(r.bay - r.wholeCount)))} facings (goal: <= 1 beyond the whole photo's own error)`);
 console.log(`join error |bay - placed|: mean ${(sum(rows.map((r) => Math.abs(r.bay - r.placed))) / rows.length).toFixed(1)}, max ${Math.max(...rows.map((r) => Math.abs(r.bay - r.placed)))}; bays within 1: ${rows.filter((r) => Math.abs(r.bay - r.placed) <= 1).length}/${rows.length}`);
 console.log(`detector spread |placed - whole|: mean ${(sum(rows.map((r) => Math.abs(r.placed - r.wholeCount))) / rows.length).toFixed(1)}`);
+{
+  const mean = (f) => (sum(rows.map(f)) / rows.length).toFixed(1);
+  console.log(`|bay - whole| by place: outside the overlaps (one photo's own boxes: the detector on a cut photo) mean ${mean((r) => Math.abs(r.place.out.bay - r.place.out.whole))}; in the overlaps mean ${mean((r) => Math.abs(r.place.over.bay - r.place.over.whole))}`);
+  console.log(`the whole photo outside the photos' own range in the overlaps (the detector, not the join): mean ${mean((r) => Math.max(0, r.place.over.lo - r.place.over.whole, r.place.over.whole - r.place.over.hi))}`);
+  console.log(`join error by place (the bay beyond what its photos saw): mean ${mean((r) => r.place.join)}, max ${Math.max(...rows.map((r) => r.place.join))}; bays within 1: ${rows.filter((r) => r.place.join <= 1).length}/${rows.length} (goal: every bay)`);
+}
 console.log(`joined: ${sum(rows.map((r) => r.joinedPhotos))}/${photos} = ${((100 * sum(rows.map((r) => r.joinedPhotos))) / photos).toFixed(1)} % (goal >= 95 %); other shelves joined: ${sum(rows.map((r) => r.otherJoined))}/${rows.length} (goal 0)`);
 console.log(`joining, per photo of ~${((WORK * WORK * 0.75 * 0.4) / 1e6).toFixed(0)}-${((WORK * WORK * 0.75 * 0.6) / 1e6).toFixed(0)} MP: mean ${(sum(rows.map((r) => r.perPhoto)) / rows.length).toFixed(0)} ms`);
 
