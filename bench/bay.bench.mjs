@@ -155,8 +155,10 @@ function overlapProducts(wholeAnalysis, a, placedFacings, cuts, ids) {
   const shown = (b) => { const [x, y] = [(b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2]; return imgs.filter((im, k) => { const [u, v] = applyH(back[k], x, y); return u >= 0 && v >= 0 && u <= im.width && v <= im.height; }).length; };
   const iou = (p, q) => { const w = Math.min(p.x2, q.x2) - Math.max(p.x1, q.x1), h = Math.min(p.y2, q.y2) - Math.max(p.y1, q.y1); return w > 0 && h > 0 ? (w * h) / ((p.x2 - p.x1) * (p.y2 - p.y1) + (q.x2 - q.x1) * (q.y2 - q.y1) - w * h) : 0; };
   const on = (p, q) => { const [x, y] = [(p.x1 + p.x2) / 2, (p.y1 + p.y2) / 2]; return iou(p, q) >= 0.3 || (x >= q.x1 && x <= q.x2 && y >= q.y1 && y <= q.y2); };
-  const F = placedFacings.filter((f) => shown(f) >= 2);
-  const W = sceneFacings(wholeAnalysis).filter((w) => shown(w) >= 2);
+  // Matched over the whole bay, counted in the overlaps: a product on an overlap's border is matched
+  // whichever side its facing's centre falls.
+  const F = placedFacings;
+  const W = sceneFacings(wholeAnalysis);
   const pairs = [];
   for (const [i, f] of F.entries()) for (const [j, w] of W.entries()) { const v = iou(f, w); if (v >= 0.3) pairs.push([v, i, j]); }
   pairs.sort((p, q) => q[0] - p[0]);
@@ -164,7 +166,7 @@ function overlapProducts(wholeAnalysis, a, placedFacings, cuts, ids) {
   for (const [, i, j] of pairs) if (!taken.has(i) && !facingOf.has(j)) { taken.add(i); facingOf.set(j, i); }
   let twice = 0, ownTwice = 0, alone = 0;
   for (const [i, f] of F.entries()) {
-    if (taken.has(i)) continue;
+    if (taken.has(i) || shown(f) < 2) continue;
     const j = W.findIndex((w, j) => facingOf.has(j) && on(f, w));
     if (j < 0) { alone++; continue; }
     const other = F[facingOf.get(j)];
@@ -172,8 +174,8 @@ function overlapProducts(wholeAnalysis, a, placedFacings, cuts, ids) {
     else twice++;
   }
   const boxes = imgs.flatMap((im, k) => im.products.map((p) => { const [x1, y1] = applyH(cuts[k].truth, p.x1, p.y1), [x2, y2] = applyH(cuts[k].truth, p.x2, p.y2); return { x1, y1, x2, y2 }; }));
-  const lost = W.filter((w, j) => !facingOf.has(j) && !F.some((f) => on(f, w)) && boxes.some((b) => iou(b, w) >= 0.3)).length;
-  return { products: W.length, facings: F.length, twice, ownTwice, alone, lost };
+  const lost = W.filter((w, j) => shown(w) >= 2 && !facingOf.has(j) && !F.some((f) => on(f, w)) && boxes.some((b) => iou(b, w) >= 0.3)).length;
+  return { products: W.filter((w) => shown(w) >= 2).length, facings: F.filter((f) => shown(f) >= 2).length, twice, ownTwice, alone, lost };
 }
 const rows = [];
 console.log(`${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);

@@ -57,12 +57,12 @@ describe('facings of a bay', () => {
   });
 
   it('takes two photos\' boxes of one SKU that overlap loosely for one product, not two of different SKUs', () => {
-    // a's box at bay 315..395, b's at bay 365..445 (IoU 0.23), neither cut by its photo's edge.
-    const same = sceneFacings(scene([product(315, 'y')], [product(65, 'y')]));
+    // a's box at bay 310..390, b's at bay 360..440 (IoU 0.23), neither cut by its photo's edge.
+    const same = sceneFacings(scene([product(310, 'y')], [product(60, 'y')]));
     expect(same).toHaveLength(1);
     expect(same[0].views.map((v) => v.image).sort()).toEqual(['a', 'b']);
     expect(same[0].views.every((v) => !v.cut)).toBe(true);
-    const other = sceneFacings(scene([product(315, 'y')], [product(65, 'q')]));
+    const other = sceneFacings(scene([product(310, 'y')], [product(60, 'q')]));
     expect(other).toHaveLength(2);
   });
 
@@ -99,6 +99,16 @@ describe('facings of a bay', () => {
     expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.7, 'x', 0.68))], [unknown(10, 0.3, sug('minute_maid', 0.7, 'y', 0.67))]))[0].sku_id).toBeNull();
     expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.9, 'x', 0.3))], [unknown(10, 0.3, undefined)]))[0].sku_id).toBeNull();
     expect(sceneFacings(scene([unknown(100, 0.3, sug('minute_maid', 0.9, 'x', 0.3))], [])).map((x) => x.sku_id)).toEqual([null]);
+  });
+
+  it('takes a box within 2 % of its photo\'s edge as cut by it: the detector stops a few pixels short of the frame', () => {
+    // b's box 7 px from its left edge (1.75 %), bay 307..327, lies 0.7 inside a's whole box 313..373 (IoU 0.21).
+    const [f, ...rest] = sceneFacings(scene([product(313, 'y', { x2: 373 })], [product(7, 'q', { x2: 27 })]));
+    expect(rest).toHaveLength(0);
+    expect(f.views.map((v) => [v.image, v.cut])).toEqual([['a', false], ['b', true]]);
+    // 9 px from it (2.25 %): a box of its own, not cut.
+    const apart = sceneFacings(scene([product(313, 'y', { x2: 373 })], [product(9, 'q', { x2: 29 })]));
+    expect(apart.map((x) => x.views.map((v) => [v.image, v.cut])).sort()).toEqual([[['a', false]], [['b', false]]]);
   });
 
   it('does not count a box cut by its photo\'s edge where another photo sees the place whole and found nothing', () => {
