@@ -11,6 +11,16 @@
 //   The shelf photos carry no labels, so the whole photo's count stands for the truth: "bay error" is
 //   |bay - whole| and "join error" |bay - placed| (the join's own share; the rest is the detector
 //   seeing a cut photo differently from the whole one).
+// - where the bay parts from the whole photo, by place (the photos' true placement gives each place of
+//   the shelf the photos that show it): outside the overlaps one photo alone shows the shelf, the bay
+//   counts that photo's own boxes there, and any difference from the whole photo is the detector's on a
+//   cut photo (another scale, another context: the join has no part in it); in each overlap the bay
+//   must count what one of its photos saw there (between the fewest and the most any of them found):
+//   beyond that range it counted a product twice or lost one, the join's error ("join err (places)").
+//   The goal "bay error <= whole photo's + 1" is judged on that: the error the join adds over the
+//   photos' own detections, per bay. And the overlaps product by product, the whole photo's boxes
+//   standing for the products: facings counted twice across photos, products a photo saw that the merge
+//   lost, and what is left over (two boxes of one photo on one product; boxes of one photo alone).
 // - joined: the share of the bay's photos joined (all overlap their neighbour by 20 % or more) and of
 //   the other shelf's photos joined (must be none).
 // - the time joining adds per photo (grey copy + features + matching + checks), and separately on
@@ -87,9 +97,89 @@ const LAYOUTS = [
 ];
 
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
+const applyH = (m, x, y) => { const w = m[6] * x + m[7] * y + m[8]; return [(m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w]; };
+const invertH = (m) => {
+  const [a, b, c, d, e, f, g, h, i] = m;
+  const [A, B, C] = [e * i - f * h, -(d * i - f * g), d * h - e * g];
+  const det = a * A + b * B + c * C;
+  return [A, -(b * i - c * h), b * f - c * e, B, a * i - c * g, -(a * f - c * d), C, -(a * h - b * g), a * e - b * d].map((v) => v / det);
+};
+
+/**
+ * The bay's count against the whole photo's, place by place (whole-photo pixels): each place is shown by
+ * the photos whose true placement covers it. Outside the overlaps the bay counts its one photo's boxes;
+ * in an overlap it should count what one of its photos saw there. Returns the counts outside and in the
+ * overlaps, and the join's error: in each overlap how far the bay's count lies beyond the photos' range,
+ * and outside how far it lies from the photo's own count.
+ */
+function byPlace(wholeAnalysis, a, cuts, ids) {
+  const imgs = cuts.map((c, k) => a.images.find((im) => im.image === ids[k]));
+  const back = cuts.map((c) => invertH(c.truth));
+  const cover = ([x, y]) => imgs.flatMap((im, k) => { const [u, v] = applyH(back[k], x, y); return u >= 0 && v >= 0 && u <= im.width && v <= im.height ? [k] : []; }).join(',');
+  const centre = (b) => [(b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2];
+  // The bay frame -> the whole photo, through a joined photo: its truth after its transform undone.
+  const joined = ids.findIndex((id) => a.bay.photos.find((p) => p.image === id)?.joined);
+  const toBay = joined >= 0 ? a.bay.photos.find((p) => p.image === ids[joined]).transform : null;
+  const toWhole = toBay ? (b) => applyH(cuts[joined].truth, ...applyH(invertH(toBay), ...centre(b))) : centre;
+  const places = new Map();
+  const at = (key) => places.get(key) ?? places.set(key, { whole: 0, bay: 0, own: cuts.map(() => 0) }).get(key);
+  for (const f of sceneFacings(wholeAnalysis)) { const k = cover(centre(f)); if (k) at(k).whole++; }
+  for (const f of sceneFacings(a).filter((x) => x.in_bay)) { const k = cover(toWhole(f)); if (k) at(k).bay++; }
+  for (const [p, im] of imgs.entries()) for (const b of im.products) { const k = cover(applyH(cuts[p].truth, ...centre(b))); if (k) at(k).own[p]++; }
+  const out = { whole: 0, bay: 0, own: 0 }, over = { whole: 0, bay: 0, lo: 0, hi: 0 };
+  let join = 0;
+  for (const [key, r] of places) {
+    const shown = key.split(',').map(Number);
+    if (shown.length === 1) {
+      out.whole += r.whole; out.bay += r.bay; out.own += r.own[shown[0]];
+      join += Math.abs(r.bay - r.own[shown[0]]);
+      continue;
+    }
+    const lo = Math.min(...shown.map((p) => r.own[p])), hi = Math.max(...shown.map((p) => r.own[p]));
+    over.whole += r.whole; over.bay += r.bay; over.lo += lo; over.hi += hi;
+    join += r.bay > hi ? r.bay - hi : r.bay < lo ? lo - r.bay : 0;
+  }
+  return { out, over, join };
+}
+
+/**
+ * The overlaps product by product, the whole photo's boxes standing for the products (the true placement,
+ * so registration is out of it): bay facings matched one to one to whole-photo boxes (IoU >= 0.3); a
+ * facing left over that lies on a product another facing counts is a double count across photos when the
+ * two share no photo (else one photo's own detector drew two boxes there); a product a photo's box shows
+ * (IoU >= 0.3) that no facing counts is lost by the merge.
+ */
+function overlapProducts(wholeAnalysis, a, placedFacings, cuts, ids) {
+  const imgs = ids.map((id) => a.images.find((im) => im.image === id));
+  const back = cuts.map((c) => invertH(c.truth));
+  const shown = (b) => { const [x, y] = [(b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2]; return imgs.filter((im, k) => { const [u, v] = applyH(back[k], x, y); return u >= 0 && v >= 0 && u <= im.width && v <= im.height; }).length; };
+  const iou = (p, q) => { const w = Math.min(p.x2, q.x2) - Math.max(p.x1, q.x1), h = Math.min(p.y2, q.y2) - Math.max(p.y1, q.y1); return w > 0 && h > 0 ? (w * h) / ((p.x2 - p.x1) * (p.y2 - p.y1) + (q.x2 - q.x1) * (q.y2 - q.y1) - w * h) : 0; };
+  const on = (p, q) => { const [x, y] = [(p.x1 + p.x2) / 2, (p.y1 + p.y2) / 2]; return iou(p, q) >= 0.3 || (x >= q.x1 && x <= q.x2 && y >= q.y1 && y <= q.y2); };
+  // Matched over the whole bay, counted in the overlaps: a product on an overlap's border is matched
+  // whichever side its facing's centre falls.
+  const F = placedFacings;
+  const W = sceneFacings(wholeAnalysis);
+  const pairs = [];
+  for (const [i, f] of F.entries()) for (const [j, w] of W.entries()) { const v = iou(f, w); if (v >= 0.3) pairs.push([v, i, j]); }
+  pairs.sort((p, q) => q[0] - p[0]);
+  const facingOf = new Map(), taken = new Set();
+  for (const [, i, j] of pairs) if (!taken.has(i) && !facingOf.has(j)) { taken.add(i); facingOf.set(j, i); }
+  let twice = 0, ownTwice = 0, alone = 0;
+  for (const [i, f] of F.entries()) {
+    if (taken.has(i) || shown(f) < 2) continue;
+    const j = W.findIndex((w, j) => facingOf.has(j) && on(f, w));
+    if (j < 0) { alone++; continue; }
+    const other = F[facingOf.get(j)];
+    if (f.views.some((v) => other.views.some((o) => o.image === v.image))) ownTwice++;
+    else twice++;
+  }
+  const boxes = imgs.flatMap((im, k) => im.products.map((p) => { const [x1, y1] = applyH(cuts[k].truth, p.x1, p.y1), [x2, y2] = applyH(cuts[k].truth, p.x2, p.y2); return { x1, y1, x2, y2 }; }));
+  const lost = W.filter((w, j) => shown(w) >= 2 && !facingOf.has(j) && !F.some((f) => on(f, w)) && boxes.some((b) => iou(b, w) >= 0.3)).length;
+  return { products: W.filter((w) => shown(w) >= 2).length, facings: F.filter((f) => shown(f) >= 2).length, twice, ownTwice, alone, lost };
+}
 const rows = [];
 console.log(`${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-console.log('photo      layout                    whole  bay placed summed | bay err join err | joined  other | join ms/photo');
+console.log('photo      layout                    whole  bay placed summed | bay err join err | outside overlaps: whole bay | overlaps: whole bay photos | join err (places) | joined  other | join ms/photo');
 for (let i = 0; i < Math.min(COUNT, names.length); i++) {
   const [label, pieces] = LAYOUTS[i % LAYOUTS.length];
   const src = await load(names[i]);
@@ -106,17 +196,20 @@ for (let i = 0; i < Math.min(COUNT, names.length); i++) {
   const joinedPhotos = a.bay.photos.slice(0, cuts.length).filter((p) => p.joined).length;
   const otherJoined = a.bay.photos[cuts.length].joined ? 1 : 0;
   const bay = sceneFacings(a).filter((f) => f.in_bay || f.image !== ids[cuts.length]).length;
-  const placed = sceneFacings({
+  const placedFacings = sceneFacings({
     ...a,
     bay: { width: 0, height: 0, ms: 0, photos: sceneCuts.map((c, k) => ({ image: ids[k], joined: k < cuts.length, transform: k < cuts.length ? c.truth : null, joined_to: null, overlap: null, reason: null, message: null })) },
-  }).filter((f) => f.in_bay).length;
+  }).filter((f) => f.in_bay);
+  const placed = placedFacings.length;
   const summed = sum(a.images.slice(0, cuts.length).map((img) => img.products.length));
   const perPhoto = a.ms.bay / sceneCuts.length;
   // BAY_BENCH_DUMP=dir: each bay's analyses and true placements, to study the count without the detector.
   if (process.env.BAY_BENCH_DUMP) writeFileSync(path.join(process.env.BAY_BENCH_DUMP, `bay-${i}.json`), JSON.stringify({ name: names[i], label, whole: wholeAnalysis, bay: a, truths: sceneCuts.map((c) => c.truth), photos: cuts.length }));
-  rows.push({ wholeCount, bay, placed, joinedPhotos, photos: cuts.length, otherJoined, perPhoto });
+  const place = byPlace(wholeAnalysis, a, sceneCuts.slice(0, cuts.length), ids.slice(0, cuts.length));
+  place.products = overlapProducts(wholeAnalysis, a, placedFacings, sceneCuts.slice(0, cuts.length), ids.slice(0, cuts.length));
+  rows.push({ wholeCount, bay, placed, joinedPhotos, photos: cuts.length, otherJoined, perPhoto, place });
   console.log(
-    `${names[i].padEnd(10)} ${label.padEnd(25)} ${String(wholeCount).padStart(5)} ${String(bay).padStart(4)} ${String(placed).padStart(6)} ${String(summed).padStart(6)} | ${String(Math.abs(bay - wholeCount)).padStart(7)} ${String(Math.abs(bay - placed)).padStart(8)} | ${joinedPhotos}/${cuts.length}     ${otherJoined}/1  | ${perPhoto.toFixed(0).padStart(6)}`,
+    `${names[i].padEnd(10)} ${label.padEnd(25)} ${String(wholeCount).padStart(5)} ${String(bay).padStart(4)} ${String(placed).padStart(6)} ${String(summed).padStart(6)} | ${String(Math.abs(bay - wholeCount)).padStart(7)} ${String(Math.abs(bay - placed)).padStart(8)} | ${String(place.out.whole).padStart(22)} ${String(place.out.bay).padStart(3)} | ${String(place.over.whole).padStart(15)} ${String(place.over.bay).padStart(3)} ${`${place.over.lo}-${place.over.hi}`.padStart(6)} | ${String(place.join).padStart(17)} | ${joinedPhotos}/${cuts.length}     ${otherJoined}/1  | ${perPhoto.toFixed(0).padStart(6)}`,
   );
 }
 const photos = sum(rows.map((r) => r.photos));
@@ -124,6 +217,14 @@ console.log(`\nbays: ${rows.length}; photos: ${photos} of the bays + ${rows.leng
 console.log(`bay error |bay - whole|: mean ${(sum(rows.map((r) => Math.abs(r.bay - r.wholeCount))) / rows.length).toFixed(1)}, max ${Math.max(...rows.map((r) => Math.abs(r.bay - r.wholeCount)))} facings (goal: <= 1 beyond the whole photo's own error)`);
 console.log(`join error |bay - placed|: mean ${(sum(rows.map((r) => Math.abs(r.bay - r.placed))) / rows.length).toFixed(1)}, max ${Math.max(...rows.map((r) => Math.abs(r.bay - r.placed)))}; bays within 1: ${rows.filter((r) => Math.abs(r.bay - r.placed) <= 1).length}/${rows.length}`);
 console.log(`detector spread |placed - whole|: mean ${(sum(rows.map((r) => Math.abs(r.placed - r.wholeCount))) / rows.length).toFixed(1)}`);
+{
+  const mean = (f) => (sum(rows.map(f)) / rows.length).toFixed(1);
+  console.log(`|bay - whole| by place: outside the overlaps (one photo's own boxes: the detector on a cut photo) mean ${mean((r) => Math.abs(r.place.out.bay - r.place.out.whole))}; in the overlaps mean ${mean((r) => Math.abs(r.place.over.bay - r.place.over.whole))}`);
+  console.log(`the whole photo outside the photos' own range in the overlaps (the detector, not the join): mean ${mean((r) => Math.max(0, r.place.over.lo - r.place.over.whole, r.place.over.whole - r.place.over.hi))}`);
+  const t = (k) => sum(rows.map((r) => r.place.products[k]));
+  console.log(`the overlaps product by product (the whole photo's boxes for products): ${t('facings')} facings, ${t('products')} products; counted twice across photos ${t('twice')}, lost by the merge ${t('lost')}; left over: two boxes of one photo on one product ${t('ownTwice')}, on no whole-photo product ${t('alone')} (one photo's detector alone)`);
+  console.log(`join error by place (the bay beyond what its photos saw): mean ${mean((r) => r.place.join)}, max ${Math.max(...rows.map((r) => r.place.join))}; bays within 1: ${rows.filter((r) => r.place.join <= 1).length}/${rows.length} (goal: every bay)`);
+}
 console.log(`joined: ${sum(rows.map((r) => r.joinedPhotos))}/${photos} = ${((100 * sum(rows.map((r) => r.joinedPhotos))) / photos).toFixed(1)} % (goal >= 95 %); other shelves joined: ${sum(rows.map((r) => r.otherJoined))}/${rows.length} (goal 0)`);
 console.log(`joining, per photo of ~${((WORK * WORK * 0.75 * 0.4) / 1e6).toFixed(0)}-${((WORK * WORK * 0.75 * 0.6) / 1e6).toFixed(0)} MP: mean ${(sum(rows.map((r) => r.perPhoto)) / rows.length).toFixed(0)} ms`);
 

@@ -1,7 +1,8 @@
 // The visit screen of a bay: a scene of three photos, two joined into one bay and one that could not
 // be joined, with its REALOGRAM and PANORAMA written as the job writes them. The screen says which
 // photos were joined, says in words that photo 3 could not be joined (and is counted on its own),
-// draws a product seen in both joined photos dotted where it was not counted, and the panorama says
+// draws a product seen in both joined photos dotted where it was not counted (and says of a box cut by a
+// photo's edge where the other photo shows no product that it is counted nowhere), and the panorama says
 // it marks the bay's products once; the bay is one picture with each facing once and its counts, the
 // single photos a click away.
 // Then, on really recognised bays (a composed shelf of catalog products cut into two overlapping photos):
@@ -34,7 +35,8 @@ test('a bay: joined photos named, a photo not joined said in words, a product of
     FACING_COUNT: [{ sku_id: null, count: 4 }],
     REALOGRAM: [
       { image: a, width: 400, height: 300, joined: true, rack_index: 0, transform: [1, 0, 0, 0, 1, 0, 0, 0, 1], join_message: null, shelf_annotations: [],
-        annotations: [box(100, { facing: 0, counted: true, ...inBay(100) }), box(340, { facing: 1, counted: true, ...inBay(340) })] },
+        // The last: cut by photo 1's edge where photo 2 shows the place whole with no product, counted nowhere.
+        annotations: [box(100, { facing: 0, counted: true, ...inBay(100) }), box(340, { facing: 1, counted: true, ...inBay(340) }), box(385, { w: 30, counted: false })] },
       { image: b, width: 400, height: 300, joined: true, rack_index: 0, transform: [1, 0, 300, 0, 1, 0, 0, 0, 1], join_message: null, shelf_annotations: [],
         annotations: [box(40, { facing: 1, counted: false, ...inBay(340) }), box(200, { facing: 2, counted: true, ...inBay(500) })] },
       { image: c, width: 400, height: 300, joined: false, rack_index: 1, transform: null, join_message: message, shelf_annotations: [], annotations: [box(200)] },
@@ -56,6 +58,9 @@ test('a bay: joined photos named, a photo not joined said in words, a product of
   const photo2 = page.getByRole('group', { name: 'Products found on photo 2' });
   await expect(photo2.getByRole('button', { name: /counted in another photo/ })).toHaveCount(1);
   await expect(page.getByRole('group', { name: 'Products found on photo 1' }).getByRole('button', { name: /counted in another photo/ })).toHaveCount(0);
+  // A box counted nowhere is said so, in the caption and on the box.
+  await expect(page.getByText("Photo 1: 3 products found, 3 unknown, 1 cut by the photo's edge not counted (another photo shows the place whole, with no product)")).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Products found on photo 1' }).getByRole('button', { name: /not counted: another photo shows this place whole/ })).toHaveCount(1);
   await expect(page.getByText('3 products of the bay marked, each once')).toBeVisible();
 });
 

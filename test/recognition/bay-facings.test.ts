@@ -5,7 +5,8 @@
 // before.
 import { describe, expect, it } from 'vitest';
 import type { ProductFound, SceneAnalysis } from '../../main/server/recognition/analysis.js';
-import { sceneFacings } from '../../main/server/recognition/bay/facings.js';
+import { mergeScene, sceneFacings } from '../../main/server/recognition/bay/facings.js';
+import { buildRealogram } from '../../main/server/scenes/reports/realogram.js';
 import { reviewBay, type StoredBox } from '../../main/server/scenes/review.js';
 
 const product = (x1: number, sku: string | null, extra: Partial<ProductFound> = {}): ProductFound => ({
@@ -56,12 +57,12 @@ describe('facings of a bay', () => {
   });
 
   it('takes two photos\' boxes of one SKU that overlap loosely for one product, not two of different SKUs', () => {
-    // a's box at bay 315..395, b's at bay 365..445 (IoU 0.23), neither cut by its photo's edge.
-    const same = sceneFacings(scene([product(315, 'y')], [product(65, 'y')]));
+    // a's box at bay 310..390, b's at bay 360..440 (IoU 0.23), neither cut by its photo's edge.
+    const same = sceneFacings(scene([product(310, 'y')], [product(60, 'y')]));
     expect(same).toHaveLength(1);
     expect(same[0].views.map((v) => v.image).sort()).toEqual(['a', 'b']);
     expect(same[0].views.every((v) => !v.cut)).toBe(true);
-    const other = sceneFacings(scene([product(315, 'y')], [product(65, 'q')]));
+    const other = sceneFacings(scene([product(310, 'y')], [product(60, 'q')]));
     expect(other).toHaveLength(2);
   });
 
@@ -98,6 +99,34 @@ describe('facings of a bay', () => {
     expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.7, 'x', 0.68))], [unknown(10, 0.3, sug('minute_maid', 0.7, 'y', 0.67))]))[0].sku_id).toBeNull();
     expect(sceneFacings(scene([unknown(310, 0.3, sug('minute_maid', 0.9, 'x', 0.3))], [unknown(10, 0.3, undefined)]))[0].sku_id).toBeNull();
     expect(sceneFacings(scene([unknown(100, 0.3, sug('minute_maid', 0.9, 'x', 0.3))], [])).map((x) => x.sku_id)).toEqual([null]);
+  });
+
+  it('takes a box within 2 % of its photo\'s edge as cut by it: the detector stops a few pixels short of the frame', () => {
+    // b's box 7 px from its left edge (1.75 %), bay 307..327, lies 0.7 inside a's whole box 313..373 (IoU 0.21).
+    const [f, ...rest] = sceneFacings(scene([product(313, 'y', { x2: 373 })], [product(7, 'q', { x2: 27 })]));
+    expect(rest).toHaveLength(0);
+    expect(f.views.map((v) => [v.image, v.cut])).toEqual([['a', false], ['b', true]]);
+    // 9 px from it (2.25 %): a box of its own, not cut.
+    const apart = sceneFacings(scene([product(313, 'y', { x2: 373 })], [product(9, 'q', { x2: 29 })]));
+    expect(apart.map((x) => x.views.map((v) => [v.image, v.cut])).sort()).toEqual([[['a', false]], [['b', false]]]);
+  });
+
+  it('does not count a box cut by its photo\'s edge where another photo sees the place whole and found nothing', () => {
+    // b's box cut by its left edge at 0..40 is bay 300..340, well inside a (0..400), where a has no box:
+    // the part of a pack at b's edge (or a sliver of shelf) that a's whole view shows is no product.
+    const lone = mergeScene(scene([product(100, 'x')], [product(0, 'y', { x2: 40 }), product(200, 'x')]));
+    expect(lone.facings.map((f) => [f.image, f.x1])).toEqual([['a', 100], ['b', 500]]);
+    expect(lone.passed.map((v) => [v.image, v.index, v.cut])).toEqual([['b', 0, true]]);
+    // Counted: a box not cut by its edge; a cut one another photo sees only at its own edge (b's
+    // right edge cuts a box at bay 680..700, which a does not show); one a reviewer drew or named.
+    expect(sceneFacings(scene([product(100, 'x')], [product(10, 'y')]))).toHaveLength(2);
+    expect(sceneFacings(scene([], [product(380, 'y', { x2: 400 })]))).toHaveLength(1);
+    expect(sceneFacings(scene([product(100, 'x')], [product(0, 'y', { x2: 40, reviewed: true })]))).toHaveLength(2);
+    // A cut box on the far side of a's frame (bay 390..430: a sees 390..400 at its edge) counts.
+    expect(sceneFacings(scene([], [product(90, 'y', { x1: 0, x2: 130 })]))).toHaveLength(1);
+    // REALOGRAM says so: the box is no facing's view and not counted; the others are counted.
+    const [, b] = buildRealogram(scene([product(100, 'x')], [product(0, 'y', { x2: 40 }), product(200, 'x')]), new Map());
+    expect(b.annotations.map((a) => [a.facing, a.counted])).toEqual([[undefined, false], [1, true]]);
   });
 
   it('never merges two boxes of one photo, and counts a photo not joined as its own rack', () => {

@@ -7,6 +7,7 @@ import type { ImageAnalysis, SceneAnalysis } from './analysis.js';
 import { takeCutPacks, visiblePart } from './identification/cut-by-frame.js';
 import { identifyCrops } from './identification/identify-crops.js';
 import { lookBelow } from './identification/look-below.js';
+import { secondLook } from './identification/second-look.js';
 import type { Identifier } from './identification/identifier.js';
 import { cropRaw, type RawPixels } from './identification/image-input.js';
 import type { IdentifyPool } from './identification/pool.js';
@@ -38,6 +39,8 @@ export async function analyzeImage(
   parts: PipelineParts,
   ms: SceneAnalysis['ms'],
   onDecoded?: (raw: RawPixels) => Promise<void>,
+  /** A photo of a bay: unknown boxes with a clear best candidate are looked at again, wider (identification/second-look.ts). */
+  ofBay = false,
 ): Promise<ImageAnalysis> {
   let t = performance.now();
   const { data, info } = await sharp(image.path, { failOn: 'error', limitInputPixels: false })
@@ -55,7 +58,7 @@ export async function analyzeImage(
   ms.detect += performance.now() - t;
 
   t = performance.now();
-  const identified = await identifyBoxes(raw, dropNestedBoxes(detection.boxes), parts.identifier, parts.checkpoint, parts.pool);
+  const identified = await identifyBoxes(raw, dropNestedBoxes(detection.boxes), parts.identifier, parts.checkpoint, parts.pool, ofBay);
   ms.identify += performance.now() - t;
 
   const layout = groupIntoShelves(identified);
@@ -128,6 +131,7 @@ export async function identifyBoxes(
   identifier: Identifier,
   checkpoint?: () => Promise<void>,
   pool?: IdentifyPool,
+  wider = false,
 ): Promise<IdentifiedBox[]> {
   const crops = boxes.map((b) => cropRaw(raw, { x: b.x1, y: b.y1, w: b.x2 - b.x1, h: b.y2 - b.y1 }));
   const views = boxes.map((b) => visiblePart(b, raw.height));
@@ -135,6 +139,7 @@ export async function identifyBoxes(
   if (identifier.skuNames.size > 0) ids = await checkLookAlikesByText(crops, ids, identifier.skuNames);
   ids = takeCutPacks(boxes, ids, raw.height);
   ids = await lookBelow(raw, boxes, ids, identifier);
+  if (wider) ids = await secondLook(raw, boxes, ids, identifier, checkpoint, pool);
   return boxes.map((b, i) => ({
     x1: b.x1,
     y1: b.y1,
@@ -217,7 +222,7 @@ export async function analyzeScene(images: readonly SceneImage[], parts: Pipelin
     grays.push(await matchingGray(raw));
     ms.bay += performance.now() - t;
   } : undefined;
-  for (const [i, image] of images.entries()) out.push(await analyzeImage(image, i, parts, ms, keepGray));
+  for (const [i, image] of images.entries()) out.push(await analyzeImage(image, i, parts, ms, keepGray, images.length > 1));
   let bay: BayRegistration | undefined;
   if (images.length > 1) {
     const cv = await loadOpenCv();

@@ -78,7 +78,11 @@ export interface RealogramAnnotation {
   shelf_index: number;
   /** Photos joined into a bay: the merged facing this box is a view of (index into the bay's facings, left to right by shelf)... */
   facing?: number;
-  /** ...whether this view stands for it (the one counted), and the facing's box in bay pixels (x, y the centre). */
+  /**
+   * ...whether this view stands for it (the one counted), and the facing's box in bay pixels (x, y the centre).
+   * False without `facing`: a box cut by its photo's edge at a place another photo sees whole and found no
+   * product at, counted nowhere (bay/facings.ts).
+   */
   counted?: boolean;
   bay_x?: number;
   bay_y?: number;

@@ -3,7 +3,7 @@
 // is a view of (its box in bay pixels, whether this view is the one counted) and carry their photo ->
 // bay homography; photos not joined say why.
 import type { SceneAnalysis } from '../../recognition/analysis.js';
-import { bayShelves, sceneFacings } from '../../recognition/bay/facings.js';
+import { bayShelves, mergeScene } from '../../recognition/bay/facings.js';
 import type { RealogramAnnotation, RealogramImage } from './bodies.js';
 
 export type { RealogramImage } from './bodies.js';
@@ -14,7 +14,9 @@ const r3 = (v: number) => Math.round(v * 1000) / 1000;
 export function buildRealogram(analysis: SceneAnalysis, skuNames: ReadonlyMap<string, string>): RealogramImage[] {
   const name = (id: string | null) => (id === null ? null : (skuNames.get(id) ?? null));
   const join = new Map((analysis.bay?.photos ?? []).map((p) => [p.image, p]));
-  const facings = sceneFacings(analysis);
+  const { facings, passed } = mergeScene(analysis);
+  // Boxes cut by their photo's edge where another photo sees the place whole and found nothing: not counted.
+  const notCounted = new Set(passed.map((v) => `${v.image}/${v.index}`));
   // Each photo's product (by index) -> the facing it is a view of.
   const viewOf = new Map<string, { facing: number; counted: boolean }>();
   const bayFacings = facings.filter((f) => f.in_bay);
@@ -47,6 +49,7 @@ export function buildRealogram(analysis: SceneAnalysis, skuNames: ReadonlyMap<st
         shelf_index: p.shelf_index,
       };
       const v = joined ? viewOf.get(`${img.image}/${index}`) : undefined;
+      if (!v && joined && notCounted.has(`${img.image}/${index}`)) return { ...base, counted: false };
       if (!v) return { ...base, shelf_index: byPhoto.get(img.image)?.get(index)?.shelf_index ?? p.shelf_index };
       const f = bayFacings[v.facing];
       return {

@@ -36,7 +36,10 @@ export function PhotoBoxes({
   const nameOf = (a: Annotation) => (a.sku_id ? (skuById.get(a.sku_id)?.name ?? a.name ?? a.sku_id) : 'Unknown product');
   const stroke = Math.max(2, Math.round(Math.max(photo.width, photo.height) / 300));
   // A bay's product seen in several photos is counted in one: its other views are drawn dotted.
-  const repeats = photo.annotations.filter((a) => a.counted === false).length;
+  const repeats = photo.annotations.filter((a) => a.counted === false && a.facing !== undefined).length;
+  // A box cut by this photo's edge where another photo shows the place whole, with no product there.
+  const passed = photo.annotations.filter((a) => a.counted === false && a.facing === undefined).length;
+  const why = (a: Annotation) => (a.counted !== false ? '' : a.facing !== undefined ? ', counted in another photo' : ', not counted: another photo shows this place whole, with no product');
 
   return (
     <figure className="photo-boxes">
@@ -44,6 +47,7 @@ export function PhotoBoxes({
         Photo {index + 1}: {photo.annotations.length} products found,{' '}
         {photo.annotations.filter((a) => a.sku_id === null).length} unknown
         {repeats > 0 && `, ${repeats} counted in another photo of the bay`}
+        {passed > 0 && `, ${passed} cut by the photo's edge not counted (another photo shows the place whole, with no product)`}
       </figcaption>
       {error && <ErrorMessage message={error} />}
       {/* Fills the column, but no taller than most of the window; the boxes scale with the photo. */}
@@ -67,7 +71,7 @@ export function PhotoBoxes({
                 key={i}
                 role="button"
                 tabIndex={0}
-                aria-label={`${nameOf(a)}, score ${a.score.toFixed(2)}${a.counted === false ? ', counted in another photo' : ''}`}
+                aria-label={`${nameOf(a)}, score ${a.score.toFixed(2)}${why(a)}`}
                 aria-pressed={pinned === i}
                 className={`box${a.sku_id === null ? ' box-unknown' : ''}${a.counted === false ? ' box-repeat' : ''}${shown === i ? ' box-active' : ''}`}
                 onMouseEnter={() => setActive(i)}
