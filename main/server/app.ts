@@ -8,7 +8,7 @@ import { resolveConfig, type ServerConfig } from './config/config.js';
 import { BODY_LIMIT } from './http/body.js';
 import { registerRequestPlugins } from './http/request-plugins.js';
 import { registerWebUi } from './http/web-ui.js';
-import { warmUpPlugin } from './http/warm-up.js';
+import { warmUpPlugin, WARM_UP_REQUESTS } from './http/warm-up.js';
 import { LazySchemas, SCHEMAS_IDLE_MS } from './http/lazy-schemas.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import health from './routes/health.js';
@@ -91,6 +91,13 @@ export async function buildApp({ db, readDb = db, config: given, changeStamp = (
     closing.abort();
     done();
   });
+  // After the lists' data (the tasks the routes added): the request path until V8 has compiled it,
+  // while no client has asked anything yet (the app's page loading its scripts). A client's request
+  // ends it: under load the clients' own requests warm the same code, and the warm-up's would only
+  // take turns from them.
+  let networkRequests = 0;
+  app.server.on('request', () => void networkRequests++);
+  app.warmUp('requests', () => app.warmUpRequests({ requests: WARM_UP_REQUESTS, stop: () => networkRequests > 0 }));
   app.warmUp('schemas', () => schemas.compileAll({ idle: () => performance.now() - lastRequest > SCHEMAS_IDLE_MS, signal: closing.signal }));
   return app;
 }

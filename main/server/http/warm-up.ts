@@ -4,44 +4,78 @@
 // pages read and the model digests known. Each task runs in a turn of its own, so a request that
 // arrives meanwhile waits for one task at most. Nothing runs without listen() (tests that inject),
 // and close() waits for the task running.
+//
+// The request path itself is warmed too (`warmUpRequests`): a fresh process runs its code (routing,
+// hooks, the key check, the SQL builder, serialisation) in V8's interpreter until it is called often
+// enough to be compiled, so a server loaded as soon as it listens spent about twice the CPU per request
+// over its first seconds while 50 connections queued (docs/api.md, "Cold start"). The warm-up sends
+// the lists' pages and records, through `app.inject` (the whole Fastify path but the socket), a few
+// hundred times, a small batch per turn, under an internal key that lives in memory for that time only
+// (http/auth.ts, `internalKey`).
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import type { InternalKey } from './auth.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Adds a task run once the server listens, in the order added; its failure is only logged. */
     warmUp(name: string, task: () => Promise<unknown>): void;
-    /** The warm-up's tasks with their times, once all ran (none before listen()). */
+    /** The warm-up's tasks with their times, once all ran (none before listen()); `beforeListen`'s first. */
     warmedUp(): Promise<WarmUpRun[]>;
+    /** The part of the warm-up a server does before it listens (server.ts): the `first` lists' requests. */
+    warmUpBeforeListen(): Promise<void>;
+    /** A list the screens open on, for `warmUpRequests`: its URL (prefix included) and its first ordering. */
+    warmUpList(list: WarmUpList): void;
   }
+}
+
+export interface WarmUpList {
+  /** The collection's URL, with its trailing slash: `/api/v1.5/sku/`. */
+  url: string;
+  /** The `?ordering=` its screens open it on, if any. */
+  ordering?: string;
+  /** Whether `url + id + '/'` reads one record. */
+  byId: boolean;
+  /** Whether it is warmed before the server listens too (`WarmUpRequestOptions.first`). */
+  first?: boolean;
 }
 
 export interface WarmUpRun {
   name: string;
   ms: number;
+  /** What the task resolved with (the request warm-up's WarmUpRequestsRun). */
+  result?: unknown;
   error?: unknown;
 }
 
 export const warmUpPlugin = fp(
   async (app: FastifyInstance) => {
     const tasks: Array<{ name: string; task: () => Promise<unknown> }> = [];
+    const lists: WarmUpList[] = [];
     let closing = false;
+    app.decorate('warmUpList', (list: WarmUpList) => void lists.push(list));
+    app.decorate('warmUpRequests', (options?: WarmUpRequestOptions) => warmUpRequests(app, lists, { ...options, stop: () => closing || options?.stop?.() === true }));
     let running: Promise<WarmUpRun[]> | undefined;
+    const before: WarmUpRun[] = [];
+    const timed = async (name: string, task: () => Promise<unknown>, runs: WarmUpRun[]) => {
+      const t = performance.now();
+      try {
+        const result = await task();
+        runs.push({ name, ms: performance.now() - t, result });
+      } catch (error) {
+        runs.push({ name, ms: performance.now() - t, error });
+        app.log.warn({ err: error }, `warm-up ${name} failed`);
+      }
+    };
+    app.decorate('warmUpBeforeListen', () => timed('requests before listening', () => app.warmUpRequests({ first: true, requests: WARM_UP_BEFORE_LISTEN }), before));
     app.decorate('warmUp', (name: string, task: () => Promise<unknown>) => void tasks.push({ name, task }));
     app.addHook('onListen', async () => {
       running = (async () => {
-        const runs: WarmUpRun[] = [];
+        const runs: WarmUpRun[] = [...before];
         for (const { name, task } of tasks) {
           await new Promise((resolve) => setImmediate(resolve));
           if (closing) break;
-          const t = performance.now();
-          try {
-            await task();
-            runs.push({ name, ms: performance.now() - t });
-          } catch (error) {
-            runs.push({ name, ms: performance.now() - t, error });
-            app.log.warn({ err: error }, `warm-up ${name} failed`);
-          }
+          await timed(name, task, runs);
         }
         app.log.debug({ runs }, 'warm-up done');
         return runs;
@@ -55,3 +89,88 @@ export const warmUpPlugin = fp(
   },
   { name: 'shelf-audit-warm-up' },
 );
+
+/**
+ * Requests sent before the server listens (server.ts), over the lists marked `first`: each one's
+ * first page, then two rounds of a page and a record of each. What a route's first calls cost (its
+ * schemas compiled, its code parsed) is paid there, not V8's tier-up, which would hold the start
+ * longer; the other lists' routes compile on their first use as before.
+ */
+export const WARM_UP_BEFORE_LISTEN = 15;
+/** Requests sent after listening while no client asks anything (app.ts), for V8 to compile the path. */
+export const WARM_UP_REQUESTS = 400;
+/** Requests sent in one turn of the event loop; a request that arrives meanwhile waits for one batch at most. */
+const WARM_UP_BATCH = 4;
+
+export interface WarmUpRequestOptions {
+  /** Default WARM_UP_REQUESTS. */
+  requests?: number;
+  /** Checked between batches: true ends the warm-up early. */
+  stop?: () => boolean;
+  /** Only the lists marked `first`. */
+  first?: boolean;
+}
+
+export interface WarmUpRequestsRun {
+  /** Requests sent, and those answered other than 200 (a list that is not there, a key refused). */
+  sent: number;
+  failed: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sends the registered lists' pages and records through the request path (see the top of the file). */
+    warmUpRequests(options?: WarmUpRequestOptions): Promise<WarmUpRequestsRun>;
+  }
+}
+
+async function warmUpRequests(app: FastifyInstance, all: readonly WarmUpList[], { requests = WARM_UP_REQUESTS, stop = () => false, first = false }: WarmUpRequestOptions): Promise<WarmUpRequestsRun> {
+  const run: WarmUpRequestsRun = { sent: 0, failed: 0 };
+  const lists = first ? all.filter((l) => l.first) : all;
+  if (lists.length === 0) return run;
+  // Read-only: the warm-up only reads, and a key that can do no more cannot be misused for more.
+  const key: InternalKey = app.internalKey('warm-up', 'read-only');
+  const headers = { authorization: `Token ${key.token}` };
+  const get = async (url: string): Promise<unknown> => {
+    run.sent++;
+    const answer = await app.inject({ method: 'GET', url, headers });
+    if (answer.statusCode !== 200) {
+      run.failed++;
+      return undefined;
+    }
+    return answer.json();
+  };
+  try {
+    // Each list's count and first ids, as its screen's first request reads them.
+    const known = [];
+    for (const list of lists) {
+      if (stop()) return run;
+      const first = (await get(`${list.url}?limit=100${list.ordering ? `&ordering=${encodeURIComponent(list.ordering)}` : ''}`)) as { count?: unknown; results?: Array<{ id?: unknown }> } | undefined;
+      if (!first || typeof first.count !== 'number') continue;
+      const ids = (first.results ?? []).map((r) => r.id).filter((id): id is string => typeof id === 'string');
+      known.push({ ...list, count: first.count, ids });
+    }
+    if (known.length === 0) return run;
+    // Pages at random offsets (as a client paging or scrolling asks) and records by id, each list in turn.
+    const urls = function* () {
+      for (let round = 0; ; round++) {
+        for (const list of known) {
+          const offset = Math.floor(Math.random() * Math.max(list.count - 99, 1));
+          yield `${list.url}?limit=100&offset=${offset}${round % 2 && list.ordering ? `&ordering=${encodeURIComponent(list.ordering)}` : ''}`;
+          if (list.byId && list.ids.length) yield `${list.url}${encodeURIComponent(list.ids[round % list.ids.length])}/`;
+        }
+      }
+    }();
+    while (run.sent < requests) {
+      // A turn of its own for each batch: requests that arrived meanwhile are served between them.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (stop()) break;
+      const batch: Array<Promise<unknown>> = [];
+      for (let i = 0; i < WARM_UP_BATCH && run.sent < requests; i++) batch.push(get(urls.next().value as string));
+      await Promise.all(batch);
+    }
+    return run;
+  } finally {
+    key.revoke();
+  }
+}

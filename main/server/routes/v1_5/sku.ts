@@ -12,4 +12,6 @@ export default crudRoutes({
   updateBody: SkuUpdate,
   methods: ['list', 'create', 'get', 'put', 'patch'],
   createResponse: 'record',
+  // The catalog screen and every SKU picker.
+  warmUpFirst: true,
 });

@@ -15,6 +15,7 @@ export default crudRoutes({
   createResponse: 'record',
   // The visits screen opens newest first.
   firstOrdering: '-started_date',
+  warmUpFirst: true,
   create: createVisit,
   update: updateVisit,
 });
