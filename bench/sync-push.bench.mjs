@@ -259,6 +259,37 @@ async function manyDevices(processes, round, visitRow) {
   return { seconds, records: DEVICES * BATCHES * BATCH, peaks };
 }
 
+/** A process and its descendants (PostgreSQL's backends under the postmaster). */
+function processTree(pid) {
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // gone
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** CPU seconds so far of the central's process, PostgreSQL's processes and this bench's (the devices' clients). */
+function officeCpu(centralPid) {
+  const of = (pids) => pids.reduce((sum, pid) => {
+    try {
+      return sum + cpu(pid).reduce((a, b) => a + b, 0);
+    } catch {
+      return sum; // a backend that ended meanwhile
+    }
+  }, 0);
+  const postmaster = Number(readFileSync(path.join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const own = process.cpuUsage();
+  return { central: of([centralPid]), pg: of(processTree(postmaster)), bench: (own.user + own.system) / 1e6, at: performance.now() };
+}
+
+/** Cores each used between two officeCpu snapshots. */
+const coresUsed = (a, b) => {
+  const s = (b.at - a.at) / 1000;
+  return `central ${((b.central - a.central) / s).toFixed(2)}, PostgreSQL ${((b.pg - a.pg) / s).toFixed(2)}, devices' clients ${((b.bench - a.bench) / s).toFixed(2)}`;
+};
+
 /** wrk's office load (bench/api.lua) for `seconds`: req/s and latency percentiles (ms). */
 function officeWrk(url, seconds, visits) {
   return new Promise((resolve, reject) => {
@@ -312,7 +343,9 @@ async function officeReads() {
   await Promise.all(devices.map((device, d) => call(base, 'POST', '/api/app/v1/sync/push/', batch(d, 0), device.key, { 'x-sync-protocol': '1' })));
   const visits = DEVICES * BATCH + 1;
   const load = () => os.loadavg()[0].toFixed(1);
+  const c0 = officeCpu(central.server.pid);
   const quiet = await officeWrk(base, OFFICE_SECONDS, visits);
+  const c1 = officeCpu(central.server.pid);
   const quietLoad = load();
   let pushing = true;
   let pushed = 0;
@@ -323,7 +356,9 @@ async function officeReads() {
     }
   }));
   const t0 = performance.now();
+  const c2 = officeCpu(central.server.pid);
   const busy = await officeWrk(base, OFFICE_SECONDS, visits);
+  const c3 = officeCpu(central.server.pid);
   const pushSeconds = (performance.now() - t0) / 1000;
   const busyLoad = load();
   pushing = false;
@@ -338,6 +373,8 @@ async function officeReads() {
   console.log(row(`while ${DEVICES} devices push`, busy, `${(pushed / pushSeconds).toFixed(0)} visits/s`, busyLoad));
   const ratio = busy.p99 / quiet.p99;
   console.log(`readers' p99 with pushes / without: ${ratio.toFixed(2)}x (goal: at most 2x)${quiet.non2xx + busy.non2xx ? `; ${quiet.non2xx + busy.non2xx} failed reads` : ''}`);
+  // Who had the machine's cores (os.cpus().length) in each phase: wrk's own share is left out.
+  console.log(`cores used (of ${os.cpus().length}) without pushes: ${coresUsed(c0, c1)}; while pushing: ${coresUsed(c2, c3)}`);
 }
 
 /** CPU seconds (user + system) of several processes. */

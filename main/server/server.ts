@@ -80,11 +80,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     await applyOptions(database.db, options);
     app = await buildApp({ db: database.db, readDb: database.readDb, config, changeStamp: database.changeStamp, keyStamp: database.keyStamp, tableStamp: database.tableStamp, stampSet: database.stampSet, sync: options.sync });
-    // The request path's first run (http/warm-up.ts) before the first client's: its first calls
-    // compile the routes' schemas and parse the code that serves them, which the first clients would
-    // otherwise queue behind.
-    await app.ready();
-    await app.warmUpBeforeListen();
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app?.close();

@@ -20,10 +20,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Adds a task run once the server listens, in the order added; its failure is only logged. */
     warmUp(name: string, task: () => Promise<unknown>): void;
-    /** The warm-up's tasks with their times, once all ran (none before listen()); `beforeListen`'s first. */
+    /** The warm-up's tasks with their times, once all ran (none before listen()). */
     warmedUp(): Promise<WarmUpRun[]>;
-    /** The part of the warm-up a server does before it listens (server.ts): the `first` lists' requests. */
-    warmUpBeforeListen(): Promise<void>;
     /** A list the screens open on, for `warmUpRequests`: its URL (prefix included) and its first ordering. */
     warmUpList(list: WarmUpList): void;
   }
@@ -36,13 +34,13 @@ export interface WarmUpList {
   ordering?: string;
   /** Whether `url + id + '/'` reads one record. */
   byId: boolean;
-  /** Whether it is warmed before the server listens too (`WarmUpRequestOptions.first`). */
-  first?: boolean;
 }
 
 export interface WarmUpRun {
   name: string;
   ms: number;
+  /** The process's CPU time meanwhile (every thread's: V8 compiles and collects on its own). */
+  cpuMs: number;
   /** What the task resolved with (the request warm-up's WarmUpRequestsRun). */
   result?: unknown;
   error?: unknown;
@@ -56,22 +54,25 @@ export const warmUpPlugin = fp(
     app.decorate('warmUpList', (list: WarmUpList) => void lists.push(list));
     app.decorate('warmUpRequests', (options?: WarmUpRequestOptions) => warmUpRequests(app, lists, { ...options, stop: () => closing || options?.stop?.() === true }));
     let running: Promise<WarmUpRun[]> | undefined;
-    const before: WarmUpRun[] = [];
     const timed = async (name: string, task: () => Promise<unknown>, runs: WarmUpRun[]) => {
       const t = performance.now();
+      const cpu = process.cpuUsage();
+      const cpuMs = () => {
+        const used = process.cpuUsage(cpu);
+        return (used.user + used.system) / 1000;
+      };
       try {
         const result = await task();
-        runs.push({ name, ms: performance.now() - t, result });
+        runs.push({ name, ms: performance.now() - t, cpuMs: cpuMs(), result });
       } catch (error) {
-        runs.push({ name, ms: performance.now() - t, error });
+        runs.push({ name, ms: performance.now() - t, cpuMs: cpuMs(), error });
         app.log.warn({ err: error }, `warm-up ${name} failed`);
       }
     };
-    app.decorate('warmUpBeforeListen', () => timed('requests before listening', () => app.warmUpRequests({ first: true, requests: WARM_UP_BEFORE_LISTEN }), before));
     app.decorate('warmUp', (name: string, task: () => Promise<unknown>) => void tasks.push({ name, task }));
     app.addHook('onListen', async () => {
       running = (async () => {
-        const runs: WarmUpRun[] = [...before];
+        const runs: WarmUpRun[] = [];
         for (const { name, task } of tasks) {
           await new Promise((resolve) => setImmediate(resolve));
           if (closing) break;
@@ -90,14 +91,7 @@ export const warmUpPlugin = fp(
   { name: 'shelf-audit-warm-up' },
 );
 
-/**
- * Requests sent before the server listens (server.ts), over the lists marked `first`: each one's
- * first page, then two rounds of a page and a record of each. What a route's first calls cost (its
- * schemas compiled, its code parsed) is paid there, not V8's tier-up, which would hold the start
- * longer; the other lists' routes compile on their first use as before.
- */
-export const WARM_UP_BEFORE_LISTEN = 15;
-/** Requests sent after listening while no client asks anything (app.ts), for V8 to compile the path. */
+/** Requests the request warm-up sends at most (app.ts: after listening, until a client's first API request). */
 export const WARM_UP_REQUESTS = 400;
 /** Requests sent in one turn of the event loop; a request that arrives meanwhile waits for one batch at most. */
 const WARM_UP_BATCH = 4;
@@ -107,8 +101,6 @@ export interface WarmUpRequestOptions {
   requests?: number;
   /** Checked between batches: true ends the warm-up early. */
   stop?: () => boolean;
-  /** Only the lists marked `first`. */
-  first?: boolean;
 }
 
 export interface WarmUpRequestsRun {
@@ -124,9 +116,8 @@ declare module 'fastify' {
   }
 }
 
-async function warmUpRequests(app: FastifyInstance, all: readonly WarmUpList[], { requests = WARM_UP_REQUESTS, stop = () => false, first = false }: WarmUpRequestOptions): Promise<WarmUpRequestsRun> {
+async function warmUpRequests(app: FastifyInstance, lists: readonly WarmUpList[], { requests = WARM_UP_REQUESTS, stop = () => false }: WarmUpRequestOptions): Promise<WarmUpRequestsRun> {
   const run: WarmUpRequestsRun = { sent: 0, failed: 0 };
-  const lists = first ? all.filter((l) => l.first) : all;
   if (lists.length === 0) return run;
   // Read-only: the warm-up only reads, and a key that can do no more cannot be misused for more.
   const key: InternalKey = app.internalKey('warm-up', 'read-only');

@@ -43,11 +43,6 @@ export interface CrudOptions<Create extends TObject = TObject, Update extends TO
    * sorts by name; `false`: none.
    */
   firstOrdering?: string | false;
-  /**
-   * Whether a freshly started server sends this list's pages and records through the request path
-   * before it listens (http/warm-up.ts): the lists the first screens and pickers read at once.
-   */
-  warmUpFirst?: boolean;
   /** Reshapes a record for the by-id GET (MHL adds `musthavelist`), with its schema. */
   detail?: (record: Row) => Row;
   detailItem?: TSchema;
@@ -126,7 +121,7 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
       const firstOrdering = o.firstOrdering ?? (o.def.list?.ordering?.includes('name') ? 'name' : false);
       if (firstOrdering) {
         // Its pages and records, through the request path, once the lists' data are warm (http/warm-up.ts).
-        app.warmUpList({ url: `${app.prefix}${o.path}`, ordering: firstOrdering, byId: has('get'), first: o.warmUpFirst === true });
+        app.warmUpList({ url: `${app.prefix}${o.path}`, ordering: firstOrdering, byId: has('get') });
         // The key a request with only `?ordering=` (and its page) has.
         const list: ListQuery = { filters: { ordering: firstOrdering }, ordering: firstOrdering };
         // Its count and first page, as a request would read them: the database's pages of the table's

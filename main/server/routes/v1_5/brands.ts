@@ -11,6 +11,4 @@ export default crudRoutes({
   createBody: CatalogCreate,
   updateBody: CatalogUpdate,
   methods: ['list', 'create', 'get', 'put', 'patch'],
-  // The SKU screens' brand names and pickers.
-  warmUpFirst: true,
 });

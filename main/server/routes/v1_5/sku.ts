@@ -12,6 +12,4 @@ export default crudRoutes({
   updateBody: SkuUpdate,
   methods: ['list', 'create', 'get', 'put', 'patch'],
   createResponse: 'record',
-  // The catalog screen and every SKU picker.
-  warmUpFirst: true,
 });

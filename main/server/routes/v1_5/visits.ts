@@ -15,7 +15,6 @@ export default crudRoutes({
   createResponse: 'record',
   // The visits screen opens newest first.
   firstOrdering: '-started_date',
-  warmUpFirst: true,
   create: createVisit,
   update: updateVisit,
 });
