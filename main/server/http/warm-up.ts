@@ -6,12 +6,12 @@
 // and close() waits for the task running.
 //
 // The request path itself is warmed too (`warmUpRequests`): a fresh process runs its code (routing,
-// hooks, the key check, the SQL builder, serialisation) in V8's interpreter until it is called often
-// enough to be compiled, so a server loaded as soon as it listens spent about twice the CPU per request
-// over its first seconds while 50 connections queued (docs/api.md, "Cold start"). The warm-up sends
-// the lists' pages and records, through `app.inject` (the whole Fastify path but the socket), a few
-// hundred times, a small batch per turn, under an internal key that lives in memory for that time only
-// (http/auth.ts, `internalKey`).
+// hooks, the key check, the SQL builder, serialisation) in V8's interpreter, and compiles each route's
+// schemas, on first use; its first requests cost 2 to 5 times the CPU of later ones (docs/api.md,
+// "Cold start", issue 40's fourth pass). While the window's page loads (app.ts: until a client's
+// first API request) the warm-up sends the lists' pages and records through `app.inject` (the whole
+// Fastify path but the socket), up to 400, one a turn, under an internal key that lives in memory for
+// that time only (http/auth.ts, `internalKey`).
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { InternalKey } from './auth.js';
@@ -93,8 +93,12 @@ export const warmUpPlugin = fp(
 
 /** Requests the request warm-up sends at most (app.ts: after listening, until a client's first API request). */
 export const WARM_UP_REQUESTS = 400;
-/** Requests sent in one turn of the event loop; a request that arrives meanwhile waits for one batch at most. */
-const WARM_UP_BATCH = 4;
+/**
+ * Requests sent in one turn of the event loop: a client's request that arrives meanwhile waits for
+ * one of them at most (cold, tens of milliseconds on a loaded laptop; 4 a turn made the bench's first
+ * page, asked as the server listened, 20-180 ms later than without the warm-up).
+ */
+const WARM_UP_BATCH = 1;
 
 export interface WarmUpRequestOptions {
   /** Default WARM_UP_REQUESTS. */
