@@ -93,17 +93,11 @@ export const warmUpPlugin = fp(
 
 /** Requests the request warm-up sends at most (app.ts: after listening, until a client's first API request). */
 export const WARM_UP_REQUESTS = 400;
-/**
- * Requests sent in one turn of the event loop: a client's request that arrives meanwhile waits for
- * one of them at most (cold, tens of milliseconds on a loaded laptop; 4 a turn made the bench's first
- * page, asked as the server listened, 20-180 ms later than without the warm-up).
- */
-const WARM_UP_BATCH = 1;
 
 export interface WarmUpRequestOptions {
   /** Default WARM_UP_REQUESTS. */
   requests?: number;
-  /** Checked between batches: true ends the warm-up early. */
+  /** Checked before each request: true ends the warm-up early. */
   stop?: () => boolean;
 }
 
@@ -126,6 +120,10 @@ async function warmUpRequests(app: FastifyInstance, lists: readonly WarmUpList[]
   // Read-only: the warm-up only reads, and a key that can do no more cannot be misused for more.
   const key: InternalKey = app.internalKey('warm-up', 'read-only');
   const headers = { authorization: `Token ${key.token}` };
+  // One request a turn: a client's request that arrives meanwhile waits for one of them at most
+  // (cold, tens of milliseconds on a loaded laptop; 4 a turn made the bench's first page, asked as
+  // the server listened, 20-180 ms later than without the warm-up).
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
   const get = async (url: string): Promise<unknown> => {
     run.sent++;
     const answer = await app.inject({ method: 'GET', url, headers });
@@ -139,7 +137,8 @@ async function warmUpRequests(app: FastifyInstance, lists: readonly WarmUpList[]
     // Each list's count and first ids, as its screen's first request reads them.
     const known = [];
     for (const list of lists) {
-      if (stop()) return run;
+      await turn();
+      if (stop() || run.sent >= requests) return run;
       const first = (await get(`${list.url}?limit=100${list.ordering ? `&ordering=${encodeURIComponent(list.ordering)}` : ''}`)) as { count?: unknown; results?: Array<{ id?: unknown }> } | undefined;
       if (!first || typeof first.count !== 'number') continue;
       const ids = (first.results ?? []).map((r) => r.id).filter((id): id is string => typeof id === 'string');
@@ -157,12 +156,9 @@ async function warmUpRequests(app: FastifyInstance, lists: readonly WarmUpList[]
       }
     }();
     while (run.sent < requests) {
-      // A turn of its own for each batch: requests that arrived meanwhile are served between them.
-      await new Promise((resolve) => setImmediate(resolve));
+      await turn();
       if (stop()) break;
-      const batch: Array<Promise<unknown>> = [];
-      for (let i = 0; i < WARM_UP_BATCH && run.sent < requests; i++) batch.push(get(urls.next().value as string));
-      await Promise.all(batch);
+      await get(urls.next().value as string);
     }
     return run;
   } finally {
