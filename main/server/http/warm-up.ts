@@ -121,8 +121,7 @@ async function warmUpRequests(app: FastifyInstance, lists: readonly WarmUpList[]
   const key: InternalKey = app.internalKey('warm-up', 'read-only');
   const headers = { authorization: `Token ${key.token}` };
   // One request a turn: a client's request that arrives meanwhile waits for one of them at most
-  // (cold, tens of milliseconds on a loaded laptop; 4 a turn made the bench's first page, asked as
-  // the server listened, 20-180 ms later than without the warm-up).
+  // (cold, tens of milliseconds on a loaded laptop), not for a batch.
   const turn = () => new Promise((resolve) => setImmediate(resolve));
   const get = async (url: string): Promise<unknown> => {
     run.sent++;
