@@ -17,10 +17,12 @@
 // Env: API_BENCH_SECONDS (default 10), API_BENCH_CONNECTIONS (50), API_BENCH_SKUS (10000),
 // API_BENCH_DRF=0 (skip the baseline), API_BENCH_PG=0 (skip PostgreSQL), API_BENCH_ROWS (comma-separated
 // row names: cold-page-random,cold-brand-get,page-fixed,page-random,brand-get,brand-post,mixed,after-writes,health),
-// API_BENCH_COLD_SECONDS (8: the cold and after-writes rows), API_BENCH_SERVERS (comma-separated:
+// API_BENCH_COLD_SECONDS (8: the cold and after-writes rows), API_BENCH_STARTS (3: starts timed to
+// listening and first answers, before the cold rows' start), API_BENCH_SERVERS (comma-separated:
 // sqlite-1,sqlite-2,pg-1,pg-2; default all), API_BENCH_PROFILE=DIR (our servers' CPU profiles, node --cpu-prof).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PgCluster, PG_BIN } from '../scripts/pg-cluster.mjs';
@@ -39,6 +41,8 @@ const GOAL_P99_MS = 20;
 // The cold rows' goal: a fresh process, or caches a write retired, answer within this at the 99th percentile.
 const GOAL_COLD_P99_MS = 50;
 const coldSeconds = Number(process.env.API_BENCH_COLD_SECONDS ?? 8);
+// Starts timed alone (listening, first answers) before the start the cold rows load.
+const startRuns = Number(process.env.API_BENCH_STARTS ?? 3);
 // [mode, label, seconds, wrk mode]: the cold rows come first, right after the start (no warm-up
 // request but the seeding's); `after-writes` is the read-only load right after the rows that write.
 const ROWS = [
@@ -129,6 +133,64 @@ function wrk(url, mode, secs = seconds) {
   });
 }
 
+const percentile = (xs, p) => {
+  if (!xs.length) return NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const spread = (xs) => `p50 ${percentile(xs, 50).toFixed(1)} p99 ${percentile(xs, 99).toFixed(1)} ms (${xs.length})`;
+
+/**
+ * Beside the mixed row's wrk (which times every request in one histogram): one more client that sends
+ * a POST of a brand and then 4 random pages, one request at a time, timing each kind apart; and the
+ * disk's fdatasync of a 4 KB write every 20 ms in the tmp directory (the servers' disk), which every
+ * SQLite write answer waits for (storage/wal-sync.ts). `stop()` resolves with their latencies (ms).
+ */
+function mixedProbe(url) {
+  let stopped = false;
+  const reads = [];
+  const posts = [];
+  const syncs = [];
+  let failed = 0;
+  const probe = (async () => {
+    for (let i = 0; !stopped; i++) {
+      const post = i % 5 === 0;
+      const t = performance.now();
+      try {
+        const r = post
+          ? await fetch(`${url}/api/v1.5/brands/`, { method: 'POST', headers, body: '{"name": "Bench brand"}' })
+          : await fetch(`${url}/api/v1.5/sku/?limit=100&offset=${Math.floor(Math.random() * (skuCount - 100))}`, { headers });
+        await r.arrayBuffer();
+        // Only answers that succeeded are timed, as wrk's rows count only 2xx; the others are counted.
+        if (r.status >= 300) failed++;
+        else (post ? posts : reads).push(performance.now() - t);
+      } catch {
+        failed++;
+      }
+    }
+  })();
+  const disk = (async () => {
+    const file = await open(path.join(tmp, 'fdatasync-probe'), 'w');
+    const block = Buffer.alloc(4096, 1);
+    try {
+      while (!stopped) {
+        await file.write(block, 0, block.length, 0);
+        const t = performance.now();
+        await file.datasync();
+        syncs.push(performance.now() - t);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await file.close();
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await Promise.all([probe, disk]);
+    return { reads, posts, syncs, failed };
+  };
+}
+
 async function waitFor(url, { allow404 = false } = {}) {
   for (let i = 0; i < 200; i++) {
     try {
@@ -178,8 +240,24 @@ async function startOurs(name, args) {
   const page = await (await fetch(`${seeding.url}/api/v1.5/sku/?limit=100&offset=5000`, { headers })).json();
   if (page.count !== skuCount || page.results.length !== 100) throw new Error('unexpected list page');
   await stop(seeding.server);
+  console.log(`${name}: seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  // What a client meets at a start (a desktop window's first screen): the time from spawning the
+  // process to its listening (what `serve` prints), and to its first answers, asked one at a time.
+  for (let i = 0; i < startRuns; i++) {
+    const t0 = performance.now();
+    const started = await spawnServe(dataDir, KEY, args);
+    const listening = performance.now() - t0;
+    const page = await fetch(`${started.url}/api/v1.5/sku/?limit=100&offset=5000`, { headers });
+    if (page.status !== 200) throw new Error(`first page: ${page.status}`);
+    await page.arrayBuffer();
+    const first = performance.now() - t0;
+    const brand = await fetch(`${started.url}/api/v1.5/brands/brand-7/`, { headers });
+    if (brand.status !== 200) throw new Error(`first brand: ${brand.status}`);
+    await brand.arrayBuffer();
+    console.log(`  ${name.padEnd(22)} start: listening after ${listening.toFixed(0)} ms, first page answered after ${first.toFixed(0)} ms, then one brand in ${(performance.now() - t0 - first).toFixed(0)} ms  (load ${os.loadavg()[0].toFixed(1)})`);
+    await stop(started.server);
+  }
   const { server, url } = await spawnServe(dataDir, KEY, args, {}, prof);
-  console.log(`${name}: seeded and started again in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   return { server, url };
 }
 
@@ -192,13 +270,16 @@ async function measure(name, { server, url }, skip = []) {
   for (const [mode, label, secs, wrkMode] of ROWS) {
     if (skip.includes(mode)) continue;
     const cpu0 = cpuSeconds(server.pid);
+    const probe = mode === 'mixed' ? mixedProbe(url) : null;
     const r = await wrk(url, wrkMode, secs);
     const cpu1 = cpuSeconds(server.pid);
+    if (probe) r.probe = await probe();
     // Requests wrk gave up on may still be queued in the server: let it drain before the next row.
     await waitFor(`${url}/health`, { allow404: true });
     r.cpuUs = cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / r.requests;
     out[mode] = r;
     line(label, r);
+    if (r.probe) console.log(`  ${''.padEnd(22)}   beside it, one client: pages ${spread(r.probe.reads)}, POSTs ${spread(r.probe.posts)}${r.probe.failed ? `, ${r.probe.failed} FAILED` : ''}; the disk's fdatasync ${spread(r.probe.syncs)}`);
   }
   return out;
 }
@@ -221,6 +302,15 @@ function table(title, columns, drf) {
     // spare; unlike req/s it does not depend on how the machine's other work shares the cores out.
     const cpu = drf?.[mode]?.cpuUs && best?.cpuUs ? `  CPU/req ${(drf[mode].cpuUs / best.cpuUs).toFixed(0)}x less` : '';
     console.log(`${label.padEnd(38)} ${ours.map(cell).join(' ')} ${drf ? cell(drf[mode]) : ''}   ${verdict}${cpu}`);
+    // The mixed row's tail taken apart: what the reads and the POSTs each meet, and the disk's sync.
+    if (mode === 'mixed') {
+      const part = (pick, p) => ours.map((r) => (r?.probe ? percentile(pick(r.probe), p).toFixed(1).padStart(6) : '     -'));
+      const drfPart = (pick) => (drf?.mixed?.probe ? ` ${`${percentile(pick(drf.mixed.probe), 50).toFixed(1).padStart(6)} ${percentile(pick(drf.mixed.probe), 99).toFixed(1).padStart(6)}`.padStart(20)}` : '');
+      const row = (name, pick) => console.log(`${`  ${name}, p50 / p99 ms`.padEnd(38)} ${part(pick, 50).map((a, i) => `${a} ${part(pick, 99)[i]}`.padStart(20)).join(' ')}${drfPart(pick)}`);
+      row('one more client: pages', (p) => p.reads);
+      row('one more client: POSTs', (p) => p.posts);
+      row('the disk: fdatasync', (p) => p.syncs);
+    }
   }
 }
 

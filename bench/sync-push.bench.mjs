@@ -259,6 +259,67 @@ async function manyDevices(processes, round, visitRow) {
   return { seconds, records: DEVICES * BATCHES * BATCH, peaks };
 }
 
+/** A process and its descendants (PostgreSQL's backends under the postmaster). */
+function processTree(pid) {
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // gone
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/**
+ * CPU seconds so far of the central's process, PostgreSQL's processes and this bench's (the devices'
+ * clients and the probe reader). A PostgreSQL backend that exits takes its seconds with it (the
+ * figure can then even fall): read PostgreSQL's share as a floor.
+ */
+function officeCpu(centralPid) {
+  const of = (pids) => pids.reduce((sum, pid) => {
+    try {
+      return sum + cpu(pid).reduce((a, b) => a + b, 0);
+    } catch {
+      return sum; // a backend that ended meanwhile
+    }
+  }, 0);
+  const postmaster = Number(readFileSync(path.join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const own = process.cpuUsage();
+  return { central: of([centralPid]), pg: of(processTree(postmaster)), bench: (own.user + own.system) / 1e6, at: performance.now() };
+}
+
+/** Cores each used between two officeCpu snapshots. */
+const coresUsed = (a, b) => {
+  const s = (b.at - a.at) / 1000;
+  return `central ${((b.central - a.central) / s).toFixed(2)}, PostgreSQL ${((b.pg - a.pg) / s).toFixed(2)}, devices' clients ${((b.bench - a.bench) / s).toFixed(2)}`;
+};
+
+/**
+ * One more office reader beside wrk (which times SKU and visit pages in one histogram): a SKU page and
+ * a visit page of 50 in turn, one at a time, timed apart. `stop()` resolves with their latencies (ms).
+ */
+function pageProbe(url, visits) {
+  let stopped = false;
+  const skus = [];
+  const visitPages = [];
+  const done = (async () => {
+    for (let i = 0; !stopped; i++) {
+      const visit = i % 2 === 1;
+      const t = performance.now();
+      const r = await fetch(visit ? `${url}/api/v1.5/visits/?limit=50&offset=${Math.floor(Math.random() * Math.max(visits - 50, 1))}` : `${url}/api/v1.5/sku/?limit=50&offset=${Math.floor(Math.random() * (OFFICE_SKUS - 50))}`, { headers: { authorization: `Token ${KEY}` } });
+      await r.arrayBuffer();
+      if (r.ok) (visit ? visitPages : skus).push(performance.now() - t);
+    }
+  })();
+  const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+  const spread = (xs) => `p50 ${pct(xs, 50).toFixed(1)} p99 ${pct(xs, 99).toFixed(1)} ms (${xs.length})`;
+  return async () => {
+    stopped = true;
+    await done;
+    return `SKU pages ${spread(skus)}, visit pages ${spread(visitPages)}`;
+  };
+}
+
 /** wrk's office load (bench/api.lua) for `seconds`: req/s and latency percentiles (ms). */
 function officeWrk(url, seconds, visits) {
   return new Promise((resolve, reject) => {
@@ -312,7 +373,11 @@ async function officeReads() {
   await Promise.all(devices.map((device, d) => call(base, 'POST', '/api/app/v1/sync/push/', batch(d, 0), device.key, { 'x-sync-protocol': '1' })));
   const visits = DEVICES * BATCH + 1;
   const load = () => os.loadavg()[0].toFixed(1);
+  const c0 = officeCpu(central.server.pid);
+  const quietProbe = pageProbe(base, visits);
   const quiet = await officeWrk(base, OFFICE_SECONDS, visits);
+  const quietPages = await quietProbe();
+  const c1 = officeCpu(central.server.pid);
   const quietLoad = load();
   let pushing = true;
   let pushed = 0;
@@ -323,7 +388,11 @@ async function officeReads() {
     }
   }));
   const t0 = performance.now();
+  const c2 = officeCpu(central.server.pid);
+  const busyProbe = pageProbe(base, visits);
   const busy = await officeWrk(base, OFFICE_SECONDS, visits);
+  const busyPages = await busyProbe();
+  const c3 = officeCpu(central.server.pid);
   const pushSeconds = (performance.now() - t0) / 1000;
   const busyLoad = load();
   pushing = false;
@@ -338,6 +407,9 @@ async function officeReads() {
   console.log(row(`while ${DEVICES} devices push`, busy, `${(pushed / pushSeconds).toFixed(0)} visits/s`, busyLoad));
   const ratio = busy.p99 / quiet.p99;
   console.log(`readers' p99 with pushes / without: ${ratio.toFixed(2)}x (goal: at most 2x)${quiet.non2xx + busy.non2xx ? `; ${quiet.non2xx + busy.non2xx} failed reads` : ''}`);
+  // Who had the machine's cores (os.cpus().length) in each phase: wrk's own share is left out.
+  console.log(`cores used (of ${os.cpus().length}) without pushes: ${coresUsed(c0, c1)}; while pushing: ${coresUsed(c2, c3)}`);
+  console.log(`one more reader, one request at a time, without pushes: ${quietPages}; while pushing: ${busyPages}`);
 }
 
 /** CPU seconds (user + system) of several processes. */

@@ -8,7 +8,7 @@ import { resolveConfig, type ServerConfig } from './config/config.js';
 import { BODY_LIMIT } from './http/body.js';
 import { registerRequestPlugins } from './http/request-plugins.js';
 import { registerWebUi } from './http/web-ui.js';
-import { warmUpPlugin } from './http/warm-up.js';
+import { warmUpPlugin, WARM_UP_REQUESTS } from './http/warm-up.js';
 import { LazySchemas, SCHEMAS_IDLE_MS } from './http/lazy-schemas.js';
 import { registerOpenApi, registerOpenApiRoutes } from './openapi.js';
 import health from './routes/health.js';
@@ -91,6 +91,16 @@ export async function buildApp({ db, readDb = db, config: given, changeStamp = (
     closing.abort();
     done();
   });
+  // After the lists' data (the tasks the routes added): the request path, for V8 to compile it while
+  // the app's page loads its scripts (those requests do not end it). A client's first API request
+  // ends it: from then on the clients' own requests warm the same code, and the warm-up's would only
+  // take turns from them (under a load that starts as the server listens, they made its first
+  // seconds slower: docs/api.md, "Cold start").
+  let apiAsked = false;
+  app.server.on('request', (request: { url?: string }) => {
+    if (!apiAsked && request.url?.startsWith('/api/')) apiAsked = true;
+  });
+  app.warmUp('requests', () => app.warmUpRequests({ requests: WARM_UP_REQUESTS, stop: () => apiAsked }));
   app.warmUp('schemas', () => schemas.compileAll({ idle: () => performance.now() - lastRequest > SCHEMAS_IDLE_MS, signal: closing.signal }));
   return app;
 }

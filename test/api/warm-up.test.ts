@@ -3,6 +3,8 @@
 // is read through the index (the first pages) or sliced from the whole order (further ones).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from './harness.js';
+import { WARM_UP_REQUESTS } from '../../main/server/http/warm-up.js';
+import { startServer } from '../../main/server/server.js';
 
 describe('warm-up at start', () => {
   const t = new TestServer();
@@ -38,5 +40,58 @@ describe('warm-up at start', () => {
     // The first page again, now that the whole order is known, is the same.
     const again = await t.call('GET', '/api/v1.5/sku/?ordering=name&limit=100&offset=0');
     expect(again.body.results.map((r: { name: string }) => r.name)).toEqual(all.slice(0, 100));
+  });
+});
+
+// The request path's warm-up (http/warm-up.ts): pages and records through app.inject under an internal
+// key that lives in memory only.
+describe('request warm-up', () => {
+  const t = new TestServer();
+  let keysBefore: unknown[];
+  beforeAll(async () => {
+    await t.start();
+    const skus = Array.from({ length: 300 }, (_, i) => ({ id: `sku-${i}`, name: `Product ${i}` }));
+    expect((await t.call('POST', '/api/app/v1/import/', { json: { skus } })).status).toBe(200);
+    keysBefore = t.snapshot().api_keys;
+    await t.restart();
+  }, 60_000);
+  afterAll(() => t.close());
+
+  it('sends the lists\' pages and records once the server listens, all answered, while no client asks the API', async () => {
+    // A request outside the API (the window's page and scripts, here /health) does not end it.
+    expect((await t.call('GET', '/health', { token: null })).status).toBe(200);
+    const runs = await t.server.app.warmedUp();
+    const requests = runs.find((r) => r.name === 'requests');
+    expect(requests?.error).toBeUndefined();
+    expect(requests?.result).toEqual({ sent: WARM_UP_REQUESTS, failed: 0 });
+  });
+
+  it('leaves no credential behind: no key row was written, and the internal key is refused once revoked', async () => {
+    await t.server.app.warmedUp();
+    expect(t.snapshot().api_keys).toEqual(keysBefore);
+    const key = t.server.app.internalKey('test', 'read-only');
+    const page = (token: string) => t.server.app.inject({ method: 'GET', url: '/api/v1.5/sku/?limit=1', headers: { authorization: `Token ${token}` } });
+    expect((await page(key.token)).statusCode).toBe(200);
+    // Never from a socket, even while it lives.
+    expect((await t.call('GET', '/api/v1.5/sku/?limit=1', { token: key.token })).status).toBe(401);
+    // Read-only: it cannot write.
+    const post = await t.server.app.inject({ method: 'POST', url: '/api/v1.5/brands/', headers: { authorization: `Token ${key.token}`, 'content-type': 'application/json' }, payload: { name: 'x' } });
+    expect(post.statusCode).toBe(403);
+    key.revoke();
+    expect((await page(key.token)).statusCode).toBe(401);
+    expect(t.snapshot().api_keys).toEqual(keysBefore);
+  });
+
+  it('answers a client that asks the API during it, and stops for it', async () => {
+    await t.server.close();
+    t.server = await startServer({ dataDir: t.dataDir, port: 0, webRoot: undefined });
+    // Asked as soon as the server listens, while the warm-up's tasks run.
+    const page = await t.call('GET', '/api/v1.5/sku/?limit=100&offset=150');
+    expect(page.status).toBe(200);
+    expect(page.body.results).toHaveLength(100);
+    const runs = await t.server.app.warmedUp();
+    const after = runs.find((r) => r.name === 'requests')?.result as { sent: number; failed: number };
+    expect(after.failed).toBe(0);
+    expect(after.sent).toBeLessThan(WARM_UP_REQUESTS);
   });
 });

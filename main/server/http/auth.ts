@@ -2,10 +2,12 @@
 // (health, OpenAPI description, docs page, static web UI). Texts and statuses are DRF's
 // TokenAuthentication's. /recognize and /recognition_error demand a token too: they are writes, and
 // the interface's silence about their header is not permission.
+import { randomBytes } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
-import { verifyApiKey, type VerifiedApiKey } from '../domain/api-keys.js';
+import { verifyApiKey, type Role, type VerifiedApiKey } from '../domain/api-keys.js';
 import type { Database } from '../storage/schema.js';
 import { HttpError, detail } from './errors.js';
 import { requestKeyStamp, stampSetOf } from './request-stamp.js';
@@ -18,11 +20,23 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route with its auth requirement, collected as routes are added (tests enumerate it). */
     routeAuth(): Array<{ method: string; url: string; auth: boolean }>;
+    /**
+     * A key for the server's own `app.inject` requests (the warm-up's, http/warm-up.ts): held in this
+     * process's memory only, never stored, accepted from no socket, valid until revoked.
+     */
+    internalKey(name: string, role: Role): InternalKey;
   }
   interface FastifyRequest {
     /** The API key that authenticated the request (null on public routes); http/roles.ts checks its role. */
     apiKey: VerifiedApiKey | null;
   }
+}
+
+export interface InternalKey {
+  /** What goes after `Token ` in the injected requests' Authorization header. */
+  token: string;
+  /** Ends the key: a request carrying it afterwards is refused as any unknown token. */
+  revoke(): void;
 }
 
 const challenge = { 'WWW-Authenticate': 'Token' };
@@ -85,6 +99,15 @@ export interface AuthOptions {
 export const authPlugin = fp(
   async (app: FastifyInstance, { db }: AuthOptions) => {
     const verify = keyVerifier(db);
+    // The internal keys alive now (by token). Not in the database: a key that exists for the second
+    // the warm-up takes needs no row, no hash and no revocation that a crash could leave undone.
+    const internal = new Map<string, VerifiedApiKey>();
+    app.decorate('internalKey', (name: string, role: Role): InternalKey => {
+      const token = `internal_${randomBytes(32).toString('base64url')}`;
+      const id = `internal:${name}`;
+      internal.set(token, { id, name, role, root_key_id: id });
+      return { token, revoke: () => void internal.delete(token) };
+    });
     app.decorateRequest('apiKey', null);
     // The options objects themselves are kept: hooks of inner scopes (public docs, static UI) set
     // `auth: false` on them after this hook has seen them.
@@ -101,7 +124,10 @@ export const authPlugin = fp(
       const token = tokenOf(request);
       // A read asks for its caches' stamp now too: on PostgreSQL both stamps then come in one query.
       if (request.method === 'GET' || request.method === 'HEAD') void stampSetOf(request);
-      const key = await verify(token, await requestKeyStamp(request));
+      const stamp = await requestKeyStamp(request);
+      // An internal key only through app.inject: a network client never passes with one, leaked or not.
+      const own = internal.size > 0 && !(request.raw instanceof IncomingMessage) ? internal.get(token) : undefined;
+      const key = own ?? (await verify(token, stamp));
       if (!key) throw unauthorized('Invalid token.');
       request.apiKey = key;
     });

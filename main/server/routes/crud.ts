@@ -120,6 +120,8 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
     if (has('list')) {
       const firstOrdering = o.firstOrdering ?? (o.def.list?.ordering?.includes('name') ? 'name' : false);
       if (firstOrdering) {
+        // Its pages and records, through the request path, once the lists' data are warm (http/warm-up.ts).
+        app.warmUpList({ url: `${app.prefix}${o.path}`, ordering: firstOrdering, byId: has('get') });
         // The key a request with only `?ordering=` (and its page) has.
         const list: ListQuery = { filters: { ordering: firstOrdering }, ordering: firstOrdering };
         // Its count and first page, as a request would read them: the database's pages of the table's
