@@ -8,7 +8,8 @@
 // Plain data in, plain data out: reports, the review and the bench call it on stored analyses.
 import type { ProductFound, SceneAnalysis } from '../analysis.js';
 import { groupIntoShelves } from '../shelves.js';
-import { apply, area, intersection, invert, iou, mapBox, type Box, type H } from './homography.js';
+import { iou } from '../detector/nms.js';
+import { apply, area, intersection, invert, mapBox, type Box, type H } from './homography.js';
 import { CUT_FLOOR, CUT_MARGIN } from '../identification/cut-by-frame.js';
 
 /** One photo's box a facing was seen as. */

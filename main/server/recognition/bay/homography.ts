@@ -60,7 +60,3 @@ export function intersection(a: Box, b: Box): number {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
-export function iou(a: Box, b: Box): number {
-  const i = intersection(a, b);
-  return i === 0 ? 0 : i / (area(a) + area(b) - i);
-}

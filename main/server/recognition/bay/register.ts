@@ -9,7 +9,8 @@
 // connected part, joined along the strongest matches, is the bay. Every other photo is reported with
 // the reason and counted as its own rack.
 import { ratioTestPairs, type OpenCv } from '../opencv.js';
-import { apply, iou, IDENTITY, invert, mapBox, mul, scaling, translation, type Box, type H } from './homography.js';
+import { iou } from '../detector/nms.js';
+import { apply, IDENTITY, invert, mapBox, mul, scaling, translation, type Box, type H } from './homography.js';
 import { median } from '../median.js';
 
 export interface BayPhoto {
