@@ -18,7 +18,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 
 import { closePriceTagDetector, configurePriceTagDetector, detectPriceTags, priceTagModelPath } from '../dist/main/server/recognition/prices/tag-detector.js';
-import { iou } from './box-overlap.mjs';
+import { greedyMatches, iou } from './box-overlap.mjs';
 
 const python = process.env.PYTHON ?? '/usr/bin/python3';
 const training = path.resolve('models/training');
@@ -39,29 +39,6 @@ await configurePriceTagDetector({
 });
 console.log(`model ${priceTagModelPath()}`);
 
-/** Greedy one-to-one matches (best score first) of found boxes to true ones at an IoU: the count. */
-function matches(truth, found, threshold) {
-  const used = new Set();
-  let tp = 0;
-  for (const b of [...found].sort((p, q) => q.score - p.score)) {
-    let best = -1;
-    let bestIou = threshold;
-    truth.forEach((t, j) => {
-      if (used.has(j)) return;
-      const v = iou(t, b);
-      if (v >= bestIou) {
-        bestIou = v;
-        best = j;
-      }
-    });
-    if (best >= 0) {
-      used.add(best);
-      tp++;
-    }
-  }
-  return tp;
-}
-
 async function rawOf(file) {
   const { data, info } = await sharp(file).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   return { data, info };
@@ -71,7 +48,7 @@ async function rawOf(file) {
 function rowsOf(truth, found) {
   return cuts.map((cut) => {
     const kept = cut === null ? found : found.filter((b) => b.score >= cut);
-    return { truth: truth.length, found: kept.length, tp50: matches(truth, kept, 0.5), tp30: matches(truth, kept, 0.3) };
+    return { truth: truth.length, found: kept.length, tp50: greedyMatches(truth, kept, 0.5), tp30: greedyMatches(truth, kept, 0.3) };
   });
 }
 
