@@ -21,12 +21,13 @@
 // listening and first answers, before the cold rows' start), API_BENCH_SERVERS (comma-separated:
 // sqlite-1,sqlite-2,pg-1,pg-2; default all), API_BENCH_PROFILE=DIR (our servers' CPU profiles, node --cpu-prof).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PgCluster, PG_BIN } from '../scripts/pg-cluster.mjs';
 import { spawnServe } from './serve-process.mjs';
+import { treeCpuSeconds } from './process-cpu.mjs';
 import { freePort } from '../scripts/free-port.mjs';
 
 const seconds = Number(process.env.API_BENCH_SECONDS ?? 10);
@@ -86,31 +87,6 @@ const catalog = {
     brand: `brand-${i % BRANDS}`, category: `cat-${i % CATEGORIES}`, size_x_mm: 65, size_y_mm: 205, size_z_mm: 65, attributes: { package: 'pet' },
   })),
 };
-
-/** The process and its descendants (the server processes of `--workers`, gunicorn's workers). */
-function processTree(pid) {
-  let children = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // gone, or not Linux
-  }
-  return [pid, ...children.flatMap(processTree)];
-}
-
-/** CPU seconds used by a server: its whole process tree (Linux /proc; null elsewhere). */
-function cpuSeconds(pid) {
-  try {
-    let total = 0;
-    for (const p of processTree(pid)) {
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in ticks of 1/100 s
-    }
-    return total;
-  } catch {
-    return null;
-  }
-}
 
 /** Runs wrk once; resolves with req/s, latency percentiles (ms) and failed requests. */
 function wrk(url, mode, secs = seconds) {
@@ -269,10 +245,10 @@ async function measure(name, { server, url }, skip = []) {
   const out = {};
   for (const [mode, label, secs, wrkMode] of ROWS) {
     if (skip.includes(mode)) continue;
-    const cpu0 = cpuSeconds(server.pid);
+    const cpu0 = treeCpuSeconds(server.pid);
     const probe = mode === 'mixed' ? mixedProbe(url) : null;
     const r = await wrk(url, wrkMode, secs);
-    const cpu1 = cpuSeconds(server.pid);
+    const cpu1 = treeCpuSeconds(server.pid);
     if (probe) r.probe = await probe();
     // Requests wrk gave up on may still be queued in the server: let it drain before the next row.
     await waitFor(`${url}/health`, { allow404: true });

@@ -14,6 +14,7 @@ import { openDatabase, openDatabaseTarget } from '../dist/main/server/storage/da
 import { PgCluster, PG_BIN } from '../scripts/pg-cluster.mjs';
 import { overviewData, seedOverview } from './overview-seed.mjs';
 import { spawnServe } from './serve-process.mjs';
+import { treeCpuSeconds } from './process-cpu.mjs';
 
 const KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
 const VISITS = Number(process.env.OVERVIEW_BENCH_VISITS ?? 10_000);
@@ -41,15 +42,8 @@ function rss(pid) {
   }
 }
 
-/** CPU time the process has used (user + system), ms, from /proc (Linux; 10 ms ticks): a figure the machine's load barely moves. */
-function cpu(pid) {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return NaN;
-  }
-}
+/** CPU time the server has used (user + system), ms (/proc's 10 ms ticks): a figure the machine's load barely moves. */
+const cpu = (pid) => (treeCpuSeconds(pid) ?? NaN) * 1000;
 
 async function measure(label, url, pid) {
   // The seeded visits span 2026-03-01..20: every range below covers all of them, each URL its own.

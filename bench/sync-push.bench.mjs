@@ -37,6 +37,7 @@ import sharp from 'sharp';
 import { PgCluster, PG_BIN } from '../scripts/pg-cluster.mjs';
 import { CephS3, cephInstalled } from '../scripts/s3-server.mjs';
 import { spawnServe } from './serve-process.mjs';
+import { cpu, processTree } from './process-cpu.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -71,13 +72,6 @@ function peakMb(pid) {
 
 function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-}
-
-/** CPU seconds a process has used so far, [user, system]. */
-function cpu(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime, in clock ticks (100 a second on Linux).
-  return [Number(fields[11]) / 100, Number(fields[12]) / 100];
 }
 
 async function call(base, method, p, body, key = KEY, headers = {}) {
@@ -257,17 +251,6 @@ async function manyDevices(processes, round, visitRow) {
   const peaks = centrals.map((c) => peakMb(c.server.pid).toFixed(0));
   for (const c of centrals) c.server.kill();
   return { seconds, records: DEVICES * BATCHES * BATCH, peaks };
-}
-
-/** A process and its descendants (PostgreSQL's backends under the postmaster). */
-function processTree(pid) {
-  let children = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // gone
-  }
-  return [pid, ...children.flatMap(processTree)];
 }
 
 /**
