@@ -101,7 +101,7 @@ else {
     // onnxruntime running one thread for the OCR).
     const cpu0 = process.cpuUsage();
     let t = performance.now();
-    const found = await detectPriceTags({ data, info });
+    const found = await detectPriceTags(raw);
     const tTags = performance.now() - t;
     const inRegions = (b) => p.regions.some(([x1, y1, x2, y2]) => (b.x1 + b.x2) / 2 >= x1 && (b.x1 + b.x2) / 2 <= x2 && (b.y1 + b.y2) / 2 >= y1 && (b.y1 + b.y2) / 2 <= y2);
     for (const l of p.tags) {
@@ -254,7 +254,7 @@ for (let s = 0; s < SCENES; s++) {
   const sc = (b) => ({ ...b, x1: b.x1 * scale, y1: b.y1 * scale, x2: b.x2 * scale, y2: b.y2 * scale });
   const sTags = tags.map((t) => ({ ...sc(t), style: t.style, price: t.price, facing: t.facing && [t.facing[0] * scale, t.facing[1] * scale], gap: t.gap }));
   const sFacings = facings.map(sc);
-  const found = await detectPriceTags({ data, info });
+  const found = await detectPriceTags(raw);
   for (const t of sTags) {
     genRecall.n++;
     if (found.some((f) => iou(f, t) >= 0.5)) genRecall.found++;

@@ -10,7 +10,7 @@ import type { Appearance } from '../../main/server/recognition/identification/ap
 import { describeProduct, describeQueries, queryLocalFeatures } from '../../main/server/recognition/identification/describe.js';
 import { cropIdentity, identifyCrops, type CropIdentity, type IdentifyHelpers } from '../../main/server/recognition/identification/identify-crops.js';
 import { Identifier, PIPELINE_IDENTIFIER } from '../../main/server/recognition/identification/identifier.js';
-import { cropRaw, type RawPixels } from '../../main/server/recognition/identification/image-input.js';
+import { cropRaw, type RawPixels } from '../../main/server/recognition/raw-pixels.js';
 import { composeShelf, groceryPackshots, referenceFiles, UPRIGHT } from './fixtures.js';
 
 /** Identifies on this thread after a pseudo-random delay, counting what it was given. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { readText, readTexts } from '../../main/server/recognition/text/ocr.js';
-import type { RawPixels } from '../../main/server/recognition/identification/image-input.js';
+import type { RawPixels } from '../../main/server/recognition/raw-pixels.js';
 import { DATA } from './fixtures.js';
 
 async function render(svg: string): Promise<RawPixels> {

@@ -19,7 +19,7 @@ import { extensionBelow } from '../../main/server/recognition/identification/loo
 import { identifyBoxes } from '../../main/server/recognition/pipeline.js';
 import { decodeDescriptor, describeQuery, describeReference, encodeDescriptor, type PackView, type ProductDescriptor } from '../../main/server/recognition/identification/describe.js';
 import { Identifier, PIPELINE_IDENTIFIER, type IdentifierOptions } from '../../main/server/recognition/identification/identifier.js';
-import type { RawPixels } from '../../main/server/recognition/identification/image-input.js';
+import type { RawPixels } from '../../main/server/recognition/raw-pixels.js';
 import { DATA } from './fixtures.js';
 
 const EXAM = path.join(DATA, 'shelf-recognition-exam');

@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { CropIdentity } from '../../main/server/recognition/identification/identify-crops.js';
-import type { RawPixels } from '../../main/server/recognition/identification/image-input.js';
+import type { RawPixels } from '../../main/server/recognition/raw-pixels.js';
 import { checkLookAlikesByText, decideByText, siblings, textAgreement, trigrams, words, type SkuText } from '../../main/server/recognition/text/pack-text.js';
 
 const sku = (name: string, attributes: string[] = []): SkuText => ({ name, text: [name, ...attributes].join(' ') });

@@ -18,7 +18,7 @@ describe('identification pool', () => {
     const { Identifier, PIPELINE_IDENTIFIER } = await import(path.join(DIST, 'identifier.js'));
     const { describeProduct, describeReference } = await import(path.join(DIST, 'describe.js'));
     const { identifyCrops } = await import(path.join(DIST, 'identify-crops.js'));
-    const { cropRaw } = await import(path.join(DIST, 'image-input.js'));
+    const { cropRaw } = await import(path.join(DIST, '..', 'raw-pixels.js'));
     expect(IdentifyPool.available()).toBe(true);
 
     const identifier = new Identifier(PIPELINE_IDENTIFIER);

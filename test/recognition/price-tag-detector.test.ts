@@ -16,8 +16,8 @@ import {
   createPriceTagDetector,
   detectPriceTags,
   priceTagModelPath,
-  type RawPhoto,
 } from '../../main/server/recognition/prices/tag-detector.js';
+import type { RawPixels } from '../../main/server/recognition/raw-pixels.js';
 import { recallPrecision, type Truth } from '../detector/match.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/price-tags/', import.meta.url));
@@ -38,11 +38,13 @@ const MIN_PRECISION = 0.5;
 
 afterAll(() => closePriceTagDetector());
 
-async function rawOf(input: string | Buffer, op?: (s: Sharp) => Sharp): Promise<RawPhoto> {
+/** Raw pixels as the pipeline hands them over, from sharp's output. */
+const pixels = ({ data, info }: { data: Buffer; info: { width: number; height: number; channels: number } }): RawPixels => ({ data, width: info.width, height: info.height, channels: info.channels });
+
+async function rawOf(input: string | Buffer, op?: (s: Sharp) => Sharp): Promise<RawPixels> {
   let s = sharp(input).rotate();
   if (op) s = op(s);
-  const { data, info } = await s.removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data, info };
+  return pixels(await s.removeAlpha().raw().toBuffer({ resolveWithObject: true }));
 }
 
 /** The found boxes that are not on a hanging price sign (neither tag nor not-tag: generator.py). */
@@ -61,7 +63,7 @@ describe('price-tag detector', () => {
 
   it('finds the tags of a generated shelf, in the photo pixels, best first', async () => {
     const raw = await rawOf(shelfJpg);
-    expect([raw.info.width, raw.info.height]).toEqual([scene.width, scene.height]);
+    expect([raw.width, raw.height]).toEqual([scene.width, scene.height]);
     const boxes = await detectPriceTags(raw);
     const { recall, precision } = recallPrecision(scene.tags, offSigns(boxes), IOU);
     expect(recall).toBeGreaterThanOrEqual(MIN_RECALL);
@@ -81,7 +83,7 @@ describe('price-tag detector', () => {
     // Stored turned 90 degrees anticlockwise with orientation 6: decoded and rotated, it is the scene again.
     const turned = await sharp(shelfJpg).rotate(-90).withMetadata({ orientation: 6 }).jpeg({ quality: 95 }).toBuffer();
     const raw = await rawOf(turned);
-    expect([raw.info.width, raw.info.height]).toEqual([scene.width, scene.height]);
+    expect([raw.width, raw.height]).toEqual([scene.width, scene.height]);
     const { recall } = recallPrecision(scene.tags, offSigns(await detectPriceTags(raw)), IOU);
     expect(recall).toBeGreaterThanOrEqual(MIN_RECALL);
   });
@@ -99,11 +101,11 @@ describe('price-tag detector', () => {
     const rgb = await detectPriceTags(await rawOf(shelfJpg));
     const { data, info } = await sharp(shelfJpg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     expect(info.channels).toBe(4);
-    const rgba = await detectPriceTags({ data, info });
+    const rgba = await detectPriceTags(pixels({ data, info }));
     expect(rgba).toEqual(rgb);
     const grey = await sharp(shelfJpg).greyscale().raw().toBuffer({ resolveWithObject: true });
     expect(grey.info.channels).toBe(1);
-    expect(Array.isArray(await detectPriceTags(grey))).toBe(true);
+    expect(Array.isArray(await detectPriceTags(pixels(grey)))).toBe(true);
   });
 
   it('finds no tags where there is no shelf', async () => {
@@ -118,10 +120,10 @@ describe('price-tag detector', () => {
       ])
       .raw()
       .toBuffer({ resolveWithObject: true });
-    expect(await detectPriceTags(wall)).toEqual([]);
+    expect(await detectPriceTags(pixels(wall))).toEqual([]);
     const noise = Buffer.alloc(640 * 480 * 3);
     for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
-    expect((await detectPriceTags({ data: noise, info: { width: 640, height: 480, channels: 3 } })).length).toBeLessThanOrEqual(2);
+    expect((await detectPriceTags({ data: noise, width: 640, height: 480, channels: 3 })).length).toBeLessThanOrEqual(2);
   });
 
   it('loads a model of its own for the analyser (an installed one), finding what the shared one finds', async () => {
@@ -129,7 +131,7 @@ describe('price-tag detector', () => {
     const own = await createPriceTagDetector({ modelPath: priceTagModelPath() });
     try {
       expect(await own.detect(raw)).toEqual(await detectPriceTags(raw));
-      await expect(own.detect({ data: Buffer.alloc(10), info: { width: 8, height: 6, channels: 3 } })).rejects.toThrow(DetectorInputError);
+      await expect(own.detect({ data: Buffer.alloc(10), width: 8, height: 6, channels: 3 })).rejects.toThrow(DetectorInputError);
     } finally {
       await own.close();
     }
@@ -137,10 +139,10 @@ describe('price-tag detector', () => {
   });
 
   it('handles tiny images and refuses malformed pixels with a clear error', async () => {
-    expect(await detectPriceTags({ data: Buffer.alloc(8 * 6 * 3, 200), info: { width: 8, height: 6, channels: 3 } })).toEqual([]);
-    await expect(detectPriceTags({ data: Buffer.alloc(10), info: { width: 8, height: 6, channels: 3 } })).rejects.toThrow(DetectorInputError);
-    await expect(detectPriceTags({ data: Buffer.alloc(0), info: { width: 0, height: 0, channels: 3 } })).rejects.toThrow(/size 0x0/);
-    await expect(detectPriceTags({ data: Buffer.alloc(8 * 6 * 5), info: { width: 8, height: 6, channels: 5 } })).rejects.toThrow(/5 channels/);
+    expect(await detectPriceTags({ data: Buffer.alloc(8 * 6 * 3, 200), width: 8, height: 6, channels: 3 })).toEqual([]);
+    await expect(detectPriceTags({ data: Buffer.alloc(10), width: 8, height: 6, channels: 3 })).rejects.toThrow(DetectorInputError);
+    await expect(detectPriceTags({ data: Buffer.alloc(0), width: 0, height: 0, channels: 3 })).rejects.toThrow(/size 0x0/);
+    await expect(detectPriceTags({ data: Buffer.alloc(8 * 6 * 5), width: 8, height: 6, channels: 5 })).rejects.toThrow(/5 channels/);
     // and keeps working after them
     expect((await detectPriceTags(await rawOf(shelfJpg))).length).toBeGreaterThan(0);
   });

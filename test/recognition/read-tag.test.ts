@@ -4,7 +4,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { RawPixels } from '../../main/server/recognition/identification/image-input.js';
+import type { RawPixels } from '../../main/server/recognition/raw-pixels.js';
 import { readEan } from '../../main/server/recognition/prices/ean.js';
 import { joinSmallCents, readTags } from '../../main/server/recognition/prices/read-tag.js';
 import { readTag } from '../../main/server/recognition/prices/price-text.js';

@@ -9,7 +9,7 @@ import { identifyCrops } from './identification/identify-crops.js';
 import { lookBelow } from './identification/look-below.js';
 import { secondLook } from './identification/second-look.js';
 import type { Identifier } from './identification/identifier.js';
-import { cropRaw, type RawPixels } from './identification/image-input.js';
+import { cropRaw, type RawPixels } from './raw-pixels.js';
 import type { IdentifyPool } from './identification/pool.js';
 import { groupIntoShelves, type Box } from './shelves.js';
 import { checkLookAlikesByText } from './text/pack-text.js';

@@ -16,7 +16,7 @@ import type { ProductDescriptor } from '../identification/describe.js';
 import { activeEmbedderPath } from '../identification/embedding.js';
 import type { CropIdentity } from '../identification/identify-crops.js';
 import type { Identifier } from '../identification/identifier.js';
-import type { RawPixels, Rect } from '../identification/image-input.js';
+import type { RawPixels, Rect } from '../raw-pixels.js';
 import type { Panorama, PanoramaHints } from '../panorama.js';
 import type { SceneImage } from '../pipeline.js';
 import { DetectorLoadError, SceneAnalyzer, TagModelLoadError, type AnalyzeOptions, type Analyzer, type AnalyzerSettings } from './scene-analyzer.js';

@@ -10,7 +10,7 @@ import { describeReference, type ProductDescriptor } from '../identification/des
 import { loadEmbedder, setEmbedderThreads, setShippedEmbedder } from '../identification/embedding.js';
 import { identifyCrops, type CropIdentity } from '../identification/identify-crops.js';
 import type { Identifier } from '../identification/identifier.js';
-import type { RawPixels, Rect } from '../identification/image-input.js';
+import type { RawPixels, Rect } from '../raw-pixels.js';
 import { IdentifyPool } from '../identification/pool.js';
 import { stitchPanorama, type Panorama, type PanoramaHints } from '../panorama.js';
 import { analyzeScene, type SceneImage } from '../pipeline.js';

@@ -3,7 +3,7 @@ import type { SceneAnalysis } from '../analysis.js';
 import type { CatalogMessage } from '../identification/catalog-copy.js';
 import type { ProductDescriptor } from '../identification/describe.js';
 import type { CropIdentity } from '../identification/identify-crops.js';
-import type { RawPixels, Rect } from '../identification/image-input.js';
+import type { RawPixels, Rect } from '../raw-pixels.js';
 import type { Panorama, PanoramaHints } from '../panorama.js';
 import type { SceneImage } from '../pipeline.js';
 import type { AnalyzerSettings } from './scene-analyzer.js';

@@ -33,7 +33,7 @@ import { prepare, render, type DetectorInput, type Prepared } from './preprocess
 import { averageWithMirror, mirrorTensor } from './test-time.js';
 
 export type { Box } from './decode.js';
-export { DetectorInputError, type DetectorInput, type RawImage } from './preprocess.js';
+export { DetectorInputError, type DetectorInput } from './preprocess.js';
 export { defaultModelPath } from './model-path.js';
 
 export type DetectorOptions = {

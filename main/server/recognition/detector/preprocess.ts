@@ -4,9 +4,9 @@
 // detector's zoomed pass over a photo of very small products enlarges, through `render`). The
 // network needs sides that are multiples of 32, so the resized image is padded at the right and bottom.
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import type { RawPixels } from '../raw-pixels.js';
 
-export type RawImage = { data: Buffer | Uint8Array; width: number; height: number; channels: 1 | 2 | 3 | 4 };
-export type DetectorInput = Buffer | string | RawImage;
+export type DetectorInput = Buffer | string | RawPixels;
 
 export type Prepared = {
   /** NCHW float32 RGB 0..255, padded */
@@ -32,8 +32,22 @@ const MAX_INPUT_PIXELS = 268_402_689;
 function open(input: DetectorInput): Sharp {
   const opts: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' };
   if (typeof input === 'string' || Buffer.isBuffer(input)) return sharp(input, opts);
-  const { data, width, height, channels } = input;
+  const { width, height, channels } = rawShape(input);
+  const { data } = input;
   return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { ...opts, raw: { width, height, channels } });
+}
+
+/** Raw pixels' shape as sharp takes it, or an error saying what is wrong with them (inputError words it). */
+function rawShape(raw: RawPixels): { width: number; height: number; channels: 1 | 2 | 3 | 4 } {
+  const width = raw?.width;
+  const height = raw?.height;
+  const channels = raw?.channels;
+  // A Buffer is a Uint8Array; callers outside TypeScript may pass anything.
+  if (!((raw?.data as unknown) instanceof Uint8Array)) throw new Error('no pixel data');
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) throw new Error(`size ${width}x${height}`);
+  if (!(channels === 1 || channels === 2 || channels === 3 || channels === 4)) throw new Error(`${channels} channels`);
+  if (raw.data.length !== width * height * channels) throw new Error(`${raw.data.length} bytes for ${width}x${height}x${channels}`);
+  return { width, height, channels };
 }
 
 export async function prepare(input: DetectorInput, inputSize: number): Promise<Prepared> {

@@ -3,7 +3,7 @@
 // brand share their logo and print layout but not their colour patches (Special K Classic's blue side
 // against Cioccolato Fondente's brown one), which the embedding and the local features barely see.
 // Compared only between the few candidates that appearance leaves close (identifier.ts).
-import type { RawPixels } from './image-input.js';
+import type { RawPixels } from '../raw-pixels.js';
 
 export const COLOUR_COLUMNS = 4;
 export const COLOUR_ROWS = 6;

@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { COLOUR_LEN, colourLayout } from './colour-layout.js';
 import { EMBED_DIM, EMBED_SIDE, embed, embedderVersion, embeddingInput } from './embedding.js';
 import { DESCRIPTOR_SIZE, GLOBAL_LEN, globalDescriptor } from './global-descriptor.js';
-import { openImage, type ImageInput, type Rect } from './image-input.js';
+import { openImage, type ImageInput } from './image-input.js';
+import type { Rect } from '../raw-pixels.js';
 import { LOCAL_SIDE, localFeatures, QUERY_FEATURES, type LocalFeatures } from './local-features.js';
 
 export interface ProductDescriptor {

@@ -4,7 +4,8 @@
 // identification mainly ranks by; the classic descriptors and local features refine it.
 import * as ort from 'onnxruntime-node';
 import { findModelFile, modelDigest, modelVersion, modelVersionAsync } from '../model-files.js';
-import { openImage, type ImageInput, type Rect } from './image-input.js';
+import { openImage, type ImageInput } from './image-input.js';
+import type { Rect } from '../raw-pixels.js';
 
 export const EMBED_MODEL_FILE = 'product-embedder.onnx';
 export const EMBED_SIDE = 96;

@@ -6,7 +6,7 @@
 //  - a spatial colour layout (mean colour of a 4x4 grid, mean-centred), which tells apart packs
 //    with the same colours in a different arrangement;
 //  - gradient-orientation histograms over a 4x4 grid (a small HOG), which captures print and shape.
-import type { RawPixels } from './image-input.js';
+import type { RawPixels } from '../raw-pixels.js';
 
 export const DESCRIPTOR_SIZE = 64; // the side the image is resampled to
 const HUE_BINS = 12;

@@ -10,7 +10,7 @@
 import { appearanceSimilarity, type Appearance } from './appearance.js';
 import { describeQueryRuns, type PackView, type ProductQuery } from './describe.js';
 import type { Identification, Identifier } from './identifier.js';
-import type { RawPixels } from './image-input.js';
+import type { RawPixels } from '../raw-pixels.js';
 
 // Two crops of one product are about 0.93 alike, two different SKUs at most about 0.74 (identifier.ts).
 const REPEAT_SIMILARITY = 0.93;

@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { CatalogCopy, type CatalogMessage } from './catalog-copy.js';
 import { queryLocalFeatures, type PackView } from './describe.js';
 import { cropIdentity, type CropIdentity } from './identify-crops.js';
-import type { RawPixels } from './image-input.js';
+import type { RawPixels } from '../raw-pixels.js';
 
 export type PoolRequest = {
   task: number;

@@ -4,7 +4,7 @@
 // cannot confirm.
 import { loadOpenCv, type OpenCv } from '../opencv.js';
 import { ratioMatches } from './hamming.js';
-import type { RawPixels } from './image-input.js';
+import type { RawPixels } from '../raw-pixels.js';
 
 export const LOCAL_SIDE = 320; // longest side of the grey image features are taken from
 /** Keypoints kept per reference image; a query keeps fewer (matching cost is their product). */

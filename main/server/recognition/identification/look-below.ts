@@ -10,7 +10,7 @@ import { visiblePart } from './cut-by-frame.js';
 import { describeQuery } from './describe.js';
 import { cropIdentity, type CropIdentity } from './identify-crops.js';
 import type { Identifier } from './identifier.js';
-import type { RawPixels } from './image-input.js';
+import type { RawPixels } from '../raw-pixels.js';
 
 /** The box is extended down by this fraction of its height (less where another box or the photo's edge comes first)... */
 export const EXTEND_BY = 0.7;

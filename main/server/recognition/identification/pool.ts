@@ -14,7 +14,7 @@ import type { PackView } from './describe.js';
 import type { CropIdentity, IdentifyHelpers } from './identify-crops.js';
 import type { PoolReply, PoolRequest } from './identify-worker.js';
 import type { Identifier } from './identifier.js';
-import type { RawPixels } from './image-input.js';
+import type { RawPixels } from '../raw-pixels.js';
 
 const WORKER_URL = new URL('./identify-worker.js', import.meta.url);
 

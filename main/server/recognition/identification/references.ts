@@ -12,7 +12,7 @@ import { CorruptPhotoError, localUploadFile, type PhotoBucket } from '../../doma
 import { decodeDescriptor, encodeDescriptor, type ProductDescriptor } from './describe.js';
 import { embedderVersion } from './embedding.js';
 import { Identifier, PIPELINE_IDENTIFIER } from './identifier.js';
-import type { Rect } from './image-input.js';
+import type { Rect } from '../raw-pixels.js';
 
 export interface SkuImageRecord {
   id: string;

@@ -10,7 +10,7 @@ import type { Box } from '../shelves.js';
 import { CUT_MARGIN, visiblePart } from './cut-by-frame.js';
 import { identifyCrops, type CropIdentity, type IdentifyHelpers } from './identify-crops.js';
 import type { Identifier } from './identifier.js';
-import { cropRaw, type RawPixels } from './image-input.js';
+import { cropRaw, type RawPixels } from '../raw-pixels.js';
 
 /** The margin around the box, a share of its width and height on each side. */
 export const SECOND_LOOK_MARGIN = 0.1;

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 import { prepareZXingModule, readBarcodes, type ReaderOptions } from 'zxing-wasm/reader';
 
-import { cropRaw, type RawPixels, type Rect } from '../identification/image-input.js';
+import { cropRaw, type RawPixels, type Rect } from '../raw-pixels.js';
 
 let loading: Promise<unknown> | undefined;
 

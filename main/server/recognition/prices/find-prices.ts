@@ -2,7 +2,7 @@
 // (OCR and barcode, read-tag.ts) and link each to the facing it prices (link.ts). Bounded: at most
 // `maxTags` tags are read per photo (the detector's surest first); the rest are reported, unread.
 import type { PriceTagFound, ProductFound } from '../analysis.js';
-import type { RawPixels } from '../identification/image-input.js';
+import type { RawPixels } from '../raw-pixels.js';
 import type { Box } from '../shelves.js';
 import { linkTags } from './link.js';
 import { readTags } from './read-tag.js';
@@ -14,7 +14,7 @@ export interface TagBox extends Box {
 /** What the pipeline needs to find prices on a photo. */
 export interface PriceParts {
   /** The tag detector (recognition/prices/tag-detector.ts in the server). */
-  detect(raw: { data: Buffer; info: { width: number; height: number; channels: number } }): Promise<TagBox[]>;
+  detect(raw: RawPixels): Promise<TagBox[]>;
   /** At most this many tags are read per photo (default 40). */
   maxTags?: number;
   /** Look for EAN barcodes on the tags (default true). */
@@ -28,8 +28,7 @@ export interface PriceParts {
 const DEFAULT_MAX_TAGS = 40;
 
 export async function findPrices(raw: RawPixels, products: readonly ProductFound[], parts: PriceParts): Promise<PriceTagFound[]> {
-  const data = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
-  const found = await parts.detect({ data, info: { width: raw.width, height: raw.height, channels: raw.channels } });
+  const found = await parts.detect(raw);
   const max = parts.maxTags ?? DEFAULT_MAX_TAGS;
   const order = found.map((_, i) => i).sort((a, b) => found[b].score - found[a].score);
   const read = new Set(order.slice(0, max));

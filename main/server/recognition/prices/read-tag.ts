@@ -3,7 +3,7 @@
 // (price-text.ts); and the EAN its barcode prints, when it has one (ean.ts). A tag whose text does
 // not parse is unreadable with the reason, never a guessed price.
 import type { Box } from '../shelves.js';
-import type { RawPixels, Rect } from '../identification/image-input.js';
+import type { RawPixels, Rect } from '../raw-pixels.js';
 import { readLinesAt, readTexts, type OcrBox, type OcrLine } from '../text/ocr.js';
 import { readEan } from './ean.js';
 import { readTag, type TagLine, type TagReading } from './price-text.js';

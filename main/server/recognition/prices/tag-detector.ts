@@ -5,21 +5,20 @@
  * interface (image -> heatmap, size, offset), so it runs through the same preprocessing, peak decoding and
  * NMS (../detector/).
  *
- *   const tags = await detectPriceTags({ data, info: { width, height, channels } });
+ *   const tags = await detectPriceTags({ data, width, height, channels });
  *
  * `raw` is the photo's pixels after its EXIF orientation, as the pipeline decodes them for the product
  * detector; boxes `{ x1, y1, x2, y2, score }` are in those pixels, best first. The model is loaded on the
  * first call (one session per process, its calls run one at a time); `closePriceTagDetector` releases it.
  */
-import { createDetector, DetectorInputError, type Box, type Detector } from '../detector/index.js';
+import { createDetector, type Box, type Detector } from '../detector/index.js';
+import type { RawPixels } from '../raw-pixels.js';
 import { findModelFile } from '../model-files.js';
 
 export const PRICE_TAG_MODEL_FILE = 'price-tag-detector.onnx';
 
 export type PriceTagBox = Box;
 
-/** Raw pixels as sharp's `.raw().toBuffer({ resolveWithObject: true })` gives them. */
-export type RawPhoto = { data: Buffer; info: { width: number; height: number; channels: number } };
 
 export type PriceTagDetectorOptions = {
   /** another model file (default: models/price-tag-detector.onnx) */
@@ -42,7 +41,7 @@ let loading: Promise<Detector> | null = null;
 
 /** A loaded tag model: the analyser holds one per model file in use (an installed one, recognition/model-store.ts). */
 export interface PriceTagDetector {
-  detect(raw: RawPhoto): Promise<PriceTagBox[]>;
+  detect(raw: RawPixels): Promise<PriceTagBox[]>;
   close(): Promise<void>;
 }
 
@@ -95,35 +94,14 @@ function detector(): Promise<Detector> {
   return loading;
 }
 
-export async function detectPriceTags(raw: RawPhoto): Promise<PriceTagBox[]> {
-  checkRaw(raw);
+export async function detectPriceTags(raw: RawPixels): Promise<PriceTagBox[]> {
   return detectWith(await detector(), raw);
 }
 
-async function detectWith(d: Detector, raw: RawPhoto): Promise<PriceTagBox[]> {
-  const { width, height, channels } = checkRaw(raw);
-  const { boxes } = await d.detect({ data: raw.data, width, height, channels });
+/** The detector checks the pixels (DetectorInputError saying what is wrong with them). */
+async function detectWith(d: Detector, raw: RawPixels): Promise<PriceTagBox[]> {
+  const { boxes } = await d.detect(raw);
   return boxes;
-}
-
-/** The photo's size, or DetectorInputError saying what is wrong with it. */
-function checkRaw(raw: RawPhoto): { width: number; height: number; channels: 1 | 2 | 3 | 4 } {
-  const info = raw?.info;
-  const width = info?.width;
-  const height = info?.height;
-  const channels = info?.channels;
-  // A Buffer is a Uint8Array; callers outside TypeScript may pass anything.
-  if (!((raw?.data as unknown) instanceof Uint8Array)) throw new DetectorInputError('cannot read raw image: no pixel data');
-  if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) {
-    throw new DetectorInputError(`cannot read raw image: size ${width}x${height}`);
-  }
-  if (!(channels === 1 || channels === 2 || channels === 3 || channels === 4)) {
-    throw new DetectorInputError(`cannot read raw image: ${channels} channels`);
-  }
-  if (raw.data.length !== width * height * channels) {
-    throw new DetectorInputError(`cannot read raw image: ${raw.data.length} bytes for ${width}x${height}x${channels}`);
-  }
-  return { width, height, channels };
 }
 
 /** Releases the model's session (the next detectPriceTags loads it again). */

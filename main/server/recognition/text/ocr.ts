@@ -17,7 +17,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 
-import { cropRaw, type RawPixels, type Rect } from '../identification/image-input.js';
+import { cropRaw, type RawPixels, type Rect } from '../raw-pixels.js';
 import { loadOpenCv, type OpenCv } from '../opencv.js';
 
 export interface OcrBox {

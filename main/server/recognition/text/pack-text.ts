@@ -8,7 +8,7 @@
 // Reading costs ~50-100 ms a crop on one core, so only those crops are read, the closest calls first
 // and at most MAX_CROPS of them per photo.
 import type { CropIdentity } from '../identification/identify-crops.js';
-import type { RawPixels } from '../identification/image-input.js';
+import type { RawPixels } from '../raw-pixels.js';
 import { readTexts } from './ocr.js';
 
 /** An SKU's name (its siblings share a word of it) and its name with its attributes' values (what the pack may print). */
