@@ -259,20 +259,7 @@ async function detectLines(models: Models, image: RawPixels, options: OcrOptions
   scale = Math.min(scale, maxSide / Math.max(image.width, image.height));
   const W = Math.max(32, Math.round((image.width * scale) / 32) * 32);
   const H = Math.max(32, Math.round((image.height * scale) / 32) * 32);
-  const resized = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
-    raw: { width: image.width, height: image.height, channels: 3 },
-  })
-    .resize(W, H, { fit: 'fill', kernel: 'linear' })
-    .raw()
-    .toBuffer();
-  // NormalizeImage as PaddleOCR applies it: to the BGR image cv2 reads, ImageNet's means in that order.
-  const mean = [0.485, 0.456, 0.406];
-  const std = [0.229, 0.224, 0.225];
-  const plane = W * H;
-  const input = new Float32Array(3 * plane);
-  for (let p = 0; p < plane; p++) {
-    for (let c = 0; c < 3; c++) input[c * plane + p] = (resized[p * 3 + (2 - c)] / 255 - mean[c]) / std[c];
-  }
+  const input = await detectorInput(image, W, H);
   const result = await serial(() => models.det.run({ [models.det.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, H, W]) }));
   const prob = result[models.det.outputNames[0]].data as Float32Array;
   return boxesFromMap(models.cv, prob, W, H).map((q) => ({
@@ -280,6 +267,67 @@ async function detectLines(models: Models, image: RawPixels, options: OcrOptions
     length: (q.length * image.width) / W,
     thickness: (q.thickness * image.height) / H,
   }));
+}
+
+// NormalizeImage as PaddleOCR applies it: to the BGR image cv2 reads, ImageNet's means in that order.
+const DET_MEAN = [0.485, 0.456, 0.406];
+const DET_STD = [0.229, 0.224, 0.225];
+
+/**
+ * The detector's input: the image resized to W x H, normalised, as a BGR plane per channel. An image
+ * enlarged (or shrunk by at most a tenth, the rounding to 32: a tag's crop) is sampled bilinearly here,
+ * in one pass: a call to sharp per crop cost about 2 ms of CPU, as much as the rest of a crop's pre- and
+ * post-processing (bench/prices.bench.mjs). A larger reduction (a pack's label) goes through sharp's
+ * linear kernel, which averages every source pixel where bilinear sampling would skip some.
+ */
+export async function detectorInput(image: RawPixels, W: number, H: number): Promise<Float32Array> {
+  const plane = W * H;
+  const input = new Float32Array(3 * plane);
+  const { width, height, data } = image;
+  if (W < 0.9 * width || H < 0.9 * height) {
+    const resized = await sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 3 } })
+      .resize(W, H, { fit: 'fill', kernel: 'linear' })
+      .raw()
+      .toBuffer();
+    for (let p = 0; p < plane; p++) {
+      for (let c = 0; c < 3; c++) input[c * plane + p] = (resized[p * 3 + (2 - c)] / 255 - DET_MEAN[c]) / DET_STD[c];
+    }
+    return input;
+  }
+  // Sampled where sharp's (libvips') linear enlargement samples, x * width / W - 0.5, so the detector
+  // sees what it saw when tuned: each output column's two source columns and weight.
+  const x0s = new Int32Array(W);
+  const x1s = new Int32Array(W);
+  const fxs = new Float32Array(W);
+  for (let x = 0; x < W; x++) {
+    const sx = Math.min(width - 1, Math.max(0, (x * width) / W - 0.5));
+    x0s[x] = Math.floor(sx) * 3;
+    x1s[x] = Math.min(width - 1, Math.floor(sx) + 1) * 3;
+    fxs[x] = sx - Math.floor(sx);
+  }
+  const scale = DET_STD.map((s) => 1 / (255 * s));
+  const offset = DET_MEAN.map((m, c) => -m / DET_STD[c]);
+  for (let y = 0; y < H; y++) {
+    const sy = Math.min(height - 1, Math.max(0, (y * height) / H - 0.5));
+    const r0 = Math.floor(sy) * width * 3;
+    const r1 = Math.min(height - 1, Math.floor(sy) + 1) * width * 3;
+    const fy = sy - Math.floor(sy);
+    for (let x = 0; x < W; x++) {
+      const a = r0 + x0s[x];
+      const b = r0 + x1s[x];
+      const d = r1 + x0s[x];
+      const e = r1 + x1s[x];
+      const fx = fxs[x];
+      const p = y * W + x;
+      for (let c = 0; c < 3; c++) {
+        const top = data[a + c] + (data[b + c] - data[a + c]) * fx;
+        const bottom = data[d + c] + (data[e + c] - data[d + c]) * fx;
+        // Channel c of the RGB source is plane 2 - c of the BGR input.
+        input[(2 - c) * plane + p] = (top + (bottom - top) * fy) * scale[2 - c] + offset[2 - c];
+      }
+    }
+  }
+  return input;
 }
 
 /** DBPostProcess: the contours of the thresholded probability map, scored, grown by the unclip ratio. */
