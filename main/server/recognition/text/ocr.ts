@@ -322,8 +322,9 @@ export async function detectorInput(image: RawPixels, W: number, H: number): Pro
       for (let c = 0; c < 3; c++) {
         const top = data[a + c] + (data[b + c] - data[a + c]) * fx;
         const bottom = data[d + c] + (data[e + c] - data[d + c]) * fx;
-        // Channel c of the RGB source is plane 2 - c of the BGR input.
-        input[(2 - c) * plane + p] = (top + (bottom - top) * fy) * scale[2 - c] + offset[2 - c];
+        // Rounded to a grey level as sharp's 8-bit output was (99.5 % of values then equal): the
+        // detector's lines are not moved by the change. Channel c of the RGB source is plane 2 - c of the BGR input.
+        input[(2 - c) * plane + p] = Math.round(top + (bottom - top) * fy) * scale[2 - c] + offset[2 - c];
       }
     }
   }
