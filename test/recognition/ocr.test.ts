@@ -3,7 +3,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { readText, readTexts } from '../../main/server/recognition/text/ocr.js';
+import { detectorInput, readText, readTexts } from '../../main/server/recognition/text/ocr.js';
 import type { RawPixels } from '../../main/server/recognition/raw-pixels.js';
 import { DATA } from './fixtures.js';
 
@@ -51,6 +51,32 @@ describe('reading text', () => {
     // Words far apart on one row may come as one line or two, in reading order either way.
     expect(a.map((l) => l.text).join(' ')).toBe('SALE 3.99');
     expect(b.map((l) => l.text)).toEqual(['0.89']);
+  });
+
+  it("builds the detector's input of an enlarged crop as sharp's resize would, channels in BGR order", async () => {
+    // A tag-sized crop with coloured print, enlarged about 2.7 times (as a tag's crop is for the detector).
+    const raw = await render(label(70, 36, text(4, 26, 20, '4.99', 'fill="#d02010" font-weight="bold"') + '<rect x="50" y="4" width="16" height="8" fill="#1040c0"/>', '#f4e040'));
+    const W = 192;
+    const H = 96;
+    const input = await detectorInput(raw, W, H);
+    const resized = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 3 } }).resize(W, H, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
+    const mean = [0.485, 0.456, 0.406];
+    const std = [0.229, 0.224, 0.225];
+    let worst = 0;
+    let sum = 0;
+    for (let p = 0; p < W * H; p++) {
+      for (let c = 0; c < 3; c++) {
+        // Plane c is the BGR image's channel c: RGB channel 2 - c, back in grey levels.
+        const level = (input[c * W * H + p] * std[c] + mean[c]) * 255;
+        const diff = Math.abs(level - resized[p * 3 + (2 - c)]);
+        worst = Math.max(worst, diff);
+        sum += diff;
+      }
+    }
+    // The same samples, to a grey level (both round to 8 bits, but for a few ties); sampling half a pixel
+    // off, or RGB order, is several grey levels off on average.
+    expect(sum / (3 * W * H)).toBeLessThan(0.02);
+    expect(worst).toBeLessThan(1.01);
   });
 
   it('finds nothing on a blank image', async () => {
