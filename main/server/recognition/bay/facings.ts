@@ -9,7 +9,7 @@
 import type { ProductFound, SceneAnalysis } from '../analysis.js';
 import { groupIntoShelves } from '../shelves.js';
 import { iou } from '../detector/nms.js';
-import { apply, area, intersection, invert, mapBox, type Box, type H } from './homography.js';
+import { area, intersection, invert, mapBox, type Box, type H } from './homography.js';
 import { CUT_FLOOR, CUT_MARGIN } from '../identification/cut-by-frame.js';
 
 /** One photo's box a facing was seen as. */
@@ -215,9 +215,10 @@ function seenBetterElsewhere(views: readonly Item[], frames: readonly { image: s
   const v = views[0];
   return frames.some((f) => {
     if (f.image === v.image) return false;
-    const corners = [apply(f.back, v.bay.x1, v.bay.y1), apply(f.back, v.bay.x2, v.bay.y1), apply(f.back, v.bay.x1, v.bay.y2), apply(f.back, v.bay.x2, v.bay.y2)];
+    // Its box in that photo's pixels (the corners' bounds: all four inside when the bounds are).
+    const b = mapBox(f.back, v.bay);
     const mx = f.width * SEEN_WHOLE, my = f.height * SEEN_WHOLE;
-    return corners.every((c) => c !== null && c.x >= mx && c.y >= my && c.x <= f.width - mx && c.y <= f.height - my);
+    return b !== null && b.x1 >= mx && b.y1 >= my && b.x2 <= f.width - mx && b.y2 <= f.height - my;
   });
 }
 
