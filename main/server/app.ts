@@ -97,9 +97,12 @@ export async function buildApp({ db, readDb = db, config: given, changeStamp = (
   // take turns from them (under a load that starts as the server listens, they made its first
   // seconds slower: docs/api.md, "Cold start").
   let apiAsked = false;
-  app.server.on('request', (request: { url?: string }) => {
-    if (!apiAsked && request.url?.startsWith('/api/')) apiAsked = true;
-  });
+  const onRequest = (request: { url?: string }) => {
+    if (!request.url?.startsWith('/api/')) return;
+    apiAsked = true;
+    app.server.off('request', onRequest);
+  };
+  app.server.on('request', onRequest);
   app.warmUp('requests', () => app.warmUpRequests({ requests: WARM_UP_REQUESTS, stop: () => apiAsked }));
   app.warmUp('schemas', () => schemas.compileAll({ idle: () => performance.now() - lastRequest > SCHEMAS_IDLE_MS, signal: closing.signal }));
   return app;

@@ -24,6 +24,8 @@ declare module 'fastify' {
     warmedUp(): Promise<WarmUpRun[]>;
     /** A list the screens open on, for `warmUpRequests`: its URL (prefix included) and its first ordering. */
     warmUpList(list: WarmUpList): void;
+    /** Sends the registered lists' pages and records through the request path (see the top of the file). */
+    warmUpRequests(options?: WarmUpRequestOptions): Promise<WarmUpRequestsRun>;
   }
 }
 
@@ -105,13 +107,6 @@ export interface WarmUpRequestsRun {
   /** Requests sent, and those answered other than 200 (a list that is not there, a key refused). */
   sent: number;
   failed: number;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Sends the registered lists' pages and records through the request path (see the top of the file). */
-    warmUpRequests(options?: WarmUpRequestOptions): Promise<WarmUpRequestsRun>;
-  }
 }
 
 async function warmUpRequests(app: FastifyInstance, lists: readonly WarmUpList[], { requests = WARM_UP_REQUESTS, stop = () => false }: WarmUpRequestOptions): Promise<WarmUpRequestsRun> {
