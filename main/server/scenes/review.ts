@@ -23,7 +23,7 @@ import { recomputeReports } from './recompute-reports.js';
 import { withPriceReview } from './price-corrections.js';
 import { learnFromCorrection } from './learn.js';
 import { groupIntoShelves } from '../recognition/shelves.js';
-import { sceneFacings } from '../recognition/bay/facings.js';
+import { mergeScene } from '../recognition/bay/facings.js';
 import {
   annotationsOfScene,
   arrivedFromElsewhere,
@@ -94,6 +94,8 @@ export interface ReviewBay {
   height: number;
   photos: { image: string; joined: boolean; transform: number[] | null; message: string | null }[];
   facings: { x: number; y: number; w: number; h: number; sku_id: string | null; counted: BoxRef; views: BoxRef[] }[];
+  /** Boxes no facing counts (bay/facings.ts: cut by the photo's edge, the place seen whole elsewhere, empty). */
+  passed: BoxRef[];
 }
 
 export interface SceneAnnotations {
@@ -218,11 +220,13 @@ export function reviewBay(analysis: SceneAnalysis, images: readonly ImageAnnotat
     })),
   };
   const ref = (v: { image: string; index: number }): BoxRef => ({ image: v.image, box: byImage.get(v.image)![v.index].id });
+  const { facings, passed } = mergeScene(boxed);
   return {
     width: bay.width,
     height: bay.height,
     photos: bay.photos.map((p) => ({ image: p.image, joined: p.joined, transform: p.transform, message: p.message })),
-    facings: sceneFacings(boxed)
+    passed: passed.map(ref),
+    facings: facings
       .filter((f) => f.in_bay)
       .map((f) => ({ x: r1((f.x1 + f.x2) / 2), y: r1((f.y1 + f.y2) / 2), w: r1(f.x2 - f.x1), h: r1(f.y2 - f.y1), sku_id: f.sku_id, counted: ref(f.views[0]), views: f.views.map(ref) })),
   };

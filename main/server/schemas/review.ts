@@ -79,6 +79,9 @@ export const ReviewBay = Type.Object(
       }),
     ),
     facings: Type.Array(ReviewBayFacing),
+    passed: Type.Array(BoxRef, {
+      description: "boxes no facing counts: cut by their photo's edge where another photo shows the place whole with no product (a box the reviewer changes counts again)",
+    }),
   },
   { description: "The bay the scene's photos were joined into, its facings merged from the boxes as saved: a correction of a facing goes to each of its views" },
 );

@@ -18,9 +18,10 @@ export function CorrectedCounts({
   const current = store((s) => s.current);
   const saved = store((s) => s.saved);
   const facingOf = store((s) => s.facingOf);
-  const counts = sceneCounts({ current, facingOf }, scene);
+  const bays = store((s) => s.bays);
+  const counts = sceneCounts({ current, facingOf, bays }, scene);
   const savedDoc = Object.fromEntries(Object.entries(current).map(([k, p]) => [k, { ...p, boxes: saved[k]?.boxes ?? [] }]));
-  const before = new Map(sceneCounts({ current, facingOf }, scene, savedDoc).map((c) => [c.sku_id, c.count]));
+  const before = new Map(sceneCounts({ current, facingOf, bays }, scene, savedDoc).map((c) => [c.sku_id, c.count]));
   return (
     <section aria-labelledby="review-counts-title">
       <h4 id="review-counts-title">Counts as corrected</h4>

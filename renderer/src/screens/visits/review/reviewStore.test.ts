@@ -16,7 +16,13 @@ const box = (id: string, x: number, y: number, sku: string | null): AnnotationBo
 });
 
 /** Scene b of two 200x100 photos joined into one bay, img2 160 px right of img1. */
-const twoPhotoBay = (boxes1: AnnotationBox[], boxes2: AnnotationBox[], facings: NonNullable<SceneAnnotations['bay']>['facings'], version2 = 0): SceneAnnotations => ({
+const twoPhotoBay = (
+  boxes1: AnnotationBox[],
+  boxes2: AnnotationBox[],
+  facings: NonNullable<SceneAnnotations['bay']>['facings'],
+  version2 = 0,
+  passed: NonNullable<SceneAnnotations['bay']>['passed'] = [],
+): SceneAnnotations => ({
   scene: 'b',
   visit: 'v',
   reviewed: false,
@@ -32,6 +38,7 @@ const twoPhotoBay = (boxes1: AnnotationBox[], boxes2: AnnotationBox[], facings: 
       { image: 'img2', joined: true, transform: [1, 0, 160, 0, 1, 0, 0, 0, 1], message: null },
     ],
     facings,
+    passed,
   },
 });
 
@@ -233,5 +240,21 @@ describe('review store', () => {
     expect(sceneCounts(s(), 'b')).toEqual([{ sku_id: null, count: 1 }]);
     s().relabel(photoKey('b', 'img1'), 'm0', 'fanta');
     expect(sceneCounts(s(), 'b')).toEqual([{ sku_id: 'fanta', count: 1 }]);
+  });
+
+  it("does not count a box the bay counts in no facing (cut by its photo's edge, the place empty in the other photo) until the reviewer changes it", () => {
+    // img1's m1 is cut by its right edge where img2 sees the place whole and found nothing (bay/facings.ts).
+    const bayScene = twoPhotoBay([box('m0', 100, 30, 'cola'), box('m1', 195, 30, 'cola')], [box('m0', 100, 30, 'fanta')], [
+      { x: 100, y: 30, w: 20, h: 40, sku_id: 'cola', counted: { image: 'img1', box: 'm0' }, views: [{ image: 'img1', box: 'm0' }] },
+      { x: 260, y: 30, w: 20, h: 40, sku_id: 'fanta', counted: { image: 'img2', box: 'm0' }, views: [{ image: 'img2', box: 'm0' }] },
+    ], 0, [{ image: 'img1', box: 'm1' }]);
+    const store = createReviewStore();
+    store.getState().load([bayScene]);
+    const s = () => store.getState();
+    // As FACING_COUNT counts the bay: one cola, one fanta.
+    expect(sceneCounts(s(), 'b')).toEqual([{ sku_id: 'cola', count: 1 }, { sku_id: 'fanta', count: 1 }]);
+    // The reviewer's box always counts (saved, it is theirs).
+    s().relabel(photoKey('b', 'img1'), 'm1', 'sprite');
+    expect(sceneCounts(s(), 'b')).toEqual([{ sku_id: 'cola', count: 1 }, { sku_id: 'fanta', count: 1 }, { sku_id: 'sprite', count: 1 }]);
   });
 });

@@ -132,18 +132,23 @@ export function viewsOf(state: Pick<ReviewState, 'facingOf' | 'current'>, photo:
 
 /** Whether the reviewer changed the box's SKU here (a drawn box counts as changed). */
 const relabelled = (b: EditBox) => b.origin === null || b.sku_id !== b.origin.sku_id || b.unknown_on_purpose !== b.origin.unknown_on_purpose;
+/** Changed here in any way: saved, it becomes the reviewer's box (scenes/review.ts), which the bay always counts. */
+const edited = (b: EditBox) => relabelled(b) || b.x !== b.origin!.x || b.y !== b.origin!.y || b.w !== b.origin!.w || b.h !== b.origin!.h;
 
 /**
  * Facings per SKU of a scene's boxes as corrected, each merged facing of its bay once, as FACING_COUNT
  * counts them: the server's SKU for the facing while none of its views is relabelled here (the bay may
- * name a facing its photos left unknown, on their agreement), else the relabelled view's.
+ * name a facing its photos left unknown, on their agreement), else the relabelled view's. A box the bay
+ * counts in no facing (its `passed`) counts once the reviewer changes it.
  */
-export function sceneCounts(state: Pick<ReviewState, 'facingOf' | 'current'>, scene: string, doc: ReviewDocument = state.current) {
+export function sceneCounts(state: Pick<ReviewState, 'facingOf' | 'current' | 'bays'>, scene: string, doc: ReviewDocument = state.current) {
   const skus: { sku_id: string | null }[] = [];
   const seen = new Set<BayFacing>();
+  const passed = new Set((state.bays[scene]?.passed ?? []).map((v) => acceptKey({ photo: photoKey(scene, v.image), box: v.box })));
   for (const [key, p] of Object.entries(doc)) {
     if (p.scene !== scene) continue;
     for (const b of p.boxes) {
+      if (passed.has(acceptKey({ photo: key, box: b.id })) && !edited(b)) continue;
       const facing = state.facingOf[acceptKey({ photo: key, box: b.id })];
       if (facing) {
         if (seen.has(facing)) continue;
