@@ -24,6 +24,7 @@ import { withPriceReview } from './price-corrections.js';
 import { learnFromCorrection } from './learn.js';
 import { groupIntoShelves } from '../recognition/shelves.js';
 import { mergeScene } from '../recognition/bay/facings.js';
+import type { ReviewBay } from '../schemas/review.js';
 import {
   annotationsOfScene,
   arrivedFromElsewhere,
@@ -83,20 +84,7 @@ export interface ImageAnnotations {
   boxes: StoredBox[];
 }
 
-interface BoxRef {
-  image: string;
-  box: string;
-}
-
-/** The bay of a scene as the review shows it: its facings merged from the boxes as saved. */
-export interface ReviewBay {
-  width: number;
-  height: number;
-  photos: { image: string; joined: boolean; transform: number[] | null; message: string | null }[];
-  facings: { x: number; y: number; w: number; h: number; sku_id: string | null; counted: BoxRef; views: BoxRef[] }[];
-  /** Boxes no facing counts (bay/facings.ts: cut by the photo's edge, the place seen whole elsewhere, empty). */
-  passed: BoxRef[];
-}
+type BoxRef = ReviewBay['passed'][number];
 
 export interface SceneAnnotations {
   scene: string;

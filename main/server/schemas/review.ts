@@ -1,7 +1,7 @@
 // Schemas of the review endpoints: a scene's annotations per photo, their replacement
 // guarded by a version, and the audit of corrections. Boxes use the REALOGRAM convention: x, y the
 // box centre, w, h its size, in the photo's displayed pixels.
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref } from './common.js';
 
 const Coordinate = Type.Number({ description: 'pixels of the photo as displayed (EXIF orientation applied)' });
@@ -85,6 +85,7 @@ export const ReviewBay = Type.Object(
   },
   { description: "The bay the scene's photos were joined into, its facings merged from the boxes as saved: a correction of a facing goes to each of its views" },
 );
+export type ReviewBay = Static<typeof ReviewBay>;
 
 export const SceneAnnotations = Type.Object({
   scene: Type.String(),
