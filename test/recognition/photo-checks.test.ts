@@ -253,6 +253,23 @@ describe('checks from the detector\'s boxes', () => {
     expect(judgeBoxes(stray, size, T, { left: false, right: false })).toEqual([]);
     expect(edgeRoom([], 1000, 80)).toBe(Infinity);
   });
+  it('says too close when a dense shelf\'s cut top row has only a few boxes, and passes two stray boxes out of line', () => {
+    const middle = { left: false, right: false };
+    // A dense shelf (14 rows of 16 packs, 50 px tall) running into the bottom edge, its top row cut by the
+    // photo's top edge: the detector boxed 5 of those cut packs, 2 % of the 229 boxes. They are a row all
+    // the same: the room above the products is none.
+    const dense = grid(14, 16, 120, 1000);
+    const cutRow: Box[] = [0, 1, 2, 3, 4].map((c) => ({ x: 40 + c * 60, y: 0, w: 50, h: 30 }));
+    const close = judgeBoxes([...cutRow, ...dense], size, T, middle);
+    expect(close.map((i) => i.code)).toEqual(['too_close']);
+    expect(close[0].value).toBe(0);
+    // A ceiling light and a sign above the bay, at different heights: no row, so the room above runs
+    // to the bay's top row (133 px: 2.6 product heights).
+    const strays: Box[] = [{ x: 300, y: 0, w: 60, h: 20 }, { x: 700, y: 50, w: 120, h: 40 }];
+    const pack = 0.8 * (880 / 14);
+    expect(edgeRoom([...strays, ...dense], 1000, pack)).toBeCloseTo((120 + 0.2 * (880 / 14)) / pack, 6);
+    expect(judgeBoxes([...strays, ...dense], size, T, middle)).toEqual([]);
+  });
   it('says the bay end is cut when products run into a bay-end side, whatever the share of shelves', () => {
     // The left end in view (room beside the products), the right side running into the photo's edge.
     const oneEnd = grid(8, 16, 100, 900, 150, 1000);

@@ -59,7 +59,7 @@ export const DEFAULT_THRESHOLDS: QualityThresholds = {
   min_product_size: 0.026,
   max_product_height: 0.106,
   max_cut_products: 0.3,
-  min_edge_room: 1.04,
+  min_edge_room: 0.9,
   max_side_cut: 0.87,
   min_side_room: 1.18,
   max_duplicate_distance: 11,
@@ -562,16 +562,25 @@ export function productSizeOf(boxes: readonly Box[], size: { width: number; heig
 /**
  * The room left above or below the products (the larger), in median product heights: a photo taken
  * from far enough shows the top of the bay or the floor; one taken too close has products running into
- * both its top and bottom edges. The box 5 % in from each edge (at least the second) is taken, so a few
- * stray boxes (a ceiling light, a sign above the bay) do not decide it. Products merely large do not say it (a crop into a bay makes them only
- * about 1.5x taller to the detector); products cut at both ends do (docs/recognition.md, "Photo quality").
+ * both its top and bottom edges. Each edge's room ends at the first row of products: the first two boxes
+ * whose edges at that side lie within half a product height of each other (rows as shelfRows groups
+ * them). A stray box (a ceiling light, a sign above the bay) is one box and is passed over; a row of
+ * packs cut by the edge counts however few of them the detector found (a dense shelf's cut top row is
+ * a handful of its hundreds of boxes, which a share of the boxes would pass over). Products merely large
+ * do not say it (a crop into a bay makes them only about 1.5x taller to the detector); products cut at
+ * both ends do (docs/recognition.md, "Photo quality").
  */
 export function edgeRoom(boxes: readonly Box[], height: number, productHeight: number): number {
   if (boxes.length === 0 || productHeight <= 0) return Infinity;
-  const k = Math.min(Math.max(1, Math.floor(0.05 * boxes.length)), boxes.length - 1);
   const tops = boxes.map((b) => b.y).sort((a, b) => a - b);
-  const bottoms = boxes.map((b) => b.y + b.h).sort((a, b) => b - a);
-  return Math.max(tops[k], height - bottoms[k]) / productHeight;
+  const bottoms = boxes.map((b) => height - (b.y + b.h)).sort((a, b) => a - b);
+  return Math.max(firstRow(tops, productHeight / 2), firstRow(bottoms, productHeight / 2)) / productHeight;
+}
+
+/** The first of ascending distances from an edge that another lies within `within` of (a row); with no row, the nearest. */
+function firstRow(distances: readonly number[], within: number): number {
+  for (let i = 0; i + 1 < distances.length; i++) if (distances[i + 1] - distances[i] <= within) return distances[i];
+  return distances[0];
 }
 
 /**
