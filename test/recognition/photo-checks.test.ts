@@ -253,7 +253,7 @@ describe('checks from the detector\'s boxes', () => {
     expect(judgeBoxes(stray, size, T, { left: false, right: false })).toEqual([]);
     expect(edgeRoom([], 1000, 80)).toBe(Infinity);
   });
-  it('says too close when a dense shelf\'s cut top row has only a few boxes, and passes two stray boxes out of line', () => {
+  it('says too close when a dense shelf\'s cut top row has only a few boxes, and passes stray boxes out of line or boxed twice', () => {
     const middle = { left: false, right: false };
     // A dense shelf (14 rows of 16 packs, 50 px tall) running into the bottom edge, its top row cut by the
     // photo's top edge: the detector boxed 5 of those cut packs, 2 % of the 229 boxes. They are a row all
@@ -269,6 +269,10 @@ describe('checks from the detector\'s boxes', () => {
     const pack = 0.8 * (880 / 14);
     expect(edgeRoom([...strays, ...dense], 1000, pack)).toBeCloseTo((120 + 0.2 * (880 / 14)) / pack, 6);
     expect(judgeBoxes([...strays, ...dense], size, T, middle)).toEqual([]);
+    // A sign boxed twice by the detector (two boxes over one thing, at nearly the same height) is no row.
+    const twice: Box[] = [{ x: 300, y: 0, w: 160, h: 60 }, { x: 320, y: 8, w: 150, h: 55 }];
+    expect(edgeRoom([...twice, ...dense], 1000, pack)).toBeCloseTo((120 + 0.2 * (880 / 14)) / pack, 6);
+    expect(judgeBoxes([...twice, ...dense], size, T, middle)).toEqual([]);
   });
   it('says the bay end is cut when products run into a bay-end side, whatever the share of shelves', () => {
     // The left end in view (room beside the products), the right side running into the photo's edge.

@@ -563,24 +563,37 @@ export function productSizeOf(boxes: readonly Box[], size: { width: number; heig
  * The room left above or below the products (the larger), in median product heights: a photo taken
  * from far enough shows the top of the bay or the floor; one taken too close has products running into
  * both its top and bottom edges. Each edge's room ends at the first row of products: the first two boxes
- * whose edges at that side lie within half a product height of each other (rows as shelfRows groups
- * them). A stray box (a ceiling light, a sign above the bay) is one box and is passed over; a row of
- * packs cut by the edge counts however few of them the detector found (a dense shelf's cut top row is
- * a handful of its hundreds of boxes, which a share of the boxes would pass over). Products merely large
+ * side by side whose edges at that side lie within half a product height of each other (rows as
+ * shelfRows groups them). A stray box (a ceiling light, a sign above the bay) is one box, or two for
+ * one thing, and is passed over; a row of packs cut by the edge counts however few of them the detector
+ * found (a dense shelf's cut top row is a handful of its hundreds of boxes, which a share of the boxes
+ * would pass over). Products merely large
  * do not say it (a crop into a bay makes them only about 1.5x taller to the detector); products cut at
  * both ends do (docs/recognition.md, "Photo quality").
  */
 export function edgeRoom(boxes: readonly Box[], height: number, productHeight: number): number {
   if (boxes.length === 0 || productHeight <= 0) return Infinity;
-  const tops = boxes.map((b) => b.y).sort((a, b) => a - b);
-  const bottoms = boxes.map((b) => height - (b.y + b.h)).sort((a, b) => a - b);
-  return Math.max(firstRow(tops, productHeight / 2), firstRow(bottoms, productHeight / 2)) / productHeight;
+  const fromTop = boxes.map((b) => ({ d: b.y, b })).sort((p, q) => p.d - q.d);
+  const fromBottom = boxes.map((b) => ({ d: height - (b.y + b.h), b })).sort((p, q) => p.d - q.d);
+  return Math.max(firstRow(fromTop, productHeight / 2), firstRow(fromBottom, productHeight / 2)) / productHeight;
 }
 
-/** The first of ascending distances from an edge that another lies within `within` of (a row); with no row, the nearest. */
-function firstRow(distances: readonly number[], within: number): number {
-  for (let i = 0; i + 1 < distances.length; i++) if (distances[i + 1] - distances[i] <= within) return distances[i];
-  return distances[0];
+/**
+ * The distance from an edge of the first row of boxes: the nearest box that another box, side by side
+ * with it, lies within `within` of (ascending distances). Two boxes overlapping by more than half the
+ * narrower's width are the detector's two answers for one thing (a sign, a pack), not a row. With no
+ * row, the nearest box.
+ */
+function firstRow(edges: readonly { d: number; b: Box }[], within: number): number {
+  for (let i = 0; i < edges.length; i++) {
+    const a = edges[i].b;
+    for (let j = i + 1; j < edges.length && edges[j].d - edges[i].d <= within; j++) {
+      const b = edges[j].b;
+      const overlap = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+      if (overlap <= 0.5 * Math.min(a.w, b.w)) return edges[i].d;
+    }
+  }
+  return edges[0].d;
 }
 
 /**
