@@ -14,16 +14,19 @@ it('answers kept records whose version is unchanged, reads and keeps the changed
   const cache = createRowVersionCache(1024);
   const rows = new Map([[1, { name: 'one', version: '10' }], [2, { name: 'two', version: '11' }], [3, { name: 'three', version: '12' }]]);
   const fetched: number[][] = [];
+  const asked: number[][] = [];
   const read = (ids: number[]) =>
     cache.read(
       'visits',
       ids,
-      async (of) => new Map(of.filter((id) => rows.has(id)).map((id) => [id, rows.get(id)!.version])),
+      async (of) => (asked.push(of), new Map(of.filter((id) => rows.has(id)).map((id) => [id, rows.get(id)!.version]))),
       async (of) => (fetched.push(of), new Map(of.filter((id) => rows.has(id)).map((id) => [id, { row: { name: rows.get(id)!.name }, version: rows.get(id)!.version }]))),
       (row) => JSON.stringify(row),
     );
   expect(Object.fromEntries(await read([1, 2, 3]))).toEqual({ 1: '{"name":"one"}', 2: '{"name":"two"}', 3: '{"name":"three"}' });
   expect(fetched).toEqual([[1, 2, 3]]);
+  // None kept yet: the rows read at once, no versions asked first.
+  expect(asked).toEqual([]);
   // Unchanged: nothing read but the versions.
   await read([1, 2, 3]);
   expect(fetched).toHaveLength(1);

@@ -228,13 +228,17 @@ export function createRowVersionCache(maxBytes = RECORD_CACHE_BYTES, keptMs = RO
       let kept = tables.get(table);
       if (!kept) tables.set(table, (kept = new Map()));
       const out = new Map<number, string>();
-      const stale: number[] = [];
-      for (const [id, version] of await versions(ids)) {
-        const known = kept.get(id);
-        if (known?.version === version) out.set(id, known.json);
-        else stale.push(id);
+      let stale: number[] = [];
+      // None of them kept (a cold start): their versions would tell nothing, the rows are read at once.
+      if (!ids.some((id) => kept.has(id))) stale = ids;
+      else {
+        for (const [id, version] of await versions(ids)) {
+          const known = kept.get(id);
+          if (known?.version === version) out.set(id, known.json);
+          else stale.push(id);
+        }
+        if (stale.length === 0) return out;
       }
-      if (stale.length === 0) return out;
       for (const [id, { row, version }] of await fetch(stale)) {
         const json = serialise(row);
         out.set(id, json);
