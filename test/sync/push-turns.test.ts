@@ -2,7 +2,7 @@
 // others wait their turn, in arrival order, so fifty devices pushing together leave the event loop
 // and the pool room for the office's reads (docs/api.md, "Mixed load").
 import { expect, it } from 'vitest';
-import { PUSHES_AT_ONCE, pushTurns } from '../../main/server/routes/app/sync.js';
+import { PUSHES_AT_ONCE, isOfficeRead, pushTurns } from '../../main/server/routes/app/sync.js';
 
 it('gives at most the slots at once; a released turn goes to the longest waiting, in order', async () => {
   expect(PUSHES_AT_ONCE).toBeGreaterThan(0);
@@ -32,4 +32,54 @@ it('gives at most the slots at once; a released turn goes to the longest waiting
   a();
   await new Promise((r) => setTimeout(r, 0));
   expect(got).toBe(true);
+});
+
+const pacing = { share: 0.5, readWindowMs: 1000, maxWaitMs: 1000 };
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+it('holds the next push back while reads go on, so pushes take at most their share of the time', async () => {
+  const turn = pushTurns(1, pacing);
+  turn.readSeen();
+  const release = await turn();
+  // The push takes 60 ms; at a share of 0.5 the next may start 60 ms after it ends.
+  await new Promise((r) => setTimeout(r, 60));
+  let startedAt = 0;
+  const next = turn().then((r) => ((startedAt = performance.now()), r));
+  const released = performance.now();
+  release();
+  await tick();
+  expect(startedAt).toBe(0);
+  (await next)();
+  // Timers may fire a millisecond early; the push itself took at least 60 ms.
+  expect(startedAt - released).toBeGreaterThanOrEqual(55);
+});
+
+it('gives the next push its turn at once when no read came within the window, and caps the wait', async () => {
+  const quiet = pushTurns(1, pacing);
+  const first = await quiet();
+  await new Promise((r) => setTimeout(r, 30));
+  let got = false;
+  const second = quiet().then((r) => ((got = true), r));
+  first();
+  await tick();
+  expect(got).toBe(true);
+  (await second)();
+
+  // A long push while reads go on: the wait is capped at maxWaitMs, not the push's time.
+  const capped = pushTurns(1, { ...pacing, share: 0.01, maxWaitMs: 40 });
+  capped.readSeen();
+  const long = await capped();
+  await new Promise((r) => setTimeout(r, 30));
+  const t = performance.now();
+  long();
+  (await capped())();
+  expect(performance.now() - t).toBeLessThan(500);
+});
+
+it('counts the office\'s API reads, not the devices\' sync or writes', () => {
+  expect(isOfficeRead('GET', '/api/v1.5/visits/?limit=50')).toBe(true);
+  expect(isOfficeRead('HEAD', '/api/v1.5/sku/')).toBe(true);
+  expect(isOfficeRead('GET', '/api/app/v1/sync/pull/?since=0')).toBe(false);
+  expect(isOfficeRead('POST', '/api/v1.5/visits/')).toBe(false);
+  expect(isOfficeRead('GET', '/assets/index.js')).toBe(false);
 });

@@ -281,6 +281,44 @@ export async function recordsByDataId(db: Kysely<Database>, def: ResourceDef, id
   }
   return out;
 }
+/**
+ * PostgreSQL: each row's version by data_id, of those given that exist: its xmin, the transaction that
+ * wrote this version of the row. Every committed change of a row gives it another (one transaction
+ * commits one version of a row), so a record kept with its version is the row as it is while the
+ * version is the same (http/record-cache.ts, RowVersionCache).
+ */
+export async function rowVersions(db: Kysely<Database>, def: ResourceDef, ids: number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (ids.length === 0) return out;
+  const rows = await (db as AnyDb)
+    .selectFrom(def.table)
+    .select([`${def.table}.data_id`, sql<string>`${sql.ref(`${def.table}.xmin`)}::text`.as('version')])
+    .where(`${def.table}.data_id`, 'in', ids)
+    .execute();
+  for (const r of rows as Array<{ data_id: number; version: string }>) out.set(Number(r.data_id), r.version);
+  return out;
+}
+
+/** recordsByDataId with each row's version (rowVersions), read in the same statement. */
+export async function versionedRecordsByDataId(db: Kysely<Database>, def: ResourceDef, ids: number[]): Promise<Map<number, { row: Row; version: string }>> {
+  const out = new Map<number, { row: Row; version: string }>();
+  if (ids.length === 0) return out;
+  const rows = await selectRows(db as AnyDb, def)
+    .select([`${def.table}.data_id as ${DATA_ID}`, sql<string>`${sql.ref(`${def.table}.xmin`)}::text`.as(VERSION)])
+    .where(`${def.table}.data_id`, 'in', ids)
+    .execute();
+  for (const row of rows as Row[]) {
+    const dataId = Number(row[DATA_ID]);
+    const version = String(row[VERSION]);
+    delete row[DATA_ID];
+    delete row[VERSION];
+    out.set(dataId, { row: present(def, row), version });
+  }
+  return out;
+}
+// An alias no API field has.
+const VERSION = '__row_version';
+
 const rowById = new WeakMap<ResourceDef, PreparedQuery<[string], Row>>();
 
 /** A record's row by id. Prepared once per resource: its `read` expressions must not depend on the call. */

@@ -16,6 +16,7 @@ import type { ChangeStamp, TableStamp } from '../storage/change-stamp.js';
 declare module 'fastify' {
   interface FastifyInstance {
     recordCache: RecordCache;
+    rowVersionCache: RowVersionCache;
   }
 }
 
@@ -183,6 +184,87 @@ export function createRecordCache(changeStamp: ChangeStamp, maxBytes = RECORD_CA
   };
 }
 
+/**
+ * Serialised records kept with their row's version (PostgreSQL's xmin: domain/resource.ts
+ * rowVersions), across stamps. On PostgreSQL the visits' stamp is the whole snapshot (devices' pushes
+ * write them concurrently: migration 0027), so while devices push, every commit retired the visits'
+ * records and each visit page read and serialised its 50 rows again (docs/api.md, fifth pass). A row's
+ * version changes with every committed change to it, so a record kept under the version its row has
+ * now is that row now: a page's missing records cost a read of their versions, and only the changed
+ * ones are read and serialised.
+ */
+export interface RowVersionCache {
+  /**
+   * The serialised records of `ids` (data_ids of `table`) that exist: `versions` reads their versions
+   * now; those kept under the same version are answered from memory, `fetch` reads the others with
+   * their versions, and `serialise` makes their bodies.
+   */
+  read(
+    table: string,
+    ids: number[],
+    versions: (ids: number[]) => Promise<Map<number, string>>,
+    fetch: (ids: number[]) => Promise<Map<number, { row: Record<string, unknown>; version: string }>>,
+    serialise: (row: Record<string, unknown>) => string,
+  ): Promise<Map<number, string>>;
+}
+
+/**
+ * xmin is a 32-bit transaction id that wraps around after 2^32 transactions; what is kept is dropped
+ * this often (ms), long before any version could come back for the same row.
+ */
+const ROW_VERSIONS_KEPT_MS = 10 * 60 * 1000;
+
+export function createRowVersionCache(maxBytes = RECORD_CACHE_BYTES, keptMs = ROW_VERSIONS_KEPT_MS): RowVersionCache {
+  let tables = new Map<string, Map<number, { version: string; json: string }>>();
+  let bytes = 0;
+  let since = performance.now();
+  return {
+    async read(table, ids, versions, fetch, serialise) {
+      if (performance.now() - since > keptMs) {
+        tables = new Map();
+        bytes = 0;
+        since = performance.now();
+      }
+      let kept = tables.get(table);
+      if (!kept) tables.set(table, (kept = new Map()));
+      const out = new Map<number, string>();
+      let stale: number[] = [];
+      // None of them kept (a cold start): their versions would tell nothing, the rows are read at once.
+      if (!ids.some((id) => kept.has(id))) stale = ids;
+      else {
+        for (const [id, version] of await versions(ids)) {
+          const known = kept.get(id);
+          if (known?.version === version) out.set(id, known.json);
+          else stale.push(id);
+        }
+        if (stale.length === 0) return out;
+      }
+      for (const [id, { row, version }] of await fetch(stale)) {
+        const json = serialise(row);
+        out.set(id, json);
+        const old = kept.get(id);
+        if (old) {
+          bytes -= old.json.length;
+          kept.delete(id);
+        }
+        // Oldest first (a Map keeps insertion order), across tables.
+        for (const t of tables.values()) {
+          for (const [oldId, entry] of t) {
+            if (bytes + json.length <= maxBytes) break;
+            bytes -= entry.json.length;
+            t.delete(oldId);
+          }
+        }
+        if (json.length <= maxBytes) {
+          kept.set(id, { version, json });
+          bytes += json.length;
+        }
+      }
+      return out;
+    },
+  };
+}
+
 export interface RecordCacheOptions {
   maxBytes?: number;
 }
@@ -194,6 +276,7 @@ export interface RecordCacheOptions {
 export const recordCachePlugin = fp(
   async (app: FastifyInstance, options: RecordCacheOptions) => {
     app.decorate('recordCache', createRecordCache(app.changeStamp, options.maxBytes, app.tableStamp));
+    app.decorate('rowVersionCache', createRowVersionCache(options.maxBytes));
   },
   { name: 'shelf-audit-record-cache', dependencies: ['shelf-audit-request-stamp'] },
 );

@@ -2,7 +2,8 @@
 // process.resourcesPath/models; from the TS sources (vitest) and from dist/ (node) it is the repository's
 // models/ folder, found by walking up from this module (the two layouts sit at different depths).
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,9 +39,55 @@ export function modelDigest(file: string): string {
   return d;
 }
 
+/** Reads and hashes the files it is given (workerData), posting [file, digest or null] for each. */
+const DIGEST_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const chunk = Buffer.allocUnsafe(1 << 20);
+for (const file of workerData) {
+  try {
+    const hash = createHash('sha256');
+    const fd = fs.openSync(file, 'r');
+    try {
+      let n;
+      while ((n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0) hash.update(chunk.subarray(0, n));
+    } finally {
+      fs.closeSync(fd);
+    }
+    parentPort.postMessage([file, hash.digest('hex')]);
+  } catch {
+    parentPort.postMessage([file, null]);
+  }
+}`;
+
+/** Files asked for in this turn, hashed by one worker once the turn ends. */
+let batch: Map<string, { resolve: (digest: string) => void; reject: (error: Error) => void }> | null = null;
+
+function hashInWorker(files: Map<string, { resolve: (digest: string) => void; reject: (error: Error) => void }>): void {
+  const worker = new Worker(DIGEST_WORKER, { eval: true, workerData: [...files.keys()] });
+  // A server that closes meanwhile does not wait for it.
+  worker.unref();
+  worker.on('message', ([file, digest]: [string, string | null]) => {
+    const waiting = files.get(file);
+    files.delete(file);
+    if (digest) waiting?.resolve(digest);
+    else waiting?.reject(new Error(`${file}: unreadable`));
+  });
+  const fail = (error: Error) => {
+    for (const waiting of files.values()) waiting.reject(error);
+    files.clear();
+  };
+  worker.on('error', fail);
+  worker.on('exit', () => fail(new Error('the digest worker ended early')));
+}
+
 /**
- * modelDigest without holding the event loop: the file is read and hashed a chunk at a time, so
- * requests are answered meanwhile (the server computes it as it starts; /info waits for it).
+ * modelDigest off the main thread: the files asked for in one turn are read and hashed by one worker
+ * thread, so requests are answered meanwhile (the server computes them as it starts; /info waits for
+ * them). Hashed a chunk at a time on the main thread instead, the models took about a tenth of its
+ * first second under load (docs/api.md, "Cold start"); WebCrypto's digest and fs.promises' readFile
+ * were measured too and held the main thread as long as hashing there (copies, chunks).
  */
 export function modelDigestAsync(file: string): Promise<string> {
   const known = digests.get(file);
@@ -48,16 +95,20 @@ export function modelDigestAsync(file: string): Promise<string> {
   let running = reading.get(file);
   if (!running) {
     running = new Promise<string>((resolve, reject) => {
-      const hash = createHash('sha256');
-      createReadStream(file, { highWaterMark: 1 << 20 })
-        .on('data', (chunk) => hash.update(chunk))
-        .on('error', reject)
-        .on('end', () => {
-          const d = hash.digest('hex');
-          digests.set(file, d);
-          resolve(d);
+      if (!batch) {
+        const files = (batch = new Map());
+        queueMicrotask(() => {
+          batch = null;
+          hashInWorker(files);
         });
-    }).finally(() => reading.delete(file));
+      }
+      batch.set(file, { resolve, reject });
+    })
+      .then((d) => {
+        digests.set(file, d);
+        return d;
+      })
+      .finally(() => reading.delete(file));
     reading.set(file, running);
   }
   return running;

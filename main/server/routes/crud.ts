@@ -4,12 +4,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
-import { deleteRecord, getRecord, listAllIds, listCount, listFilters, listPageIds, listRecords, insertRecord, recordsByDataId, updateRecord, type ListQuery, type ResourceDef } from '../domain/resource.js';
+import { deleteRecord, getRecord, listAllIds, listCount, listFilters, listPageIds, listRecords, insertRecord, recordsByDataId, rowVersions, updateRecord, versionedRecordsByDataId, type ListQuery, type ResourceDef } from '../domain/resource.js';
 import { answerOf, readsOnly } from '../http/durable-answers.js';
 import { envelope, pageOf, readFormPaging } from '../http/pagination.js';
 import { jsonArrayInto } from '../http/json-bytes.js';
 import { ORDER_MAX_IDS } from '../http/record-cache.js';
 import { requestStamp, requestTableStamp } from '../http/request-stamp.js';
+import { isPostgres } from '../storage/dialect.js';
 import { write, type WriteContext } from '../storage/transaction.js';
 import { Created, Envelope, IdParams, Ok, PageQuery, PageQueryProperties, errorResponses } from '../schemas/common.js';
 
@@ -116,6 +117,8 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
     const ownTable = !o.detail && !Object.values(o.def.fields).some((f) => f.read) ? o.def.table : undefined;
     const shown = ownTable ? [ownTable, 'api_keys'] : null;
     const stampOf = (request: Parameters<typeof requestStamp>[0]) => (ownTable ? requestTableStamp(request, ownTable) : requestStamp(request));
+    // A record showing its own row alone is that row's: on PostgreSQL it is kept with the row's version too.
+    const byVersion = ownTable !== undefined && isPostgres(readDb);
 
     if (has('list')) {
       const firstOrdering = o.firstOrdering ?? (o.def.list?.ordering?.includes('name') ? 'name' : false);
@@ -168,9 +171,12 @@ export function crudRoutes(o: CrudOptions): FastifyPluginAsyncTypebox {
         const { count, ids } = order
           ? { count: order.length, ids: order.slice(page.offset, page.offset + page.limit) }
           : await listPageIds(readDb, o.def, page, list, () => cached.count(key, () => listCount(readDb, o.def, list)));
+        const serialise = (row: Row) => reply.serializeInput(row, itemSchema as unknown as Record<string, unknown>) as string;
         const items = await cached.records(o.def.table, ids, async (missing) => {
+          // Kept across stamps by their rows' versions where the database has them (record-cache.ts).
+          if (byVersion) return app.rowVersionCache.read(o.def.table, missing, (of) => rowVersions(readDb, o.def, of), (of) => versionedRecordsByDataId(readDb, o.def, of), serialise);
           const rows = await recordsByDataId(readDb, o.def, missing);
-          return new Map([...rows].map(([id, row]) => [id, reply.serializeInput(row, itemSchema as unknown as Record<string, unknown>)]));
+          return new Map([...rows].map(([id, row]) => [id, serialise(row)]));
         });
         // The envelope serialised as the route's schema does it, its empty results filled with the records.
         const empty = reply.serialize(envelope(request, page, count, [])) as string;
