@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { RawPixels } from '../../main/server/recognition/raw-pixels.js';
 import { readEan } from '../../main/server/recognition/prices/ean.js';
-import { joinSmallCents, readTags } from '../../main/server/recognition/prices/read-tag.js';
+import { centsSign, joinSmallCents, readTags } from '../../main/server/recognition/prices/read-tag.js';
 import { readTag } from '../../main/server/recognition/prices/price-text.js';
 import { DATA } from './fixtures.js';
 
@@ -192,6 +192,18 @@ describe('reading real tags', () => {
       }
     }
     expect(reads.filter((r) => !/: unreadable /.test(r))).toEqual([]);
+  });
+
+  it('takes no ¢ from the faint raised cents of a 3⁹⁷ peg tag, blurred into one blob of a few px', async () => {
+    const { data, info } = await sharp(path.join(DATA, 'shelf-photos', 'test_636.jpg')).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const raw = { data, width: info.width, height: info.height, channels: info.channels };
+    // The hand-labelled tag (bench/prices.labels.json) and the OCR's line as it read it from a crop a
+    // few px off the usual one: "3", its raised 97 a 3 x 4 px blob beside it. It was taken for a ¢ (0.03).
+    const tag = { x1: 825, y1: 1555, x2: 912, y2: 1655 };
+    const line = { text: '3', score: 0.99, box: { x1: 839.8, y1: 1588.1, x2: 866.6, y2: 1612.8 }, height: 20.35, chars: [{ x: 846.9, y: 1601.8 }] };
+    const [read] = centsSign(joinSmallCents([line], raw), raw, tag);
+    expect(read.text).toBe('3');
+    expect(readTag([read]).status).toBe('unreadable');
   });
 
   it('finds a point too small for the recogniser in the pixels (2.42 read as "242"), and none where none is printed', async () => {

@@ -85,7 +85,7 @@ export async function readTags(image: RawPixels, boxes: readonly Box[], options:
  * (a ¢'s stroke; two small cents digits are wider than tall, or two blobs), and raised. Anything
  * else leaves the line as it was (unreadable as a bare number).
  */
-function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[] {
+export function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[] {
   if (lines.length === 0) return lines;
   const tallest = lines.reduce((best, l, i) => (l.height > lines[best].height ? i : best), 0);
   const line = lines[tallest];
@@ -130,7 +130,9 @@ function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[
   const [g] = beside;
   const gw = g.x2 - g.x1 + 1;
   const gh = g.y2 - g.y1 + 1;
-  const small = g.y1 > 0 && gh >= 0.2 * size && gh <= 0.7 * size && gw <= 0.75 * gh && g.y2 < top + 0.6 * size;
+  // At least 6 px tall: smaller, two raised cents digits blurred into one faint blob look the same
+  // (a 3⁹⁷ peg tag's 97 is 3 x 4 px).
+  const small = g.y1 > 0 && gh >= Math.max(6, 0.2 * size) && gh <= 0.7 * size && gw <= 0.75 * gh && g.y2 < top + 0.6 * size;
   // A ¢ as large as the digits, which the OCR dropped: its stroke shows above and below the "c", so
   // the blob is narrow at its top and bottom rows and wide across its middle (a "/" or "|" is narrow
   // throughout, a "c" wide at its top).
@@ -174,8 +176,9 @@ function joinedSign(labels: Int32Array, w: number, digitBlobs: ReadonlySet<numbe
   const out = x2 - body;
   const gh = y2 - y1 + 1;
   // At least 3 px out and 3 columns wide: a pixel or two past the body is blur or the glyph's own
-  // shape at small sizes (a 5's bar, a ® or a small 9 there would pass otherwise).
-  return out >= Math.max(3, 0.1 * size) && x2 - x1 >= 2 && out <= 0.4 * size && gh >= Math.max(3, 0.15 * size) && y2 < top + 0.5 * size;
+  // shape at small sizes (a 5's bar, a ® or a small 9 there would pass otherwise). At least 5 px tall
+  // (the real ones measured 6 to 10): below, a faint blob of blurred raised digits looks the same.
+  return out >= Math.max(3, 0.1 * size) && x2 - x1 >= 2 && out <= 0.4 * size && gh >= Math.max(5, 0.15 * size) && y2 < top + 0.5 * size;
 }
 
 /** Whether a blob is narrow (a stroke) in its top and bottom tenth and at least 2.5 times as wide across its middle. */
