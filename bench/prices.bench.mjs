@@ -143,6 +143,10 @@ else {
     const links = linkTags(tags.map((l, i) => ({ ...l, ean: reads[i].ean })), facings);
     const c = judge(tags, reads, links, facings);
     onLabels = add(onLabels, c);
+    // BENCH_PRICES_DEBUG=1 lists each readable labelled tag not read exactly, with the text read and why.
+    if (process.env.BENCH_PRICES_DEBUG) {
+      tags.forEach((t, i) => t.price !== 'unreadable' && priceOf(reads[i]) !== t.price && console.log(`  MISS ${p.image} tag ${i} (${t.x2 - t.x1}x${t.y2 - t.y1}) ${t.price}: ${priceOf(reads[i])} ${JSON.stringify(reads[i].text)} ${reads[i].reading.reason ?? ''}`));
+    }
     const extra = found.filter(inRegions).length;
     console.log(
       `${p.image} (${info.width}x${info.height}): ${p.tags.length} labelled tags, the model found ${found.length} boxes (${extra} in the labelled regions); ` +

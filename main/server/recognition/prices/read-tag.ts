@@ -85,7 +85,7 @@ export async function readTags(image: RawPixels, boxes: readonly Box[], options:
  * (a ¢'s stroke; two small cents digits are wider than tall, or two blobs), and raised. Anything
  * else leaves the line as it was (unreadable as a bare number).
  */
-function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[] {
+export function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[] {
   if (lines.length === 0) return lines;
   const tallest = lines.reduce((best, l, i) => (l.height > lines[best].height ? i : best), 0);
   const line = lines[tallest];
@@ -110,7 +110,8 @@ function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[
   const strict = cut + 0.25 * (inkMean - cut);
   const grey = greyOf(image, x0, y0, w, h);
   const mask = grey.map((v) => ((inkDark ? v <= strict : v >= strict) ? 1 : 0));
-  const blobs = blobsOf(mask, w, h).filter((b) => b.area >= 3);
+  const labels = new Int32Array(w * h);
+  const blobs = blobsOf(mask, w, h, labels).filter((b) => b.area >= 3);
   // The digit: what touches the window's left side (it starts at the digit's centre).
   const digit = blobs.filter((b) => b.x1 === 0);
   if (digit.length === 0) return lines;
@@ -122,17 +123,62 @@ function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[
   // there, else more print (no ¢ alone).
   if (!atEdge && blobs.some((b) => b.x1 > 0 && b.x2 >= w - 1)) return lines;
   const beside = blobs.filter((b) => b.x1 > 0 && b.x2 < w - 1);
+  if (beside.length === 0 && joinedSign(labels, w, new Set(digit.map((b) => b.label)), m[1].at(-1)!, { top, size })) {
+    return lines.map((l, i) => (i === tallest ? { ...l, text: `${m[1]}¢` } : l));
+  }
   if (beside.length !== 1) return lines;
   const [g] = beside;
   const gw = g.x2 - g.x1 + 1;
   const gh = g.y2 - g.y1 + 1;
-  const small = g.y1 > 0 && gh >= 0.2 * size && gh <= 0.7 * size && gw <= 0.75 * gh && g.y2 < top + 0.6 * size;
+  // At least 6 px tall: smaller, two raised cents digits blurred into one faint blob look the same
+  // (a 3⁹⁷ peg tag's 97 is 3 x 4 px).
+  const small = g.y1 > 0 && gh >= Math.max(6, 0.2 * size) && gh <= 0.7 * size && gw <= 0.75 * gh && g.y2 < top + 0.6 * size;
   // A ¢ as large as the digits, which the OCR dropped: its stroke shows above and below the "c", so
   // the blob is narrow at its top and bottom rows and wide across its middle (a "/" or "|" is narrow
   // throughout, a "c" wide at its top).
   const large = gh >= 0.8 * size && gh <= 1.4 * size && gw <= 0.75 * gh && stroked(mask, w, g);
   if (g.x1 <= right || !(small || large)) return lines;
   return lines.map((l, i) => (i === tallest ? { ...l, text: `${m[1]}¢` } : l));
+}
+
+/**
+ * A small raised ¢ that blur joins to the last digit's top (tags printed smaller than the clear
+ * ones): the digit's ink reaches further right in its upper part than its body does below, by a
+ * mark about a ¢'s size, raised (wholly in the digits' upper 60 %). Only after digits whose top is
+ * no wider than their body (a 7's bar, a 4's arm or a 1's flag stick out by themselves). `mask` is
+ * the window right of the digit's centre; `top` and `size` the digit's rows in it.
+ */
+function joinedSign(labels: Int32Array, w: number, digitBlobs: ReadonlySet<number>, digit: string, { top, size }: { top: number; size: number }): boolean {
+  if (!/[0235689]/.test(digit)) return false;
+  const h = labels.length / w;
+  const ink = (x: number, y: number) => digitBlobs.has(labels[y * w + x]);
+  const rightIn = (y0: number, y1: number) => {
+    let right = -1;
+    for (let y = Math.max(0, y0); y <= Math.min(h - 1, y1); y++) for (let x = w - 1; x > right; x--) if (ink(x, y)) right = x;
+    return right;
+  };
+  const body = rightIn(Math.round(top + 0.55 * size), top + size - 1);
+  if (body < 0) return false;
+  let x1 = w;
+  let x2 = -1;
+  let y1 = h;
+  let y2 = -1;
+  for (let y = 0; y < h; y++) {
+    for (let x = body + 2; x < w; x++) {
+      if (!ink(x, y)) continue;
+      x1 = Math.min(x1, x);
+      x2 = Math.max(x2, x);
+      y1 = Math.min(y1, y);
+      y2 = Math.max(y2, y);
+    }
+  }
+  if (x2 < 0) return false;
+  const out = x2 - body;
+  const gh = y2 - y1 + 1;
+  // At least 3 px out and 3 columns wide: a pixel or two past the body is blur or the glyph's own
+  // shape at small sizes (a 5's bar, a ® or a small 9 there would pass otherwise). At least 5 px tall
+  // (the real ones measured 6 to 10): below, a faint blob of blurred raised digits looks the same.
+  return out >= Math.max(3, 0.1 * size) && x2 - x1 >= 2 && out <= 0.4 * size && gh >= Math.max(5, 0.15 * size) && y2 < top + 0.5 * size;
 }
 
 /** Whether a blob is narrow (a stroke) in its top and bottom tenth and at least 2.5 times as wide across its middle. */
@@ -386,14 +432,17 @@ function printedPoint(line: ScoredLine, source: OcrLine | undefined, image: RawP
   return `${m[1]}${m[2]}.${m[3]}${m[4]}`;
 }
 
-/** The 8-connected blobs of a 0/1 mask (w x h): their bounds and pixel counts. */
-function blobsOf(mask: Uint8Array, w: number, h: number): Array<{ x1: number; y1: number; x2: number; y2: number; area: number }> {
+/**
+ * The 8-connected blobs of a 0/1 mask (w x h): their bounds, pixel counts and labels (1 on); with
+ * `labels`, each pixel's blob label is written there (0: no ink).
+ */
+function blobsOf(mask: Uint8Array, w: number, h: number, labels?: Int32Array): Array<{ x1: number; y1: number; x2: number; y2: number; area: number; label: number }> {
   const seen = new Uint8Array(w * h);
-  const out: Array<{ x1: number; y1: number; x2: number; y2: number; area: number }> = [];
+  const out: Array<{ x1: number; y1: number; x2: number; y2: number; area: number; label: number }> = [];
   const stack: number[] = [];
   for (let start = 0; start < mask.length; start++) {
     if (!mask[start] || seen[start]) continue;
-    const b = { x1: w, y1: h, x2: 0, y2: 0, area: 0 };
+    const b = { x1: w, y1: h, x2: 0, y2: 0, area: 0, label: out.length + 1 };
     seen[start] = 1;
     stack.push(start);
     while (stack.length > 0) {
@@ -401,6 +450,7 @@ function blobsOf(mask: Uint8Array, w: number, h: number): Array<{ x1: number; y1
       const x = p % w;
       const y = (p - x) / w;
       b.area++;
+      if (labels) labels[p] = b.label;
       b.x1 = Math.min(b.x1, x);
       b.x2 = Math.max(b.x2, x);
       b.y1 = Math.min(b.y1, y);
