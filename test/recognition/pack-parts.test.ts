@@ -9,13 +9,13 @@
 // - matches past saturation count between look-alikes (PIPELINE_IDENTIFIER.contestSaturated): a Nesquik
 //   Duo facing was taken for its German sibling, a hair more alike, whose 63 matches saturated the bonus
 //   before its own packshot's 130 were counted;
-// - a box left unknown with free space below is looked at again extended downwards (look-below.ts): the
+// - a box left unknown with free space below is looked at again extended downwards (look-again.ts): the
 //   detector boxes top-row Cheerios above their lower band, and such a crop matched no packshot.
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { visiblePart } from '../../main/server/recognition/identification/cut-by-frame.js';
-import { extensionBelow } from '../../main/server/recognition/identification/look-below.js';
+import { extensionBelow } from '../../main/server/recognition/identification/look-again.js';
 import { identifyBoxes } from '../../main/server/recognition/pipeline.js';
 import { decodeDescriptor, describeQuery, describeReference, encodeDescriptor, type PackView, type ProductDescriptor } from '../../main/server/recognition/identification/describe.js';
 import { Identifier, PIPELINE_IDENTIFIER, type IdentifierOptions } from '../../main/server/recognition/identification/identifier.js';

@@ -1,4 +1,4 @@
-// The second look at a bay photo's box left unknown with a clear best candidate (identification/second-look.ts):
+// The second look at a bay photo's box left unknown with a clear best candidate (identification/look-again.ts):
 // the detector draws tighter boxes on a photo of a bay than on one photo of the whole shelf (the composed
 // bench shelf: 64x82 px against 72x91 at the same pixel scale), and the tight crop misses the sureness its
 // right best candidate would have. Real packs (unseen crops of the catalog's SKUs) on a composed shelf,
@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeReference } from '../../main/server/recognition/identification/describe.js';
 import { Identifier, PIPELINE_IDENTIFIER } from '../../main/server/recognition/identification/identifier.js';
-import { SECOND_LOOK_FLOOR, secondLook } from '../../main/server/recognition/identification/second-look.js';
+import { SECOND_LOOK_FLOOR, secondLook } from '../../main/server/recognition/identification/look-again.js';
 import { identifyBoxes } from '../../main/server/recognition/pipeline.js';
 import { composeShelf, groceryPackshots, referenceFiles, UPRIGHT } from './fixtures.js';
 

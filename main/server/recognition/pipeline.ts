@@ -6,8 +6,7 @@ import type { Detector } from './detector/index.js';
 import type { ImageAnalysis, SceneAnalysis } from './analysis.js';
 import { takeCutPacks, visiblePart } from './identification/cut-by-frame.js';
 import { identifyCrops } from './identification/identify-crops.js';
-import { lookBelow } from './identification/look-below.js';
-import { secondLook } from './identification/second-look.js';
+import { lookBelow, secondLook } from './identification/look-again.js';
 import type { Identifier } from './identification/identifier.js';
 import { cropRaw, type RawPixels } from './raw-pixels.js';
 import type { IdentifyPool } from './identification/pool.js';
@@ -39,7 +38,7 @@ export async function analyzeImage(
   parts: PipelineParts,
   ms: SceneAnalysis['ms'],
   onDecoded?: (raw: RawPixels) => Promise<void>,
-  /** A photo of a bay: unknown boxes with a clear best candidate are looked at again, wider (identification/second-look.ts). */
+  /** A photo of a bay: unknown boxes with a clear best candidate are looked at again, wider (identification/look-again.ts). */
   ofBay = false,
 ): Promise<ImageAnalysis> {
   let t = performance.now();
