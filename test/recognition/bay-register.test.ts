@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apply, invert, mul, type H } from '../../main/server/recognition/bay/homography.js';
 import { registerBay, type BayPhoto } from '../../main/server/recognition/bay/register.js';
 import { loadOpenCv, type OpenCv } from '../../main/server/recognition/opencv.js';
-import { matchingGray } from '../../main/server/recognition/pipeline.js';
+import { blockGray, matchingGray } from '../../main/server/recognition/pipeline.js';
 import { DATA } from './fixtures.js';
 
 let cv: OpenCv;
@@ -67,4 +67,33 @@ describe('joining a pair of photos', () => {
       expect(Math.hypot(got.x - want.x, got.y - want.y)).toBeLessThan(3);
     }
   }, 60_000);
+});
+
+describe('the grey copy by blocks', () => {
+  it("is each whole block's mean 601 luma, on the 12 MP photo's own path (3 channels, 4x4 blocks) as on the others", () => {
+    // Odd sizes: the last partial row and column of blocks are left out.
+    const [w, h] = [4 * 37 + 3, 4 * 23 + 2];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 256;
+    for (const channels of [3, 4]) {
+      const data = Uint8Array.from({ length: w * h * channels }, random);
+      for (const block of [2, 3, 4, 5]) {
+        const got = blockGray({ data, width: w, height: h, channels }, block);
+        const [gw, gh] = [Math.floor(w / block), Math.floor(h / block)];
+        expect([got.gw, got.gh]).toEqual([gw, gh]);
+        for (let gy = 0; gy < gh; gy++) {
+          for (let gx = 0; gx < gw; gx++) {
+            let sum = 0;
+            for (let y = gy * block; y < (gy + 1) * block; y++) {
+              for (let x = gx * block; x < (gx + 1) * block; x++) {
+                const i = (y * w + x) * channels;
+                sum += data[i] * 77 + data[i + 1] * 150 + data[i + 2] * 29;
+              }
+            }
+            expect(got.gray[gy * gw + gx], `${channels} channels, block ${block}, (${gx}, ${gy})`).toBe(Math.round(sum / (block * block * 256)));
+          }
+        }
+      }
+    }
+  });
 });
