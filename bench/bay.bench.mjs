@@ -122,14 +122,15 @@ function byPlace(wholeAnalysis, a, cuts, ids) {
   const back = cuts.map((c) => invertH(c.truth));
   const cover = ([x, y]) => imgs.flatMap((im, k) => { const [u, v] = applyH(back[k], x, y); return u >= 0 && v >= 0 && u <= im.width && v <= im.height ? [k] : []; }).join(',');
   const centre = (b) => [(b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2];
-  // The bay frame -> the whole photo, through a joined photo: its truth after its transform undone.
-  const joined = ids.findIndex((id) => a.bay.photos.find((p) => p.image === id)?.joined);
-  const toBay = joined >= 0 ? a.bay.photos.find((p) => p.image === ids[joined]).transform : null;
-  const toWhole = toBay ? (b) => applyH(cuts[joined].truth, ...applyH(invertH(toBay), ...centre(b))) : centre;
+  // A facing's place on the whole photo: where the view counted for it lies, by its own photo's true
+  // placement. Not its bay box carried back through one photo's transform: on a bay of 4 the join's
+  // transforms drift by up to ~15 px (2000 px wide photo) from the first photo to the last, which moved a
+  // facing at an overlap's edge into the next place (test_1175, test_1989: the count unchanged).
+  const place = (f) => { const v = f.views.find((x) => x.image === f.image); const k = ids.indexOf(v.image); return k < 0 ? null : applyH(cuts[k].truth, ...centre(v)); };
   const places = new Map();
   const at = (key) => places.get(key) ?? places.set(key, { whole: 0, bay: 0, own: cuts.map(() => 0) }).get(key);
   for (const f of sceneFacings(wholeAnalysis)) { const k = cover(centre(f)); if (k) at(k).whole++; }
-  for (const f of sceneFacings(a).filter((x) => x.in_bay)) { const k = cover(toWhole(f)); if (k) at(k).bay++; }
+  for (const f of sceneFacings(a).filter((x) => x.in_bay)) { const p = place(f); const k = p && cover(p); if (k) at(k).bay++; }
   for (const [p, im] of imgs.entries()) for (const b of im.products) { const k = cover(applyH(cuts[p].truth, ...centre(b))); if (k) at(k).own[p]++; }
   const out = { whole: 0, bay: 0, own: 0 }, over = { whole: 0, bay: 0, lo: 0, hi: 0 };
   let join = 0;
