@@ -62,13 +62,6 @@ const MIN_KEYPOINTS = 40;
 const MIN_INLIERS = 15;
 const ALL_PAIRS = 6;
 const HYPOTHESES = 2; // per pair: the strongest RANSAC homography, then the one its outliers give
-// RANSAC's cap on samples (OpenCV's default 2000). A true overlap stops long before it: OpenCV stops once
-// a sample of inliers is as sure (0.995) as the share of inliers allows, and the bench's joined pairs have
-// 38 % to 91 % inliers (at most 245 samples). A pair with no overlap (another shelf, the far photos of a
-// row) never finds such a sample and ran all 2000, twice (16 to 64 ms of CPU each on 20 to 50 false
-// matches). Samples are drawn in a fixed order, so a pair that stops before the cap is fitted exactly as
-// before; one with 25 % true matches among false ones is still found at 98 % (2000: 99.96 %).
-const RANSAC_ITERATIONS = 1000;
 const RATIO = 0.8; // Lowe's ratio test: shelves repeat packs, so a little looser than the panorama's 0.75
 const MIN_OVERLAP = 0.04;
 const MAX_SCALE = 3; // between two photos of one bay
@@ -177,7 +170,7 @@ function* hypotheses(cv: OpenCv, fa: Features, fb: Features): Generator<{ g: H; 
       const pd = cv.matFromArray(dst.length / 2, 1, cv.CV_32FC2, dst);
       const mask = new cv.Mat();
       mats.push(ps, pd, mask);
-      const h = cv.findHomography(ps, pd, cv.RANSAC, 4, mask, RANSAC_ITERATIONS, 0.995);
+      const h = cv.findHomography(ps, pd, cv.RANSAC, 4, mask);
       mats.push(h);
       if (h.empty()) break;
       yield { g: Array.from(h.data64F), inliers: cv.countNonZero(mask) };
