@@ -120,7 +120,7 @@ export interface ServerSettings {
  * a slower start costs nobody a screen there, and a load arriving the moment it listens then meets
  * code V8 has compiled. The fewest requests that gave the cold row its gain (docs/api.md, sixth pass).
  */
-export const SERVE_WARM_UP_BEFORE_LISTEN = 8_000;
+export const SERVE_WARM_UP_BEFORE_LISTEN = 4_000;
 
 /** The central's bucket (storage/object-store.ts). */
 export interface ObjectStoreSettings {
