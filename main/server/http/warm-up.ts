@@ -29,7 +29,7 @@ declare module 'fastify' {
     warmUpList(list: WarmUpList): void;
     /** Sends the registered lists' pages and records through the request path (see the top of the file). */
     warmUpRequests(options?: WarmUpRequestOptions): Promise<WarmUpRequestsRun>;
-    /** Readies the app and sends `requests` of them at once, timed: before listen() (server.ts). */
+    /** Readies the app, runs the tasks, then sends `requests` of them one at a time, timed: before listen() (server.ts). */
     warmUpBeforeListen(requests: number): Promise<WarmUpRun>;
   }
 }
