@@ -6,7 +6,9 @@
 //   GET one brand (a random one of 100);  POST a brand;  GET /health (calibration);
 //   mixed: 19 random-offset pages for each POST of a brand (a central serving the office's screens
 //   while laptops push; a laptop's screens while recognition and sync write);
-//   cold rows: the random page and the brand in the first seconds of a freshly started server;
+//   cold rows: the random page and the brand in the first seconds of a freshly started server
+//   (from the moment `serve` prints `listening on`: after its warm-up before listening, which the
+//   start rows' time to listening includes; SHELF_AUDIT_WARM_UP_BEFORE_LISTEN=0 for a start without);
 //   after-writes: the random page right after the rows that wrote (caches that writes retired).
 // Our server runs the built `serve` CLI, with 1 and 2 processes (--workers) on SQLite, then as the
 // central on a throw-away PostgreSQL (scripts/pg-cluster.mjs) with 1 and 2 processes.

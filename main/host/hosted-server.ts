@@ -22,6 +22,11 @@ export interface HostedServer {
   fellBack: boolean;
   /** The UI's session key. */
   token: string;
+  /**
+   * Requests the server sent itself before it listened: 0, as the app's window waits for it to
+   * listen (it warms after listening instead: server/app.ts); SHELF_AUDIT_WARM_UP_BEFORE_LISTEN may say otherwise.
+   */
+  warmedUpBeforeListen?: number;
   /** The detection model's version (for the About box), or "unknown". */
   modelVersion(): Promise<string>;
   stop(): Promise<void>;
@@ -44,6 +49,7 @@ export async function hostServer(o: HostOptions): Promise<HostedServer> {
     port: server.port,
     fellBack,
     token,
+    warmedUpBeforeListen: (server.warmedUpBeforeListen?.result as { sent?: number } | undefined)?.sent ?? 0,
     modelVersion: () => modelVersionFromServer(server.app, token),
     stop() {
       stopped ??= (async () => {

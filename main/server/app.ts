@@ -95,15 +95,19 @@ export async function buildApp({ db, readDb = db, config: given, changeStamp = (
   // the app's page loads its scripts (those requests do not end it). A client's first API request
   // ends it: from then on the clients' own requests warm the same code, and the warm-up's would only
   // take turns from them (under a load that starts as the server listens, they made its first
-  // seconds slower: docs/api.md, "Cold start").
-  let apiAsked = false;
-  const onRequest = (request: { url?: string }) => {
-    if (!request.url?.startsWith('/api/')) return;
-    apiAsked = true;
-    app.server.off('request', onRequest);
-  };
-  app.server.on('request', onRequest);
-  app.warmUp('requests', () => app.warmUpRequests({ requests: WARM_UP_REQUESTS, stop: () => apiAsked }));
-  app.warmUp('schemas', () => schemas.compileAll({ idle: () => performance.now() - lastRequest > SCHEMAS_IDLE_MS, signal: closing.signal }));
+  // seconds slower: docs/api.md, "Cold start"). Not when the server warmed that path before it
+  // listened (`serve`: server.ts, config.warmUpBeforeListen).
+  if (config.warmUpBeforeListen === 0) {
+    let apiAsked = false;
+    const onRequest = (request: { url?: string }) => {
+      if (!request.url?.startsWith('/api/')) return;
+      apiAsked = true;
+      app.server.off('request', onRequest);
+    };
+    app.server.on('request', onRequest);
+    app.warmUp('requests', () => app.warmUpRequests({ requests: WARM_UP_REQUESTS, stop: () => apiAsked }));
+  }
+  // Before listening (the warm-up before listen, server.ts) no request can come: all at once.
+  app.warmUp('schemas', () => schemas.compileAll({ idle: () => !app.server.listening || performance.now() - lastRequest > SCHEMAS_IDLE_MS, signal: closing.signal }));
   return app;
 }

@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { DEFAULT_HOST, defaultWebRoot, type ServerConfig, type ServerSettings } from './config/config.js';
+import { DEFAULT_HOST, defaultWebRoot, serverSettings, type ServerConfig, type ServerSettings } from './config/config.js';
+import type { WarmUpRun } from './http/warm-up.js';
 import { ensureApiKey } from './domain/api-keys.js';
 import { openDatabase, openDatabaseTarget, type OpenDatabase } from './storage/database.js';
 import type { EngineOptions } from './sync/engine.js';
@@ -28,12 +29,20 @@ export interface ServerOptions {
   sync?: EngineOptions;
   /** The SHELF_AUDIT_* settings; default: read from the environment once, as the server starts. */
   settings?: ServerSettings;
+  /**
+   * Requests the server sends itself through the request path before it listens, unless
+   * SHELF_AUDIT_WARM_UP_BEFORE_LISTEN says otherwise; default 0 (the desktop app's server: it warms
+   * after listening, so the window opens no later). `serve` passes SERVE_WARM_UP_BEFORE_LISTEN.
+   */
+  warmUpBeforeListen?: number;
 }
 
 export interface RunningServer {
   url: string;
   port: number;
   app: FastifyInstance;
+  /** The warm-up sent before listening (its requests, time and CPU); null when none was asked. */
+  warmedUpBeforeListen: WarmUpRun | null;
   close(): Promise<void>;
 }
 
@@ -66,6 +75,7 @@ export async function prepareDatabase(options: ServerOptions): Promise<void> {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const settings = options.settings ?? serverSettings();
   const config: ServerConfig = {
     host: options.host ?? DEFAULT_HOST,
     port: options.port ?? 0,
@@ -73,13 +83,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     webRoot: options.webRoot ? path.resolve(options.webRoot) : defaultWebRoot(),
     logger: options.logger ?? false,
     role: options.role ?? 'laptop',
-    ...(options.settings ? { settings: options.settings } : {}),
+    // Read here (buildApp would read them too) for the warm-up before listening.
+    settings,
+    warmUpBeforeListen: settings.warmUpBeforeListen ?? options.warmUpBeforeListen ?? 0,
   };
   const database = await openFor(options, config.dataDir);
   let app: FastifyInstance | undefined;
+  let warmedUpBeforeListen: WarmUpRun | null = null;
   try {
     await applyOptions(database.db, options);
     app = await buildApp({ db: database.db, readDb: database.readDb, config, changeStamp: database.changeStamp, keyStamp: database.keyStamp, tableStamp: database.tableStamp, stampSet: database.stampSet, sync: options.sync });
+    if (config.warmUpBeforeListen) warmedUpBeforeListen = await app.warmUpBeforeListen(config.warmUpBeforeListen);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app?.close();
@@ -95,6 +109,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${host}:${port}`,
     port,
     app: running,
+    warmedUpBeforeListen,
     close() {
       closing ??= (async () => {
         await running.close();

@@ -31,7 +31,12 @@ describe('server settings', () => {
       detectorModel: null,
       embedderModel: null,
       objectStore: null,
+      // Not set: the entry decides (serve warms before listening, the desktop's server does not).
+      warmUpBeforeListen: null,
     });
+    expect(serverSettings({ SHELF_AUDIT_WARM_UP_BEFORE_LISTEN: '0' }).warmUpBeforeListen).toBe(0);
+    expect(serverSettings({ SHELF_AUDIT_WARM_UP_BEFORE_LISTEN: '500' }).warmUpBeforeListen).toBe(500);
+    expect(() => serverSettings({ SHELF_AUDIT_WARM_UP_BEFORE_LISTEN: 'lots' })).toThrow(/SHELF_AUDIT_WARM_UP_BEFORE_LISTEN must be a number/);
     // The central's bucket: on with a bucket name; path-style by default with an endpoint of its own.
     expect(serverSettings({ SHELF_AUDIT_S3_BUCKET: 'photos', SHELF_AUDIT_S3_ENDPOINT: 'http://127.0.0.1:7480' }).objectStore).toEqual({
       bucket: 'photos',

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from './harness.js';
 import { WARM_UP_REQUESTS } from '../../main/server/http/warm-up.js';
 import { startServer } from '../../main/server/server.js';
+import { serverSettings } from '../../main/server/config/config.js';
+import { hostServer } from '../../main/host/hosted-server.js';
 
 describe('warm-up at start', () => {
   const t = new TestServer();
@@ -93,5 +95,67 @@ describe('request warm-up', () => {
     const after = runs.find((r) => r.name === 'requests')?.result as { sent: number; failed: number };
     expect(after.failed).toBe(0);
     expect(after.sent).toBeLessThan(WARM_UP_REQUESTS);
+  });
+});
+
+// The headless server's warm-up before it listens (server.ts, `warmUpBeforeListen`; `serve` asks for
+// SERVE_WARM_UP_BEFORE_LISTEN): thousands of requests, so a load arriving the moment it listens meets
+// code V8 has optimised (docs/api.md, issue 40's sixth pass). The desktop's server does not.
+describe('request warm-up before listening', () => {
+  const t = new TestServer();
+  let keysBefore: unknown[];
+  beforeAll(async () => {
+    await t.start();
+    const skus = Array.from({ length: 300 }, (_, i) => ({ id: `sku-${i}`, name: `Product ${i}` }));
+    expect((await t.call('POST', '/api/app/v1/import/', { json: { skus } })).status).toBe(200);
+    keysBefore = t.snapshot().api_keys;
+    await t.server.close();
+  }, 60_000);
+  afterAll(() => t.close());
+
+  it('sends its requests before the server listens, all answered, leaving no key behind, and none after', async () => {
+    t.server = await startServer({ dataDir: t.dataDir, port: 0, webRoot: undefined, warmUpBeforeListen: 250, settings: serverSettings({}) });
+    const warm = t.server.warmedUpBeforeListen;
+    expect(warm?.error).toBeUndefined();
+    expect(warm?.result).toEqual({ sent: 250, failed: 0 });
+    expect(warm?.ms).toBeGreaterThan(0);
+    // The server's first request, once it listens, comes after those.
+    const page = await t.call('GET', '/api/v1.5/sku/?limit=100&offset=150');
+    expect(page.status).toBe(200);
+    expect(page.body.results).toHaveLength(100);
+    // Its internal key was revoked at the end, and no row was written for it.
+    expect(t.server.app.internalKeysAlive()).toBe(0);
+    expect(t.snapshot().api_keys).toEqual(keysBefore);
+    // The other tasks ran before listening too (every schema compiled), and the requests' warm-up
+    // after listening is not added on top.
+    const runs = await t.server.app.warmedUp();
+    expect(runs.map((r) => r.name)).toEqual(expect.arrayContaining(['model versions', 'skus by name', 'schemas', 'requests before listening']));
+    expect(runs.map((r) => r.name)).not.toContain('requests');
+    expect(runs.filter((r) => r.error)).toEqual([]);
+    expect(t.server.app.lazySchemas.pendingCount).toBe(0);
+    await t.server.close();
+  });
+
+  it('SHELF_AUDIT_WARM_UP_BEFORE_LISTEN overrides the entry\'s default: 0 turns it off', async () => {
+    t.server = await startServer({ dataDir: t.dataDir, port: 0, webRoot: undefined, warmUpBeforeListen: 250, settings: serverSettings({ SHELF_AUDIT_WARM_UP_BEFORE_LISTEN: '0' }) });
+    expect(t.server.warmedUpBeforeListen).toBeNull();
+    await t.server.close();
+    t.server = await startServer({ dataDir: t.dataDir, port: 0, webRoot: undefined, settings: serverSettings({ SHELF_AUDIT_WARM_UP_BEFORE_LISTEN: '40' }) });
+    expect(t.server.warmedUpBeforeListen?.result).toEqual({ sent: 40, failed: 0 });
+    await t.server.close();
+  });
+
+  it('the desktop app\'s server (hostServer) does not warm before listening, but after', async () => {
+    const hosted = await hostServer({ dataDir: t.dataDir, port: 0, owner: 'desktop app' });
+    try {
+      expect(hosted.warmedUpBeforeListen).toBe(0);
+    } finally {
+      await hosted.stop();
+    }
+    // What hostServer starts: no warm-up before listening; the requests' warm-up after it instead.
+    t.server = await startServer({ dataDir: t.dataDir, port: 0, webRoot: undefined, settings: serverSettings({}) });
+    expect(t.server.warmedUpBeforeListen).toBeNull();
+    const runs = await t.server.app.warmedUp();
+    expect(runs.find((r) => r.name === 'requests')?.result).toEqual({ sent: WARM_UP_REQUESTS, failed: 0 });
   });
 });

@@ -18,13 +18,18 @@ export interface ServerConfig {
   role?: 'laptop' | 'central';
   /** The SHELF_AUDIT_* settings; default: read from the environment when the server starts. */
   settings?: ServerSettings;
+  /**
+   * Requests sent through the request path before listening (server.ts); default 0: then the
+   * warm-up sends them after listening, until a client's first API request (app.ts).
+   */
+  warmUpBeforeListen?: number;
 }
 
 /** The configuration the running server holds: every setting resolved. */
 export type AppConfig = Required<ServerConfig>;
 
 export function resolveConfig(config: ServerConfig, env: NodeJS.ProcessEnv = process.env): AppConfig {
-  return { ...config, role: config.role ?? 'laptop', settings: config.settings ?? serverSettings(env) };
+  return { ...config, role: config.role ?? 'laptop', settings: config.settings ?? serverSettings(env), warmUpBeforeListen: config.warmUpBeforeListen ?? 0 };
 }
 
 /** The repository (or packaged app) root: main/server/config/config.ts sits 2 levels below it, dist/main/server/config/config.js 3. */
@@ -100,7 +105,22 @@ export interface ServerSettings {
    * AWS_SECRET_ACCESS_KEY, or AWS_SHARED_CREDENTIALS_FILE). Null: files under the data directory.
    */
   objectStore: ObjectStoreSettings | null;
+  /**
+   * SHELF_AUDIT_WARM_UP_BEFORE_LISTEN: requests the server sends itself through the request path
+   * (pages and records of the lists, `app.inject`) before it listens, for V8 to compile that path
+   * first (docs/api.md, issue 40's sixth pass). Null when not set: then the entry decides, `npm run
+   * serve` SERVE_WARM_UP_BEFORE_LISTEN, the desktop app's server 0 (it warms after listening instead,
+   * so the window does not open later). 0 turns it off.
+   */
+  warmUpBeforeListen: number | null;
 }
+
+/**
+ * The headless server's warm-up before listening (`npm run serve`: the local service, the central):
+ * a slower start costs nobody a screen there, and a load arriving the moment it listens then meets
+ * code V8 has compiled. The fewest requests that gave the cold row its gain (docs/api.md, sixth pass).
+ */
+export const SERVE_WARM_UP_BEFORE_LISTEN = 4_000;
 
 /** The central's bucket (storage/object-store.ts). */
 export interface ObjectStoreSettings {
@@ -164,5 +184,6 @@ export function serverSettings(env: NodeJS.ProcessEnv = process.env): ServerSett
     detectorModel: env.SHELF_DETECTOR_MODEL || null,
     embedderModel: env.SHELF_EMBEDDER_MODEL || null,
     objectStore: objectStoreSettings(env),
+    warmUpBeforeListen: numberSetting(env, 'SHELF_AUDIT_WARM_UP_BEFORE_LISTEN') ?? null,
   };
 }

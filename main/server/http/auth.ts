@@ -25,6 +25,8 @@ declare module 'fastify' {
      * process's memory only, never stored, accepted from no socket, valid until revoked.
      */
     internalKey(name: string, role: Role): InternalKey;
+    /** How many internal keys live now (none once the warm-up ended; tests check that). */
+    internalKeysAlive(): number;
   }
   interface FastifyRequest {
     /** The API key that authenticated the request (null on public routes); http/roles.ts checks its role. */
@@ -108,6 +110,7 @@ export const authPlugin = fp(
       internal.set(token, { id, name, role, root_key_id: id });
       return { token, revoke: () => void internal.delete(token) };
     });
+    app.decorate('internalKeysAlive', () => internal.size);
     app.decorateRequest('apiKey', null);
     // The options objects themselves are kept: hooks of inner scopes (public docs, static UI) set
     // `auth: false` on them after this hook has seen them.

@@ -11,7 +11,10 @@
 // "Cold start", issue 40's fourth pass). While the window's page loads (app.ts: until a client's
 // first API request) the warm-up sends the lists' pages and records through `app.inject` (the whole
 // Fastify path but the socket), up to 400, one a turn, under an internal key that lives in memory for
-// that time only (http/auth.ts, `internalKey`).
+// that time only (http/auth.ts, `internalKey`). The headless server (`serve`) sends them before it
+// listens instead, thousands of them (`warmUpBeforeListen`, server.ts): hundreds after listening
+// left the first seconds under load as slow as none (V8 optimises after thousands), and a load
+// that arrives the moment the server listens ends the after-listen warm-up at once.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { InternalKey } from './auth.js';
@@ -20,12 +23,14 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Adds a task run once the server listens, in the order added; its failure is only logged. */
     warmUp(name: string, task: () => Promise<unknown>): void;
-    /** The warm-up's tasks with their times, once all ran (none before listen()). */
+    /** The warm-up's tasks with their times, once all ran (none before listen(), unless run by warmUpBeforeListen). */
     warmedUp(): Promise<WarmUpRun[]>;
     /** A list the screens open on, for `warmUpRequests`: its URL (prefix included) and its first ordering. */
     warmUpList(list: WarmUpList): void;
     /** Sends the registered lists' pages and records through the request path (see the top of the file). */
     warmUpRequests(options?: WarmUpRequestOptions): Promise<WarmUpRequestsRun>;
+    /** Readies the app, runs the tasks, then sends `requests` of them one at a time, timed: before listen() (server.ts). */
+    warmUpBeforeListen(requests: number): Promise<WarmUpRun>;
   }
 }
 
@@ -72,7 +77,24 @@ export const warmUpPlugin = fp(
       }
     };
     app.decorate('warmUp', (name: string, task: () => Promise<unknown>) => void tasks.push({ name, task }));
+    let before: WarmUpRun[] | undefined;
+    app.decorate('warmUpBeforeListen', async (requests: number) => {
+      // inject() readies the app too; here so that the plugins' start is not timed as the warm-up's.
+      await app.ready();
+      // The tasks too (the lists' data, the model digests, every schema compiled): once listening,
+      // they would share the cores with the first clients' requests.
+      before = [];
+      for (const { name, task } of tasks) await timed(name, task, before);
+      const runs: WarmUpRun[] = [];
+      await timed('requests before listening', () => app.warmUpRequests({ requests }), runs);
+      before.push(...runs);
+      return runs[0];
+    });
     app.addHook('onListen', async () => {
+      if (before) {
+        running = Promise.resolve(before);
+        return;
+      }
       running = (async () => {
         const runs: WarmUpRun[] = [];
         for (const { name, task } of tasks) {
@@ -138,7 +160,9 @@ async function warmUpRequests(app: FastifyInstance, lists: readonly WarmUpList[]
       const ids = (first.results ?? []).map((r) => r.id).filter((id): id is string => typeof id === 'string');
       known.push({ ...list, count: first.count, ids });
     }
-    if (known.length === 0) return run;
+    // Nothing to read yet (a new install, a test's fresh folder): the empty pages exercise little of
+    // the path a load takes, and a start that waits for them (`serve`) would wait for nothing.
+    if (!known.some((list) => list.count > 0)) return run;
     // Pages at random offsets (as a client paging or scrolling asks) and records by id, each list in turn.
     const urls = function* () {
       for (let round = 0; ; round++) {
