@@ -29,7 +29,7 @@
 // - joined: the share of the bay's photos joined (all overlap their neighbour by 20 % or more) and of
 //   the other shelf's photos joined (must be none).
 // - the time joining adds per photo (grey copy + features + matching + checks), and separately on
-//   12 MP photos (4000x3000 cut from an enlarged shelf photo).
+//   12 MP photos (4000x3000 cut from an enlarged shelf photo), and on rows of 2 to 8 such photos.
 // - per SKU against the truth: a composed shelf of catalog products (real pack crops, known layout)
 //   through the real server with the catalog, as one photo and as bays of 2 and 3 photos; for each bay,
 //   per SKU, the facings it identifies otherwise than the whole photo, split by whether one photo or
@@ -302,6 +302,33 @@ console.log(`joining, per 12 MP photo: ${times.map((t) => t.toFixed(0)).join(', 
     cpu.push((used.user + used.system) / 1000 / raws.length);
   }
   console.log(`joining, per 12 MP photo: ${cpu.map((t) => t.toFixed(0)).join(', ')} ms CPU (goal < 300 ms)`);
+  // By the number of photos: rows of 2 to 8 photos of 4050x3034 overlapping by 30 %, cut one below the
+  // other from shelf photos enlarged to 4050 wide and stacked, given shuffled (no neighbours next to
+  // each other), no boxes; one run each after the runs above.
+  const W = 4050, H = 3034, step = Math.round(H * 0.7);
+  const stacked = [];
+  for (let k = 0, h = 0; h < H + 7 * step && k < names.length; k++) {
+    const { data, info } = await sharp(path.join(DIR, names[k])).rotate().resize(W).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    stacked.push(data);
+    h += info.height;
+  }
+  const strip = Buffer.concat(stacked);
+  const byCount = [];
+  for (const [n, order] of [[2, [1, 0]], [4, [2, 0, 3, 1]], [6, [3, 0, 4, 1, 5, 2]], [8, [4, 0, 5, 1, 6, 2, 7, 3]]]) {
+    const row = [];
+    for (const k of order) {
+      const { data, info } = await sharp(strip, { raw: { width: W, height: strip.length / (3 * W), channels: 3 } }).extract({ left: 0, top: k * step, width: W, height: H }).raw().toBuffer({ resolveWithObject: true });
+      row.push({ data, width: info.width, height: info.height, channels: 3 });
+    }
+    const c0 = process.cpuUsage();
+    const grays = [];
+    for (const raw of row) grays.push(await matchingGray(raw));
+    const reg = registerBay(cv, row.map((r, k) => ({ image: `p${order[k]}`, width: r.width, height: r.height, ...grays[k], boxes: [] })));
+    const used = process.cpuUsage(c0);
+    const chained = reg.photos.every((p) => p.joined && (p.joined_to === null || Math.abs(Number(p.image.slice(1)) - Number(p.joined_to.slice(1))) === 1));
+    byCount.push(`${n} photos ${((used.user + used.system) / 1000 / n).toFixed(0)} ms${chained ? '' : ' (NOT joined along the row)'}`);
+  }
+  console.log(`joining, per 12 MP photo, rows shuffled: ${byCount.join(', ')} CPU (goal < 300 ms)`);
 }
 }
 await detector.close();

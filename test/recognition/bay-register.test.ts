@@ -97,3 +97,50 @@ describe('the grey copy by blocks', () => {
     }
   });
 });
+
+describe('a row of photos in any order', () => {
+  it('matches in full only the pairs a first pass ranks as neighbours, and joins as when every pair is matched', async () => {
+    // Six photos across the shelf, neighbours overlapping by 30 %, given shuffled (no neighbours next
+    // to each other in the order).
+    const w = Math.round(src.width / (1 + 5 * 0.7));
+    const step = Math.round(w * 0.7);
+    const cuts = await Promise.all([0, 1, 2, 3, 4, 5].map((k) => photo(`p${k}`, Math.min(k * step, src.width - w), w)));
+    const order = [3, 0, 4, 1, 5, 2];
+    // The matcher's full matches counted: a full match queries all of a photo's features, the ranking
+    // only its strongest 256. With `rankless`, the ranking finds no matches: every pair is then unclear
+    // and matched in full, as every pair was before the ranking.
+    const queries: number[] = [];
+    const matching = (rankless: boolean) =>
+      new Proxy(cv, {
+        get(target, key, receiver) {
+          const v = Reflect.get(target, key, receiver);
+          if (key !== 'BFMatcher') return v;
+          return new Proxy(v as object, {
+            construct(t, args) {
+              const m = Reflect.construct(t as new (...a: unknown[]) => object, args) as { knnMatch: (q: { rows: number }, ...rest: unknown[]) => unknown };
+              const knn = m.knnMatch.bind(m);
+              m.knnMatch = (q, ...rest) => {
+                queries.push(q.rows);
+                return rankless && q.rows <= 256 ? undefined : knn(q, ...rest);
+              };
+              return m;
+            },
+          });
+        },
+      }) as OpenCv;
+    const all = registerBay(matching(true), order.map((k) => cuts[k].p));
+    expect(queries.filter((r) => r > 256)).toHaveLength(15);
+    queries.length = 0;
+    const bay = registerBay(matching(false), order.map((k) => cuts[k].p));
+    expect(bay.photos.map((p) => p.joined)).toEqual([true, true, true, true, true, true]);
+    const full = queries.filter((r) => r > 256).length;
+    // Every one of the 15 pairs was matched in full before; the 5 true neighbours must be among them.
+    expect(full).toBeGreaterThanOrEqual(5);
+    expect(full).toBeLessThanOrEqual(9);
+    expect(queries.filter((r) => r <= 256)).toHaveLength(15);
+    // The same joins as every pair matched in full: each photo to a neighbour in the shelf, by the same transform.
+    expect(bay.photos.map((p) => [p.joined_to, p.transform])).toEqual(all.photos.map((p) => [p.joined_to, p.transform]));
+    const at = (image: string) => Number(image.slice(1));
+    for (const p of bay.photos) if (p.joined_to) expect(Math.abs(at(p.image) - at(p.joined_to))).toBe(1);
+  }, 60_000);
+});

@@ -1,7 +1,8 @@
 // Registers the photos of a scene to each other and to one bay frame (docs/recognition.md, "Bays").
-// Photos are matched in pairs (ORB features on reduced grey copies, ratio test, RANSAC homography):
-// neighbours in the order given first, then (every pair up to 6 photos) every pair across parts not
-// yet joined, so photos may come in any order and in rows; the stack hint adds the photo above. A pair's homography is then checked against what the photos
+// Photos are matched in pairs (ORB features on reduced grey copies, ratio test, RANSAC homography): a
+// first pass ranks every pair on each photo's strongest features, the pairs ranked near a photo's best
+// (all of a photo's pairs where its ranking is unclear) are matched in full, then pairs across parts
+// not yet joined; so photos may come in any order and in rows. A pair's homography is then checked against what the photos
 // show: it must be a plausible second shot (scale, rotation, perspective within limits, enough
 // overlap), the product boxes of one photo must land on boxes of the other where they overlap, and on
 // shelves of identical packs, where features match the neighbouring pack, the shift by one pack that
@@ -60,7 +61,16 @@ const EDGE = 31; // ORB's border and patch size
 const FAST_THRESHOLD = 12; // lower than ORB's 20: plain strips of a shelf still give features
 const MIN_KEYPOINTS = 40;
 const MIN_INLIERS = 15;
-const ALL_PAIRS = 6;
+// The first pass that ranks each photo's likely neighbours: the 16 strongest features of each tile
+// (256 a photo) matched against the other photo's 1600, a sixth of a full match, and the RANSAC inliers
+// of those matches are the pair's rank.
+const STRONGEST_PER_TILE = 16;
+// A photo's pairs fully matched: those ranked within this share of its best pair (a row's two
+// neighbours; a grid's four to eight)...
+const RANK_SHARE = 0.25;
+// ...when its best is clear; a photo whose best pair has fewer ranking inliers (another shelf, a plain
+// photo, a shelf where every pair matches alike) has every pair matched, as all were before.
+const RANK_CLEAR = 12;
 const HYPOTHESES = 2; // per pair: the strongest RANSAC homography, then the one its outliers give
 const RATIO = 0.8; // Lowe's ratio test: shelves repeat packs, so a little looser than the panorama's 0.75
 const MIN_OVERLAP = 0.04;
@@ -82,6 +92,9 @@ const DIP_TOLERANCE = 0.1; // how much less the whole overlap may agree at a pla
 interface Features {
   keypoints: number[]; // x, y at match scale
   descriptors: { delete(): void; rows: number };
+  /** The strongest few of each tile (by ORB's response), for ranking a photo's likely neighbours. */
+  strongest: { delete(): void; rows: number };
+  strongestKeypoints: number[];
 }
 
 interface Pair {
@@ -106,6 +119,7 @@ function features(cv: OpenCv, p: BayPhoto): Features {
   const orb = new cv.ORB(Math.ceil(ORB_FEATURES / (TILES_X * TILES_Y)), 1.2, 8, EDGE, 0, 2, 0, 31, FAST_THRESHOLD);
   const keypoints: number[] = [];
   const rows: Uint8Array[] = [];
+  const strongest: number[] = []; // indices into rows
   try {
     for (let ty = 0; ty < TILES_Y; ty++) {
       for (let tx = 0; tx < TILES_X; tx++) {
@@ -121,13 +135,18 @@ function features(cv: OpenCv, p: BayPhoto): Features {
         const desc = new cv.Mat();
         try {
           orb.detectAndCompute(roi, none, kps, desc);
+          const tile: { row: number; response: number }[] = [];
           for (let i = 0; i < kps.size(); i++) {
-            const k = kps.get(i).pt;
-            const x = k.x + x0, y = k.y + y0;
+            const kp = kps.get(i);
+            const x = kp.pt.x + x0, y = kp.pt.y + y0;
             if (x < cx0 || x >= cx1 || y < cy0 || y >= cy1) continue;
+            tile.push({ row: rows.length, response: kp.response });
             keypoints.push(x, y);
             rows.push(desc.data.slice(i * desc.cols, (i + 1) * desc.cols));
           }
+          // Per tile, so an overlap strip keeps its share of the strongest as it keeps its features.
+          tile.sort((u, v) => v.response - u.response || u.row - v.row);
+          for (const t of tile.slice(0, STRONGEST_PER_TILE)) strongest.push(t.row);
         } finally {
           roi.delete(); kps.delete(); none.delete(); desc.delete();
         }
@@ -140,7 +159,11 @@ function features(cv: OpenCv, p: BayPhoto): Features {
   const all = new Uint8Array(rows.length * cols);
   rows.forEach((r, i) => all.set(r, i * cols));
   const descriptors = rows.length > 0 ? cv.matFromArray(rows.length, cols, cv.CV_8UC1, all as unknown as number[]) : new cv.Mat();
-  return { keypoints, descriptors };
+  const few = new Uint8Array(strongest.length * cols);
+  strongest.forEach((r, i) => few.set(rows[r], i * cols));
+  const strongestKeypoints = strongest.flatMap((r) => [keypoints[r * 2], keypoints[r * 2 + 1]]);
+  const strong = strongest.length > 0 ? cv.matFromArray(strongest.length, cols, cv.CV_8UC1, few as unknown as number[]) : new cv.Mat();
+  return { keypoints, descriptors, strongest: strong, strongestKeypoints };
 }
 
 /**
@@ -375,6 +398,60 @@ function snapToPacks(h: H, a: BayPhoto, b: BayPhoto): H {
   return end?.h ?? best;
 }
 
+/**
+ * How likely a and b overlap: b's strongest features matched against all of a's (ratio test), and
+ * the inliers of a RANSAC homography among those matches. 0 when too few match to fit one.
+ */
+function rank(cv: OpenCv, fa: Features, fb: Features): number {
+  if (fa.descriptors.rows < MIN_KEYPOINTS || fb.strongest.rows < 4) return 0;
+  const matcher = new cv.BFMatcher(cv.NORM_HAMMING, false);
+  const knn = new cv.DMatchVectorVector();
+  const mats: { delete(): void }[] = [matcher, knn];
+  try {
+    matcher.knnMatch(fb.strongest as never, fa.descriptors as never, knn, 2);
+    const src: number[] = [];
+    const dst: number[] = [];
+    for (const [q, t] of ratioTestPairs(knn, RATIO)) {
+      src.push(fb.strongestKeypoints[q * 2], fb.strongestKeypoints[q * 2 + 1]);
+      dst.push(fa.keypoints[t * 2], fa.keypoints[t * 2 + 1]);
+    }
+    if (src.length / 2 < 8) return 0;
+    const ps = cv.matFromArray(src.length / 2, 1, cv.CV_32FC2, src);
+    const pd = cv.matFromArray(dst.length / 2, 1, cv.CV_32FC2, dst);
+    const mask = new cv.Mat();
+    mats.push(ps, pd, mask);
+    const h = cv.findHomography(ps, pd, cv.RANSAC, 4, mask);
+    mats.push(h);
+    return h.empty() ? 0 : cv.countNonZero(mask);
+  } finally {
+    for (const m of mats.reverse()) m.delete();
+  }
+}
+
+/**
+ * The pairs worth a full match, strongest first: each photo's pairs ranked near its best (RANK_SHARE),
+ * or all its pairs when its best is unclear (RANK_CLEAR). Photos may come in any order, so every pair
+ * is ranked; a ranking costs a sixth of a full match, and most pairs of a long row do not overlap.
+ */
+function candidatePairs(cv: OpenCv, fs: readonly Features[]): [number, number][] {
+  const n = fs.length;
+  if (n <= 2) return n === 2 ? [[0, 1]] : [];
+  const score = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) score[a][b] = score[b][a] = rank(cv, fs[a], fs[b]);
+  }
+  const keep = new Map<string, [number, number, number]>();
+  for (let i = 0; i < n; i++) {
+    const best = Math.max(...score[i].filter((_, j) => j !== i));
+    for (let j = 0; j < n; j++) {
+      if (j === i || (best >= RANK_CLEAR && score[i][j] < RANK_SHARE * best)) continue;
+      const [a, b] = i < j ? [i, j] : [j, i];
+      keep.set(`${a}/${b}`, [a, b, score[i][j]]);
+    }
+  }
+  return [...keep.values()].sort((x, y) => y[2] - x[2] || x[0] - y[0] || x[1] - y[1]).map(([a, b]) => [a, b]);
+}
+
 function judgePair(cv: OpenCv, photos: readonly BayPhoto[], fs: readonly Features[], a: number, b: number): Pair {
   let first: Pair | null = null;
   let inliers: number | null = null;
@@ -468,15 +545,14 @@ export function registerBay(cv: OpenCv, photos: readonly BayPhoto[], hints: BayH
       pairs.push(pair);
       if (pair.h) up[find(b)] = find(a);
     };
-    const cols = Math.max(1, Math.min(n, Math.round(hints.stackWidth ?? 0) || n));
-    for (let i = 1; i < n; i++) {
-      attempt(i - 1, i);
-      if (cols < n && i >= cols) attempt(i - cols, i);
-    }
-    // Up to ALL_PAIRS photos every pair is matched anyway: on a shelf that repeats itself a wrong pair
-    // can pass every check, and the spanning tree below then joins along the stronger true ones.
-    for (let d = 2; d < n; d++) {
-      for (let a = 0; a + d < n; a++) if (n <= ALL_PAIRS || find(a) !== find(a + d)) attempt(a, a + d);
+    // Every pair a first pass ranks likely (or cannot tell) is matched in full, whatever the order, not
+    // only the pairs that join the parts: on a shelf that repeats itself a wrong pair can pass every
+    // check, and the spanning tree below then joins along the stronger true ones.
+    for (const [a, b] of candidatePairs(cv, fs)) attempt(a, b);
+    // Parts still apart (a candidate failed its checks) are tried against each other, nearest in the
+    // order first, as the ranking may have missed the pair that joins them.
+    for (let d = 1; d < n; d++) {
+      for (let a = 0; a + d < n; a++) if (find(a) !== find(a + d)) attempt(a, a + d);
     }
     const accepted = pairs.filter((p) => p.h !== null);
     // Largest connected part of the accepted pairs; ties go to the part holding the earliest photo.
@@ -565,6 +641,8 @@ export function registerBay(cv: OpenCv, photos: readonly BayPhoto[], hints: BayH
       if (fs[i].descriptors.rows < MIN_KEYPOINTS) reason = 'no_features';
       else if (part[i] !== bayPart && sizes[part[i]] > 1) reason = 'other_part';
       else {
+        // Matched now if the ranking left the pair out (the reason is the expected neighbour's).
+        attempt(Math.min(i, m), Math.max(i, m));
         const pair = pairs.find((x) => (x.a === i && x.b === m) || (x.b === i && x.a === m));
         // Against the expected neighbour; its failure says most (a wild transform, boxes that disagree).
         reason = pair?.reason ?? 'no_overlap';
@@ -582,6 +660,9 @@ export function registerBay(cv: OpenCv, photos: readonly BayPhoto[], hints: BayH
       ms: Math.round(performance.now() - t0),
     };
   } finally {
-    for (const f of fs) f.descriptors.delete();
+    for (const f of fs) {
+      f.descriptors.delete();
+      f.strongest.delete();
+    }
   }
 }
