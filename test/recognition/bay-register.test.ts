@@ -70,7 +70,7 @@ describe('joining a pair of photos', () => {
 });
 
 describe('the grey copy by blocks', () => {
-  it("is each whole block's mean 601 luma, on the 12 MP photo's own path (3 channels, 4x4 blocks) as on the others", () => {
+  it("is each whole block's mean 601 luma, for 3 and 4 channels and blocks of 2 to 5", () => {
     // Odd sizes: the last partial row and column of blocks are left out.
     const [w, h] = [4 * 37 + 3, 4 * 23 + 2];
     let seed = 7;
