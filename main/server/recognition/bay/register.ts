@@ -177,39 +177,57 @@ function features(cv: OpenCv, p: BayPhoto): Features {
  */
 function* hypotheses(cv: OpenCv, fa: Features, fb: Features): Generator<{ g: H; inliers: number }> {
   if (fa.descriptors.rows < MIN_KEYPOINTS || fb.descriptors.rows < MIN_KEYPOINTS) return;
+  let { src, dst } = ratioMatches(cv, fb, fa);
+  for (let round = 0; round < HYPOTHESES && src.length / 2 >= MIN_INLIERS; round++) {
+    const fit = ransac(cv, src, dst);
+    if (!fit) break;
+    yield { g: fit.g, inliers: fit.inliers };
+    // The matches this hypothesis did not explain, for the next one.
+    const keepSrc: number[] = [];
+    const keepDst: number[] = [];
+    for (let i = 0; i < src.length / 2; i++) {
+      if (fit.mask[i]) continue;
+      keepSrc.push(src[i * 2], src[i * 2 + 1]);
+      keepDst.push(dst[i * 2], dst[i * 2 + 1]);
+    }
+    [src, dst] = [keepSrc, keepDst];
+  }
+}
+
+/** `query`'s features matched against a's with the ratio test: the matched points, query's in src, a's in dst. */
+function ratioMatches(cv: OpenCv, query: Pick<Features, 'descriptors' | 'keypoints'>, fa: Features): { src: number[]; dst: number[] } {
   const matcher = new cv.BFMatcher(cv.NORM_HAMMING, false);
   const knn = new cv.DMatchVectorVector();
-  const mats: { delete(): void }[] = [matcher, knn];
   try {
-    matcher.knnMatch(fb.descriptors as never, fa.descriptors as never, knn, 2);
-    let src: number[] = [];
-    let dst: number[] = [];
+    matcher.knnMatch(query.descriptors as never, fa.descriptors as never, knn, 2);
+    const src: number[] = [];
+    const dst: number[] = [];
     for (const [q, t] of ratioTestPairs(knn, RATIO)) {
-      src.push(fb.keypoints[q * 2], fb.keypoints[q * 2 + 1]);
+      src.push(query.keypoints[q * 2], query.keypoints[q * 2 + 1]);
       dst.push(fa.keypoints[t * 2], fa.keypoints[t * 2 + 1]);
     }
-    for (let round = 0; round < HYPOTHESES && src.length / 2 >= MIN_INLIERS; round++) {
-      const ps = cv.matFromArray(src.length / 2, 1, cv.CV_32FC2, src);
-      const pd = cv.matFromArray(dst.length / 2, 1, cv.CV_32FC2, dst);
-      const mask = new cv.Mat();
-      mats.push(ps, pd, mask);
-      const h = cv.findHomography(ps, pd, cv.RANSAC, 4, mask);
-      mats.push(h);
-      if (h.empty()) break;
-      yield { g: Array.from(h.data64F), inliers: cv.countNonZero(mask) };
-      // The matches this hypothesis did not explain, for the next one.
-      const keepSrc: number[] = [];
-      const keepDst: number[] = [];
-      for (let i = 0; i < src.length / 2; i++) {
-        if (mask.data[i]) continue;
-        keepSrc.push(src[i * 2], src[i * 2 + 1]);
-        keepDst.push(dst[i * 2], dst[i * 2 + 1]);
-      }
-      [src, dst] = [keepSrc, keepDst];
-    }
+    return { src, dst };
   } finally {
-    // Also when the caller stops asking (a return from its for...of).
-    for (const m of mats.reverse()) m.delete();
+    knn.delete();
+    matcher.delete();
+  }
+}
+
+/** A RANSAC homography of the points src onto dst, its inlier count and mask; null when none fits. */
+function ransac(cv: OpenCv, src: number[], dst: number[]): { g: H; inliers: number; mask: Uint8Array } | null {
+  const ps = cv.matFromArray(src.length / 2, 1, cv.CV_32FC2, src);
+  const pd = cv.matFromArray(dst.length / 2, 1, cv.CV_32FC2, dst);
+  const mask = new cv.Mat();
+  let h: ReturnType<OpenCv['findHomography']> | undefined;
+  try {
+    h = cv.findHomography(ps, pd, cv.RANSAC, 4, mask);
+    if (h.empty()) return null;
+    return { g: Array.from(h.data64F), inliers: cv.countNonZero(mask), mask: Uint8Array.from(mask.data) };
+  } finally {
+    h?.delete();
+    mask.delete();
+    pd.delete();
+    ps.delete();
   }
 }
 
@@ -404,28 +422,9 @@ function snapToPacks(h: H, a: BayPhoto, b: BayPhoto): H {
  */
 function rank(cv: OpenCv, fa: Features, fb: Features): number {
   if (fa.descriptors.rows < MIN_KEYPOINTS || fb.strongest.rows < 4) return 0;
-  const matcher = new cv.BFMatcher(cv.NORM_HAMMING, false);
-  const knn = new cv.DMatchVectorVector();
-  const mats: { delete(): void }[] = [matcher, knn];
-  try {
-    matcher.knnMatch(fb.strongest as never, fa.descriptors as never, knn, 2);
-    const src: number[] = [];
-    const dst: number[] = [];
-    for (const [q, t] of ratioTestPairs(knn, RATIO)) {
-      src.push(fb.strongestKeypoints[q * 2], fb.strongestKeypoints[q * 2 + 1]);
-      dst.push(fa.keypoints[t * 2], fa.keypoints[t * 2 + 1]);
-    }
-    if (src.length / 2 < 8) return 0;
-    const ps = cv.matFromArray(src.length / 2, 1, cv.CV_32FC2, src);
-    const pd = cv.matFromArray(dst.length / 2, 1, cv.CV_32FC2, dst);
-    const mask = new cv.Mat();
-    mats.push(ps, pd, mask);
-    const h = cv.findHomography(ps, pd, cv.RANSAC, 4, mask);
-    mats.push(h);
-    return h.empty() ? 0 : cv.countNonZero(mask);
-  } finally {
-    for (const m of mats.reverse()) m.delete();
-  }
+  const { src, dst } = ratioMatches(cv, { descriptors: fb.strongest, keypoints: fb.strongestKeypoints }, fa);
+  if (src.length / 2 < 8) return 0;
+  return ransac(cv, src, dst)?.inliers ?? 0;
 }
 
 /**
