@@ -45,16 +45,21 @@ describe('warm-up at start', () => {
   });
 });
 
+/** Starts the server with 300 SKUs imported; the api_keys rows then, which a warm-up must leave as they are. */
+async function startWithSkus(t: TestServer): Promise<unknown[]> {
+  await t.start();
+  const skus = Array.from({ length: 300 }, (_, i) => ({ id: `sku-${i}`, name: `Product ${i}` }));
+  expect((await t.call('POST', '/api/app/v1/import/', { json: { skus } })).status).toBe(200);
+  return t.snapshot().api_keys;
+}
+
 // The request path's warm-up (http/warm-up.ts): pages and records through app.inject under an internal
 // key that lives in memory only.
 describe('request warm-up', () => {
   const t = new TestServer();
   let keysBefore: unknown[];
   beforeAll(async () => {
-    await t.start();
-    const skus = Array.from({ length: 300 }, (_, i) => ({ id: `sku-${i}`, name: `Product ${i}` }));
-    expect((await t.call('POST', '/api/app/v1/import/', { json: { skus } })).status).toBe(200);
-    keysBefore = t.snapshot().api_keys;
+    keysBefore = await startWithSkus(t);
     await t.restart();
   }, 60_000);
   afterAll(() => t.close());
@@ -105,10 +110,7 @@ describe('request warm-up before listening', () => {
   const t = new TestServer();
   let keysBefore: unknown[];
   beforeAll(async () => {
-    await t.start();
-    const skus = Array.from({ length: 300 }, (_, i) => ({ id: `sku-${i}`, name: `Product ${i}` }));
-    expect((await t.call('POST', '/api/app/v1/import/', { json: { skus } })).status).toBe(200);
-    keysBefore = t.snapshot().api_keys;
+    keysBefore = await startWithSkus(t);
     await t.server.close();
   }, 60_000);
   afterAll(() => t.close());
