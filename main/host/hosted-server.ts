@@ -49,7 +49,7 @@ export async function hostServer(o: HostOptions): Promise<HostedServer> {
     port: server.port,
     fellBack,
     token,
-    warmedUpBeforeListen: (server.warmedUpBeforeListen?.result as { sent?: number } | undefined)?.sent ?? 0,
+    warmedUpBeforeListen: server.warmedUpBeforeListen?.sent ?? 0,
     modelVersion: () => modelVersionFromServer(server.app, token),
     stop() {
       stopped ??= (async () => {

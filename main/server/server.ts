@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { DEFAULT_HOST, defaultWebRoot, serverSettings, type ServerConfig, type ServerSettings } from './config/config.js';
-import type { WarmUpRun } from './http/warm-up.js';
+import type { WarmedUpBeforeListen } from './http/warm-up.js';
 import { ensureApiKey } from './domain/api-keys.js';
 import { openDatabase, openDatabaseTarget, type OpenDatabase } from './storage/database.js';
 import type { EngineOptions } from './sync/engine.js';
@@ -42,7 +42,7 @@ export interface RunningServer {
   port: number;
   app: FastifyInstance;
   /** The warm-up sent before listening (its requests, time and CPU); null when none was asked. */
-  warmedUpBeforeListen: WarmUpRun | null;
+  warmedUpBeforeListen: WarmedUpBeforeListen | null;
   close(): Promise<void>;
 }
 
@@ -89,7 +89,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
   const database = await openFor(options, config.dataDir);
   let app: FastifyInstance | undefined;
-  let warmedUpBeforeListen: WarmUpRun | null = null;
+  let warmedUpBeforeListen: WarmedUpBeforeListen | null = null;
   try {
     await applyOptions(database.db, options);
     app = await buildApp({ db: database.db, readDb: database.readDb, config, changeStamp: database.changeStamp, keyStamp: database.keyStamp, tableStamp: database.tableStamp, stampSet: database.stampSet, sync: options.sync });

@@ -30,7 +30,7 @@ declare module 'fastify' {
     /** Sends the registered lists' pages and records through the request path (see the top of the file). */
     warmUpRequests(options?: WarmUpRequestOptions): Promise<WarmUpRequestsRun>;
     /** Readies the app, runs the tasks, then sends `requests` of them one at a time, timed: before listen() (server.ts). */
-    warmUpBeforeListen(requests: number): Promise<WarmUpRun>;
+    warmUpBeforeListen(requests: number): Promise<WarmedUpBeforeListen>;
   }
 }
 
@@ -88,7 +88,9 @@ export const warmUpPlugin = fp(
       const runs: WarmUpRun[] = [];
       await timed('requests before listening', () => app.warmUpRequests({ requests }), runs);
       before.push(...runs);
-      return runs[0];
+      const [run] = runs;
+      const sent = (run.result as WarmUpRequestsRun | undefined) ?? { sent: 0, failed: 0 };
+      return { ...sent, ms: run.ms, cpuMs: run.cpuMs, ...(run.error !== undefined ? { error: run.error } : {}) };
     });
     app.addHook('onListen', async () => {
       if (before) {
@@ -129,6 +131,13 @@ export interface WarmUpRequestsRun {
   /** Requests sent, and those answered other than 200 (a list that is not there, a key refused). */
   sent: number;
   failed: number;
+}
+
+/** The requests sent before listening, with the time and CPU they took (and the error that ended them, if one did). */
+export interface WarmedUpBeforeListen extends WarmUpRequestsRun {
+  ms: number;
+  cpuMs: number;
+  error?: unknown;
 }
 
 async function warmUpRequests(app: FastifyInstance, lists: readonly WarmUpList[], { requests = WARM_UP_REQUESTS, stop = () => false }: WarmUpRequestOptions): Promise<WarmUpRequestsRun> {
