@@ -32,7 +32,7 @@ it('hashes a model without holding the main thread, and gets the same digest', a
   expect(await modelDigestAsync(file)).toBe(expected);
 });
 
-it('hashes the files asked for together in one worker, and refuses a missing one alone', async () => {
+it('hashes several files asked for at once, each to its own digest, and refuses a missing one alone', async () => {
   const a = path.join(dir, 'a.onnx');
   const b = path.join(dir, 'b.onnx');
   writeFileSync(a, 'model a');
