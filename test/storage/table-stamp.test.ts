@@ -4,7 +4,6 @@
 // rows, by any path (foreign-key actions included) and by any connection, and a cached answer must
 // never be served after a write it would not show; a write to another table must leave it alone.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -16,6 +15,7 @@ import { createRecord, insertRecord } from '../../main/server/domain/resource.js
 import { DATABASE_FILE, openDatabase, openDatabaseTarget, type OpenDatabase } from '../../main/server/storage/database.js';
 import { write } from '../../main/server/storage/transaction.js';
 import { durable, durableTables } from '../../main/server/storage/wal-sync.js';
+import { holdSyncs } from './held-syncs.js';
 import { PgCluster } from '../../scripts/pg-cluster.mjs';
 
 const dirs: string[] = [];
@@ -133,30 +133,6 @@ it('PostgreSQL: a followed table\'s stamp moves with every commit to its rows (c
     cluster.stop();
   }
 }, 60_000);
-
-/** Holds every fdatasync until released (as test/storage/durability.test.ts does). */
-async function holdSyncs(dir: string) {
-  const probe = await open(path.join(dir, DATABASE_FILE), 'r');
-  const proto = Object.getPrototypeOf(probe) as { datasync(): Promise<void> };
-  await probe.close();
-  const original = proto.datasync;
-  const gates: Array<() => void> = [];
-  let started = 0;
-  let holding = true;
-  vi.spyOn(proto, 'datasync').mockImplementation(async function (this: unknown) {
-    started++;
-    if (holding) await new Promise<void>((resolve) => gates.push(resolve));
-    await original.call(this);
-  });
-  return {
-    started: (n: number) => vi.waitFor(() => expect(started).toBeGreaterThanOrEqual(n)),
-    release: () => gates.splice(0).forEach((g) => g()),
-    stop: () => {
-      holding = false;
-      gates.splice(0).forEach((g) => g());
-    },
-  };
-}
 
 it('an answer showing only the SKUs does not wait for the sync of a brand commit; one showing the brands does', async () => {
   const { dir, database } = await fresh();
