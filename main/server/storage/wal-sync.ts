@@ -110,11 +110,14 @@ export class WalSync {
     const synced = this.synced.tables;
     // Inside a transaction (a group commit in progress) a version may be one not yet committed.
     if (synced && this.tableVersions && this.sqlite.open && !this.sqlite.inTransaction) {
+      // Nothing committed since the last round (pending()'s own test): no table to compare. Asked
+      // first, with data_version alone: since a sync mostly ends in the turn of its commit
+      // (wal-sync-thread.ts) this is most answers, and PRAGMA data_version costs a third of the
+      // statement that reads it with the tables' versions (5 against 14 µs under load).
+      if (this.commits === this.synced.commits && this.dataVersion.get() === this.synced.version) return null;
       // One statement for data_version and the tables' versions (one read transaction, not one each).
       const now = this.tableVersions.withDataVersion?.(tables);
       const version = now ? now.dataVersion : this.dataVersion.get();
-      // Nothing committed since the last round (pending()'s own test): no table to compare.
-      if (this.commits === this.synced.commits && version === this.synced.version) return null;
       // Another process's commit may have changed a table whose version only this connection moves.
       const othersCommitted = version !== this.synced.version;
       let unchanged = true;
