@@ -272,15 +272,10 @@ export async function listAllIds(db: Kysely<Database>, def: ResourceDef, query: 
 /** Presented records by data_id (those that exist); at most a page's worth (MAX_PAGE_SIZE) at a time. */
 export async function recordsByDataId(db: Kysely<Database>, def: ResourceDef, ids: number[]): Promise<Map<number, Row>> {
   const out = new Map<number, Row>();
-  if (ids.length === 0) return out;
-  const rows = await selectRows(db as AnyDb, def).select(`${def.table}.data_id as ${DATA_ID}`).where(`${def.table}.data_id`, 'in', ids).execute();
-  for (const row of rows as Row[]) {
-    const dataId = Number(row[DATA_ID]);
-    delete row[DATA_ID];
-    out.set(dataId, present(def, row));
-  }
+  await eachByDataId(db, def, ids, false, (dataId, row) => out.set(dataId, row));
   return out;
 }
+
 /**
  * PostgreSQL: each row's version by data_id, of those given that exist: its xmin, the transaction that
  * wrote this version of the row. Every committed change of a row gives it another (one transaction
@@ -292,7 +287,7 @@ export async function rowVersions(db: Kysely<Database>, def: ResourceDef, ids: n
   if (ids.length === 0) return out;
   const rows = await (db as AnyDb)
     .selectFrom(def.table)
-    .select([`${def.table}.data_id`, sql<string>`${sql.ref(`${def.table}.xmin`)}::text`.as('version')])
+    .select([`${def.table}.data_id`, rowVersion(def).as('version')])
     .where(`${def.table}.data_id`, 'in', ids)
     .execute();
   for (const r of rows as Array<{ data_id: number; version: string }>) out.set(Number(r.data_id), r.version);
@@ -302,20 +297,26 @@ export async function rowVersions(db: Kysely<Database>, def: ResourceDef, ids: n
 /** recordsByDataId with each row's version (rowVersions), read in the same statement. */
 export async function versionedRecordsByDataId(db: Kysely<Database>, def: ResourceDef, ids: number[]): Promise<Map<number, { row: Row; version: string }>> {
   const out = new Map<number, { row: Row; version: string }>();
-  if (ids.length === 0) return out;
-  const rows = await selectRows(db as AnyDb, def)
-    .select([`${def.table}.data_id as ${DATA_ID}`, sql<string>`${sql.ref(`${def.table}.xmin`)}::text`.as(VERSION)])
-    .where(`${def.table}.data_id`, 'in', ids)
-    .execute();
-  for (const row of rows as Row[]) {
-    const dataId = Number(row[DATA_ID]);
-    const version = String(row[VERSION]);
-    delete row[DATA_ID];
-    delete row[VERSION];
-    out.set(dataId, { row: present(def, row), version });
-  }
+  await eachByDataId(db, def, ids, true, (dataId, row, version) => out.set(dataId, { row, version: version! }));
   return out;
 }
+
+/** The presented rows of `ids` that exist, each handed to `each` (with its version when asked: rowVersions). */
+async function eachByDataId(db: Kysely<Database>, def: ResourceDef, ids: number[], withVersion: boolean, each: (dataId: number, row: Row, version?: string) => void): Promise<void> {
+  if (ids.length === 0) return;
+  let q = selectRows(db as AnyDb, def).select(`${def.table}.data_id as ${DATA_ID}`);
+  if (withVersion) q = q.select(rowVersion(def).as(VERSION));
+  for (const row of (await q.where(`${def.table}.data_id`, 'in', ids).execute()) as Row[]) {
+    const dataId = Number(row[DATA_ID]);
+    const version = withVersion ? String(row[VERSION]) : undefined;
+    delete row[DATA_ID];
+    delete row[VERSION];
+    each(dataId, present(def, row), version);
+  }
+}
+
+/** PostgreSQL's version of a row of `def`'s table (its xmin), as text. */
+const rowVersion = (def: ResourceDef) => sql<string>`${sql.ref(`${def.table}.xmin`)}::text`;
 // An alias no API field has.
 const VERSION = '__row_version';
 
