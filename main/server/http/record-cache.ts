@@ -247,7 +247,7 @@ export function createRowVersionCache(maxBytes = RECORD_CACHE_BYTES, keptMs = RO
           bytes -= old.json.length;
           kept.delete(id);
         }
-        // Oldest first (a Map keeps insertion order), across tables.
+        // Oldest first within a table (a Map keeps insertion order), the tables in the order first read.
         for (const t of tables.values()) {
           for (const [oldId, entry] of t) {
             if (bytes + json.length <= maxBytes) break;
