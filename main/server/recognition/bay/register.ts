@@ -529,9 +529,8 @@ export function registerBay(cv: OpenCv, photos: readonly BayPhoto[], hints: BayH
   const n = photos.length;
   const fs = photos.map((p) => features(cv, p));
   try {
-    // Neighbours in the order given (and above, by the hint) first: photos mostly come in order, and
-    // then n - 1 pairs join them. Photos still apart are then tried against every part they are not
-    // joined to, nearest in the order first, so any order joins, at the cost of more pairs.
+    // The pairs a first pass ranks as likely neighbours are matched first (candidatePairs), in any
+    // order; parts still apart are then tried against each other, nearest in the order first.
     const pairs: Pair[] = [];
     const up = photos.map((_, i) => i);
     const find = (i: number): number => (up[i] === i ? i : (up[i] = find(up[i])));

@@ -144,9 +144,10 @@ export function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): Scor
 /**
  * A small raised ¢ that blur joins to the last digit's top (tags printed smaller than the clear
  * ones): the digit's ink reaches further right in its upper part than its body does below, by a
- * mark about a ¢'s size, raised (wholly in the digits' upper 60 %). Only after digits whose top is
- * no wider than their body (a 7's bar, a 4's arm or a 1's flag stick out by themselves). `mask` is
- * the window right of the digit's centre; `top` and `size` the digit's rows in it.
+ * mark about a ¢'s size, raised (wholly in the digits' upper half). Only after digits whose top is
+ * no wider than their body (a 7's bar, a 4's arm or a 1's flag stick out by themselves). `labels` are
+ * the blob labels of the window right of the digit's centre (blobsOf), `digitBlobs` the digit's;
+ * `top` and `size` the digit's rows in it.
  */
 function joinedSign(labels: Int32Array, w: number, digitBlobs: ReadonlySet<number>, digit: string, { top, size }: { top: number; size: number }): boolean {
   if (!/[0235689]/.test(digit)) return false;
