@@ -1,8 +1,8 @@
-// The central applies at most PUSHES_AT_ONCE pushes at once per process (routes/app/sync.ts): the
+// The central applies at most PUSHES_AT_ONCE pushes at once per process (sync/central/push-turns.ts): the
 // others wait their turn, in arrival order, so fifty devices pushing together leave the event loop
 // and the pool room for the office's reads (docs/api.md, "Mixed load").
 import { expect, it } from 'vitest';
-import { PUSHES_AT_ONCE, isOfficeRead, pushTurns } from '../../main/server/routes/app/sync.js';
+import { PUSHES_AT_ONCE, isOfficeRead, pushTurns } from '../../main/server/sync/central/push-turns.js';
 
 it('gives at most the slots at once; a released turn goes to the longest waiting, in order', async () => {
   expect(PUSHES_AT_ONCE).toBeGreaterThan(0);
