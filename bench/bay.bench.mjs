@@ -263,7 +263,9 @@ console.log(`detector spread |placed - whole|: mean ${(sum(rows.map((r) => Math.
     console.log(
       `the overlaps against a count by eye (bench/bay.overlap-counts.json, ${counted.length} bays, ${sum(counted.map((r) => Object.keys(HAND[names[rows.indexOf(r)]].overlaps).length))} overlaps): ` +
         `the bay outside the counted range ${h('bay')} facings (${h('over')} over, ${h('under')} under), the whole photo ${h('whole')}; ` +
-        `bay error <= whole photo's + 1 on ${counted.filter((r) => r.place.hand.bay <= r.place.hand.whole + 1).length}/${counted.length} bays (goal: every bay); worst bay beyond the whole photo's: ${Math.max(...counted.map((r) => r.place.hand.bay - r.place.hand.whole))}`,
+        `bay error <= whole photo's + 1 on ${counted.filter((r) => r.place.hand.bay <= r.place.hand.whole + 1).length}/${counted.length} bays (goal: every bay); worst bay beyond the whole photo's: ${Math.max(...counted.map((r) => r.place.hand.bay - r.place.hand.whole))}` +
+        // A counted overlap the bay's layout no longer has is taken as 0 facings each side: say so.
+        (h('missing') ? `; ${h('missing')} counted overlaps not found in the layouts (taken as 0)` : ''),
     );
   }
 }
