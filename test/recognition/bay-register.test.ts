@@ -1,14 +1,30 @@
 // The joining's own work (bay/register.ts), without the detector: photos cut from a real shelf photo,
-// registered from their grey copies alone (no boxes), with OpenCV's calls counted. What a join costs
-// is measured by the bay bench (`npm run bench -- bay`); here, that it does no work it does not need.
+// registered from their grey copies alone (no boxes), with OpenCV's calls and the descriptor matcher's
+// (recognition/hamming.ts) counted. What a join costs is measured by the bay bench (`npm run bench --
+// bay`); here, that it does no work it does not need.
 import path from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Descriptors } from '../../main/server/recognition/hamming.js';
 import { apply, invert, mul, type H } from '../../main/server/recognition/bay/homography.js';
 import { registerBay, type BayPhoto } from '../../main/server/recognition/bay/register.js';
 import { loadOpenCv, type OpenCv } from '../../main/server/recognition/opencv.js';
 import { blockGray, matchingGray } from '../../main/server/recognition/pipeline.js';
 import { DATA } from './fixtures.js';
+
+// The matcher's calls, seen by the row test below: a full match queries all of a photo's features, the
+// ranking only its strongest 256. With `rankless` set, the ranking finds no matches.
+const matcher = vi.hoisted(() => ({ queries: [] as number[], rankless: false }));
+vi.mock('../../main/server/recognition/hamming.js', async (original) => {
+  const real = await original<typeof import('../../main/server/recognition/hamming.js')>();
+  return {
+    ...real,
+    ratioMatches: (query: Descriptors, ref: Descriptors, ratio: number) => {
+      matcher.queries.push(query.count);
+      return matcher.rankless && query.count <= 256 ? new Int32Array(0) : real.ratioMatches(query, ref, ratio);
+    },
+  };
+});
 
 let cv: OpenCv;
 let src: { data: Buffer; width: number; height: number };
@@ -106,32 +122,16 @@ describe('a row of photos in any order', () => {
     const step = Math.round(w * 0.7);
     const cuts = await Promise.all([0, 1, 2, 3, 4, 5].map((k) => photo(`p${k}`, Math.min(k * step, src.width - w), w)));
     const order = [3, 0, 4, 1, 5, 2];
-    // The matcher's full matches counted: a full match queries all of a photo's features, the ranking
-    // only its strongest 256. With `rankless`, the ranking finds no matches: every pair is then unclear
-    // and matched in full, as every pair was before the ranking.
-    const queries: number[] = [];
-    const matching = (rankless: boolean) =>
-      new Proxy(cv, {
-        get(target, key, receiver) {
-          const v = Reflect.get(target, key, receiver);
-          if (key !== 'BFMatcher') return v;
-          return new Proxy(v as object, {
-            construct(t, args) {
-              const m = Reflect.construct(t as new (...a: unknown[]) => object, args) as { knnMatch: (q: { rows: number }, ...rest: unknown[]) => unknown };
-              const knn = m.knnMatch.bind(m);
-              m.knnMatch = (q, ...rest) => {
-                queries.push(q.rows);
-                return rankless && q.rows <= 256 ? undefined : knn(q, ...rest);
-              };
-              return m;
-            },
-          });
-        },
-      }) as OpenCv;
-    const all = registerBay(matching(true), order.map((k) => cuts[k].p));
+    // With the ranking finding nothing, every pair is unclear and matched in full, as every pair was
+    // before the ranking.
+    const { queries } = matcher;
+    queries.length = 0;
+    matcher.rankless = true;
+    const all = registerBay(cv, order.map((k) => cuts[k].p));
+    matcher.rankless = false;
     expect(queries.filter((r) => r > 256)).toHaveLength(15);
     queries.length = 0;
-    const bay = registerBay(matching(false), order.map((k) => cuts[k].p));
+    const bay = registerBay(cv, order.map((k) => cuts[k].p));
     expect(bay.photos.map((p) => p.joined)).toEqual([true, true, true, true, true, true]);
     const full = queries.filter((r) => r > 256).length;
     // Every one of the 15 pairs was matched in full before; the 5 true neighbours must be among them.

@@ -1,4 +1,4 @@
-// Local-feature verification: the JavaScript ratio-test matching (identification/hamming.ts) gives
+// Local-feature verification: the JavaScript ratio-test matching (recognition/hamming.ts) gives
 // exactly OpenCV's matches, knnMatch (k = 2, brute force, Hamming) filtered by Lowe's ratio, on real
 // ORB descriptors of reference crops, also from an unaligned buffer (as decoded from the database)
 // and with ties; verifiedMatches skips the homography only below the matches its caller asks for.
@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { assemble } from '../../scripts/build-wasm.mjs';
 import { describeProduct, describeQuery } from '../../main/server/recognition/identification/describe.js';
-import { ratioMatches } from '../../main/server/recognition/identification/hamming.js';
+import { ratioMatches } from '../../main/server/recognition/hamming.js';
 import { verifiedMatches, type LocalFeatures } from '../../main/server/recognition/identification/local-features.js';
 import { loadOpenCv } from '../../main/server/recognition/opencv.js';
 import { groceryPackshots, referenceFiles, unseenFiles, UPRIGHT } from './fixtures.js';
@@ -36,7 +36,7 @@ async function opencvMatches(query: LocalFeatures, ref: LocalFeatures, ratio: nu
 
 describe('ratio-test matching', () => {
   it('runs the module its WebAssembly text assembles to (hamming.wasm is hamming.wat, rebuilt)', async () => {
-    const dir = new URL('../../main/server/recognition/identification/', import.meta.url);
+    const dir = new URL('../../main/server/recognition/', import.meta.url);
     const built = await assemble(new URL('hamming.wat', dir).pathname);
     expect(built.length).toBeGreaterThan(100);
     expect(Buffer.compare(built, readFileSync(new URL('hamming.wasm', dir)))).toBe(0); // else: npm run build:wasm

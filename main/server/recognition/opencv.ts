@@ -21,21 +21,3 @@ export function loadOpenCv(): Promise<OpenCv> {
   });
   return loading;
 }
-
-/** What knnMatch (k = 2) fills: per query descriptor, its two nearest train descriptors. */
-interface KnnMatches {
-  size(): number;
-  get(i: number): { size(): number; get(j: number): { queryIdx: number; trainIdx: number; distance: number } };
-}
-
-/** Lowe's ratio test: the [query, train] index pairs whose best match clearly beats the second best. */
-export function ratioTestPairs(knn: KnnMatches, ratio: number): Array<[query: number, train: number]> {
-  const pairs: Array<[number, number]> = [];
-  for (let i = 0; i < knn.size(); i++) {
-    const pair = knn.get(i);
-    if (pair.size() < 2) continue;
-    const m = pair.get(0);
-    if (m.distance < ratio * pair.get(1).distance) pairs.push([m.queryIdx, m.trainIdx]);
-  }
-  return pairs;
-}

@@ -7,7 +7,8 @@
 // A scene already joined into a bay (bay/register.ts) is laid out by the bay's transforms instead, so
 // the picture and the counted facings agree, and the merged facings are drawn on it.
 import sharp from 'sharp';
-import { loadOpenCv, ratioTestPairs, type OpenCv } from './opencv.js';
+import { ratioMatches } from './hamming.js';
+import { loadOpenCv, type OpenCv } from './opencv.js';
 
 export interface PanoramaHints {
   stackWidth?: number | null;
@@ -70,8 +71,7 @@ const apply = (h: H, x: number, y: number) => {
 /** Homography taking `b`'s work pixels into `a`'s work pixels, or null when they do not overlap. */
 function register(cv: OpenCv, a: Photo, b: Photo): H | null {
   const orb = new cv.ORB(3000);
-  const matcher = new cv.BFMatcher(cv.NORM_HAMMING, false);
-  const mats: { delete(): void }[] = [orb, matcher];
+  const mats: { delete(): void }[] = [orb];
   const mat = <T extends { delete(): void }>(m: T) => (mats.push(m), m);
   try {
     const ia = mat(cv.matFromArray(a.gh, a.gw, cv.CV_8UC1, a.gray as unknown as number[]));
@@ -84,13 +84,12 @@ function register(cv: OpenCv, a: Photo, b: Photo): H | null {
     orb.detectAndCompute(ia, none, ka, da);
     orb.detectAndCompute(ib, none, kb, db);
     if (da.rows < MIN_INLIERS || db.rows < MIN_INLIERS) return null;
-    const knn = mat(new cv.DMatchVectorVector());
-    matcher.knnMatch(db, da, knn, 2);
+    const pairs = ratioMatches({ count: db.rows, descriptors: db.data }, { count: da.rows, descriptors: da.data }, 0.75);
     const src: number[] = [];
     const dst: number[] = [];
-    for (const [q, t] of ratioTestPairs(knn, 0.75)) {
-      const pb = kb.get(q).pt;
-      const pa = ka.get(t).pt;
+    for (let k = 0; k < pairs.length; k += 2) {
+      const pb = kb.get(pairs[k]).pt;
+      const pa = ka.get(pairs[k + 1]).pt;
       src.push(pb.x, pb.y);
       dst.push(pa.x, pa.y);
     }

@@ -9,7 +9,8 @@
 // makes the overlapping pixels agree best is taken. The accepted pairs form a graph; its largest
 // connected part, joined along the strongest matches, is the bay. Every other photo is reported with
 // the reason and counted as its own rack.
-import { ratioTestPairs, type OpenCv } from '../opencv.js';
+import { ratioMatches, type Descriptors } from '../hamming.js';
+import type { OpenCv } from '../opencv.js';
 import { iou } from '../detector/nms.js';
 import { apply, IDENTITY, invert, mapBox, mul, scaling, translation, type Box, type H } from './homography.js';
 import { median } from '../median.js';
@@ -89,12 +90,10 @@ const PLAIN = 25; // grey variance under which a band is plain (a wall, a board)
 const MAX_DIP = 0.2;
 const DIP_TOLERANCE = 0.1; // how much less the whole overlap may agree at a place without such a band
 
-interface Features {
+interface Features extends Descriptors {
   keypoints: number[]; // x, y at match scale
-  descriptors: { delete(): void; rows: number };
   /** The strongest few of each tile (by ORB's response), for ranking a photo's likely neighbours. */
-  strongest: { delete(): void; rows: number };
-  strongestKeypoints: number[];
+  strongest: Descriptors & { keypoints: number[] };
 }
 
 interface Pair {
@@ -156,14 +155,12 @@ function features(cv: OpenCv, p: BayPhoto): Features {
     orb.delete(); img.delete();
   }
   const cols = rows[0]?.length ?? 32;
-  const all = new Uint8Array(rows.length * cols);
-  rows.forEach((r, i) => all.set(r, i * cols));
-  const descriptors = rows.length > 0 ? cv.matFromArray(rows.length, cols, cv.CV_8UC1, all as unknown as number[]) : new cv.Mat();
+  const descriptors = new Uint8Array(rows.length * cols);
+  rows.forEach((r, i) => descriptors.set(r, i * cols));
   const few = new Uint8Array(strongest.length * cols);
   strongest.forEach((r, i) => few.set(rows[r], i * cols));
   const strongestKeypoints = strongest.flatMap((r) => [keypoints[r * 2], keypoints[r * 2 + 1]]);
-  const strong = strongest.length > 0 ? cv.matFromArray(strongest.length, cols, cv.CV_8UC1, few as unknown as number[]) : new cv.Mat();
-  return { keypoints, descriptors, strongest: strong, strongestKeypoints };
+  return { keypoints, count: rows.length, descriptors, strongest: { count: strongest.length, descriptors: few, keypoints: strongestKeypoints } };
 }
 
 /**
@@ -176,8 +173,8 @@ function features(cv: OpenCv, p: BayPhoto): Features {
  * 16 to 64 ms of CPU a pair, against 1 to 12 ms for the first).
  */
 function* hypotheses(cv: OpenCv, fa: Features, fb: Features): Generator<{ g: H; inliers: number }> {
-  if (fa.descriptors.rows < MIN_KEYPOINTS || fb.descriptors.rows < MIN_KEYPOINTS) return;
-  let { src, dst } = ratioMatches(cv, fb, fa);
+  if (fa.count < MIN_KEYPOINTS || fb.count < MIN_KEYPOINTS) return;
+  let { src, dst } = matchedPoints(fb, fa);
   for (let round = 0; round < HYPOTHESES && src.length / 2 >= MIN_INLIERS; round++) {
     const fit = ransac(cv, src, dst);
     if (!fit) break;
@@ -194,23 +191,22 @@ function* hypotheses(cv: OpenCv, fa: Features, fb: Features): Generator<{ g: H; 
   }
 }
 
-/** `query`'s features matched against a's with the ratio test: the matched points, query's in src, a's in dst. */
-function ratioMatches(cv: OpenCv, query: Pick<Features, 'descriptors' | 'keypoints'>, fa: Features): { src: number[]; dst: number[] } {
-  const matcher = new cv.BFMatcher(cv.NORM_HAMMING, false);
-  const knn = new cv.DMatchVectorVector();
-  try {
-    matcher.knnMatch(query.descriptors as never, fa.descriptors as never, knn, 2);
-    const src: number[] = [];
-    const dst: number[] = [];
-    for (const [q, t] of ratioTestPairs(knn, RATIO)) {
-      src.push(query.keypoints[q * 2], query.keypoints[q * 2 + 1]);
-      dst.push(fa.keypoints[t * 2], fa.keypoints[t * 2 + 1]);
-    }
-    return { src, dst };
-  } finally {
-    knn.delete();
-    matcher.delete();
+/**
+ * `query`'s features matched against a's with the ratio test (recognition/hamming.ts: OpenCV's
+ * brute-force knnMatch and the test, exactly, at about a quarter of its time): the matched points,
+ * query's in src, a's in dst.
+ */
+function matchedPoints(query: Descriptors & { keypoints: number[] }, fa: Features): { src: number[]; dst: number[] } {
+  const pairs = ratioMatches(query, fa, RATIO);
+  const src: number[] = [];
+  const dst: number[] = [];
+  for (let k = 0; k < pairs.length; k += 2) {
+    const q = pairs[k];
+    const t = pairs[k + 1];
+    src.push(query.keypoints[q * 2], query.keypoints[q * 2 + 1]);
+    dst.push(fa.keypoints[t * 2], fa.keypoints[t * 2 + 1]);
   }
+  return { src, dst };
 }
 
 /** A RANSAC homography of the points src onto dst, its inlier count and mask; null when none fits. */
@@ -421,8 +417,8 @@ function snapToPacks(h: H, a: BayPhoto, b: BayPhoto): H {
  * the inliers of a RANSAC homography among those matches. 0 when too few match to fit one.
  */
 function rank(cv: OpenCv, fa: Features, fb: Features): number {
-  if (fa.descriptors.rows < MIN_KEYPOINTS || fb.strongest.rows < 4) return 0;
-  const { src, dst } = ratioMatches(cv, { descriptors: fb.strongest, keypoints: fb.strongestKeypoints }, fa);
+  if (fa.count < MIN_KEYPOINTS || fb.strongest.count < 4) return 0;
+  const { src, dst } = matchedPoints(fb.strongest, fa);
   if (src.length / 2 < 8) return 0;
   return ransac(cv, src, dst)?.inliers ?? 0;
 }
@@ -528,139 +524,132 @@ export function registerBay(cv: OpenCv, photos: readonly BayPhoto[], hints: BayH
   const t0 = performance.now();
   const n = photos.length;
   const fs = photos.map((p) => features(cv, p));
-  try {
-    // The pairs a first pass ranks as likely neighbours are matched first (candidatePairs), in any
-    // order; parts still apart are then tried against each other, nearest in the order first.
-    const pairs: Pair[] = [];
-    const up = photos.map((_, i) => i);
-    const find = (i: number): number => (up[i] === i ? i : (up[i] = find(up[i])));
-    const tried = new Set<string>();
-    const attempt = (a: number, b: number) => {
-      if (a === b || a < 0 || b >= n || tried.has(`${a}/${b}`)) return;
-      tried.add(`${a}/${b}`);
-      if (fs[a].descriptors.rows < MIN_KEYPOINTS || fs[b].descriptors.rows < MIN_KEYPOINTS) return;
-      const pair = judgePair(cv, photos, fs, a, b);
-      pairs.push(pair);
-      if (pair.h) up[find(b)] = find(a);
-    };
-    // Every pair a first pass ranks likely (or cannot tell) is matched in full, whatever the order, not
-    // only the pairs that join the parts: on a shelf that repeats itself a wrong pair can pass every
-    // check, and the spanning tree below then joins along the stronger true ones.
-    for (const [a, b] of candidatePairs(cv, fs)) attempt(a, b);
-    // Parts still apart (a candidate failed its checks) are tried against each other, nearest in the
-    // order first, as the ranking may have missed the pair that joins them.
-    for (let d = 1; d < n; d++) {
-      for (let a = 0; a + d < n; a++) if (find(a) !== find(a + d)) attempt(a, a + d);
-    }
-    const accepted = pairs.filter((p) => p.h !== null);
-    // Largest connected part of the accepted pairs; ties go to the part holding the earliest photo.
-    const part = new Array<number>(n).fill(-1);
-    let parts = 0;
-    for (let s = 0; s < n; s++) {
-      if (part[s] >= 0) continue;
-      const stack = [s];
-      part[s] = parts;
-      while (stack.length) {
-        const i = stack.pop()!;
-        for (const p of accepted) {
-          const j = p.a === i ? p.b : p.b === i ? p.a : -1;
-          if (j >= 0 && part[j] < 0) { part[j] = parts; stack.push(j); }
-        }
-      }
-      parts++;
-    }
-    const sizes = new Array<number>(parts).fill(0);
-    for (const p of part) sizes[p]++;
-    const bayPart = sizes.indexOf(Math.max(...sizes));
-    const root = part.indexOf(bayPart);
-    // Joined along the strongest pairs (a maximum spanning tree, grown from the root), strength being
-    // inliers times the pixels' agreement squared: on a shelf that repeats itself a wrong pair can pass
-    // every check, with many inliers or with pixels that agree well, but rarely with both.
-    const strength = (p: Pair) => p.inliers * p.agreement * p.agreement;
-    const grow = (banned: ReadonlySet<Pair>) => {
-      const toRoot = new Array<H | null>(n).fill(null);
-      const via = new Array<{ to: number; overlap: number; pair: Pair } | null>(n).fill(null);
-      toRoot[root] = IDENTITY;
-      if (sizes[bayPart] <= 1) return { toRoot, via };
-      for (;;) {
-        let best: Pair | null = null;
-        for (const p of accepted) {
-          if (banned.has(p) || (toRoot[p.a] === null) === (toRoot[p.b] === null)) continue;
-          if (!best || strength(p) > strength(best)) best = p;
-        }
-        if (!best) break;
-        if (toRoot[best.a]) {
-          toRoot[best.b] = mul(toRoot[best.a]!, best.h!);
-          via[best.b] = { to: best.a, overlap: best.overlap, pair: best };
-        } else {
-          const inv = invert(best.h!);
-          if (!inv) break;
-          toRoot[best.a] = mul(toRoot[best.b]!, inv);
-          via[best.a] = { to: best.b, overlap: overlapShare(inv, photos[best.b], photos[best.a]), pair: best };
-        }
-      }
-      return { toRoot, via };
-    };
-    // The tree places photos that were not matched as a pair too. Where two of them then overlap, their
-    // pixels must agree as a pair's must, with no band of the overlap far off (a shelf's end laid onto
-    // its continuation): otherwise a pair on the path between them is a repeat off, and the weakest
-    // such pair is left out, as long as every photo still joins.
-    let tree = grow(new Set());
-    const banned = new Set<Pair>();
-    for (let round = 0; round < n; round++) {
-      const conflict = placedConflict(photos, tree.toRoot, tree.via);
-      if (!conflict) break;
-      const path = treePath(tree.via, conflict[0], conflict[1]);
-      const weakest = path.sort((x, y) => strength(x) - strength(y))[0];
-      if (!weakest) break;
-      banned.add(weakest);
-      const next = grow(banned);
-      if (next.toRoot.filter(Boolean).length < tree.toRoot.filter(Boolean).length) break;
-      tree = next;
-    }
-    const { toRoot, via } = tree;
-    // The bay frame: the joined photos' extent, from (0, 0).
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    for (const [i, h] of toRoot.entries()) {
-      if (!h) continue;
-      const c = mapBox(h, { x1: 0, y1: 0, x2: photos[i].width, y2: photos[i].height })!;
-      minX = Math.min(minX, c.x1); minY = Math.min(minY, c.y1); maxX = Math.max(maxX, c.x2); maxY = Math.max(maxY, c.y2);
-    }
-    const shift = translation(-minX, -minY);
-    const single = sizes[bayPart] <= 1;
-    const out: BayPhotoJoin[] = photos.map((p, i) => {
-      const h = toRoot[i];
-      if (h && !single) {
-        const v = via[i];
-        return { image: p.image, joined: true, transform: mul(shift, h).map((x) => Math.round(x * 1e9) / 1e9), joined_to: v ? photos[v.to].image : null, overlap: v ? Math.round(v.overlap * 1000) / 1000 : null, reason: null, message: null };
-      }
-      const m = expectedNeighbour(i, n, hints);
-      let reason: NotJoinedReason;
-      if (fs[i].descriptors.rows < MIN_KEYPOINTS) reason = 'no_features';
-      else if (part[i] !== bayPart && sizes[part[i]] > 1) reason = 'other_part';
-      else {
-        // Matched now if the ranking left the pair out (the reason is the expected neighbour's).
-        attempt(Math.min(i, m), Math.max(i, m));
-        const pair = pairs.find((x) => (x.a === i && x.b === m) || (x.b === i && x.a === m));
-        // Against the expected neighbour; its failure says most (a wild transform, boxes that disagree).
-        reason = pair?.reason ?? 'no_overlap';
-      }
-      return { image: p.image, joined: false, transform: null, joined_to: null, overlap: null, reason, message: MESSAGES[reason](i + 1, m + 1) };
-    });
-    if (single) {
-      // Nothing joined at all: no bay, every photo its own rack (the reference photo too).
-      out[root] = { ...out[root], joined: false, transform: null, reason: out[root].reason ?? 'no_overlap', message: out[root].message ?? MESSAGES.no_overlap(root + 1, expectedNeighbour(root, n, hints) + 1) };
-    }
-    return {
-      width: single ? 0 : Math.ceil(maxX - minX),
-      height: single ? 0 : Math.ceil(maxY - minY),
-      photos: out,
-      ms: Math.round(performance.now() - t0),
-    };
-  } finally {
-    for (const f of fs) {
-      f.descriptors.delete();
-      f.strongest.delete();
-    }
+  // The pairs a first pass ranks as likely neighbours are matched first (candidatePairs), in any
+  // order; parts still apart are then tried against each other, nearest in the order first.
+  const pairs: Pair[] = [];
+  const up = photos.map((_, i) => i);
+  const find = (i: number): number => (up[i] === i ? i : (up[i] = find(up[i])));
+  const tried = new Set<string>();
+  const attempt = (a: number, b: number) => {
+    if (a === b || a < 0 || b >= n || tried.has(`${a}/${b}`)) return;
+    tried.add(`${a}/${b}`);
+    if (fs[a].count < MIN_KEYPOINTS || fs[b].count < MIN_KEYPOINTS) return;
+    const pair = judgePair(cv, photos, fs, a, b);
+    pairs.push(pair);
+    if (pair.h) up[find(b)] = find(a);
+  };
+  // Every pair a first pass ranks likely (or cannot tell) is matched in full, whatever the order, not
+  // only the pairs that join the parts: on a shelf that repeats itself a wrong pair can pass every
+  // check, and the spanning tree below then joins along the stronger true ones.
+  for (const [a, b] of candidatePairs(cv, fs)) attempt(a, b);
+  // Parts still apart (a candidate failed its checks) are tried against each other, nearest in the
+  // order first, as the ranking may have missed the pair that joins them.
+  for (let d = 1; d < n; d++) {
+    for (let a = 0; a + d < n; a++) if (find(a) !== find(a + d)) attempt(a, a + d);
   }
+  const accepted = pairs.filter((p) => p.h !== null);
+  // Largest connected part of the accepted pairs; ties go to the part holding the earliest photo.
+  const part = new Array<number>(n).fill(-1);
+  let parts = 0;
+  for (let s = 0; s < n; s++) {
+    if (part[s] >= 0) continue;
+    const stack = [s];
+    part[s] = parts;
+    while (stack.length) {
+      const i = stack.pop()!;
+      for (const p of accepted) {
+        const j = p.a === i ? p.b : p.b === i ? p.a : -1;
+        if (j >= 0 && part[j] < 0) { part[j] = parts; stack.push(j); }
+      }
+    }
+    parts++;
+  }
+  const sizes = new Array<number>(parts).fill(0);
+  for (const p of part) sizes[p]++;
+  const bayPart = sizes.indexOf(Math.max(...sizes));
+  const root = part.indexOf(bayPart);
+  // Joined along the strongest pairs (a maximum spanning tree, grown from the root), strength being
+  // inliers times the pixels' agreement squared: on a shelf that repeats itself a wrong pair can pass
+  // every check, with many inliers or with pixels that agree well, but rarely with both.
+  const strength = (p: Pair) => p.inliers * p.agreement * p.agreement;
+  const grow = (banned: ReadonlySet<Pair>) => {
+    const toRoot = new Array<H | null>(n).fill(null);
+    const via = new Array<{ to: number; overlap: number; pair: Pair } | null>(n).fill(null);
+    toRoot[root] = IDENTITY;
+    if (sizes[bayPart] <= 1) return { toRoot, via };
+    for (;;) {
+      let best: Pair | null = null;
+      for (const p of accepted) {
+        if (banned.has(p) || (toRoot[p.a] === null) === (toRoot[p.b] === null)) continue;
+        if (!best || strength(p) > strength(best)) best = p;
+      }
+      if (!best) break;
+      if (toRoot[best.a]) {
+        toRoot[best.b] = mul(toRoot[best.a]!, best.h!);
+        via[best.b] = { to: best.a, overlap: best.overlap, pair: best };
+      } else {
+        const inv = invert(best.h!);
+        if (!inv) break;
+        toRoot[best.a] = mul(toRoot[best.b]!, inv);
+        via[best.a] = { to: best.b, overlap: overlapShare(inv, photos[best.b], photos[best.a]), pair: best };
+      }
+    }
+    return { toRoot, via };
+  };
+  // The tree places photos that were not matched as a pair too. Where two of them then overlap, their
+  // pixels must agree as a pair's must, with no band of the overlap far off (a shelf's end laid onto
+  // its continuation): otherwise a pair on the path between them is a repeat off, and the weakest
+  // such pair is left out, as long as every photo still joins.
+  let tree = grow(new Set());
+  const banned = new Set<Pair>();
+  for (let round = 0; round < n; round++) {
+    const conflict = placedConflict(photos, tree.toRoot, tree.via);
+    if (!conflict) break;
+    const path = treePath(tree.via, conflict[0], conflict[1]);
+    const weakest = path.sort((x, y) => strength(x) - strength(y))[0];
+    if (!weakest) break;
+    banned.add(weakest);
+    const next = grow(banned);
+    if (next.toRoot.filter(Boolean).length < tree.toRoot.filter(Boolean).length) break;
+    tree = next;
+  }
+  const { toRoot, via } = tree;
+  // The bay frame: the joined photos' extent, from (0, 0).
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const [i, h] of toRoot.entries()) {
+    if (!h) continue;
+    const c = mapBox(h, { x1: 0, y1: 0, x2: photos[i].width, y2: photos[i].height })!;
+    minX = Math.min(minX, c.x1); minY = Math.min(minY, c.y1); maxX = Math.max(maxX, c.x2); maxY = Math.max(maxY, c.y2);
+  }
+  const shift = translation(-minX, -minY);
+  const single = sizes[bayPart] <= 1;
+  const out: BayPhotoJoin[] = photos.map((p, i) => {
+    const h = toRoot[i];
+    if (h && !single) {
+      const v = via[i];
+      return { image: p.image, joined: true, transform: mul(shift, h).map((x) => Math.round(x * 1e9) / 1e9), joined_to: v ? photos[v.to].image : null, overlap: v ? Math.round(v.overlap * 1000) / 1000 : null, reason: null, message: null };
+    }
+    const m = expectedNeighbour(i, n, hints);
+    let reason: NotJoinedReason;
+    if (fs[i].count < MIN_KEYPOINTS) reason = 'no_features';
+    else if (part[i] !== bayPart && sizes[part[i]] > 1) reason = 'other_part';
+    else {
+      // Matched now if the ranking left the pair out (the reason is the expected neighbour's).
+      attempt(Math.min(i, m), Math.max(i, m));
+      const pair = pairs.find((x) => (x.a === i && x.b === m) || (x.b === i && x.a === m));
+      // Against the expected neighbour; its failure says most (a wild transform, boxes that disagree).
+      reason = pair?.reason ?? 'no_overlap';
+    }
+    return { image: p.image, joined: false, transform: null, joined_to: null, overlap: null, reason, message: MESSAGES[reason](i + 1, m + 1) };
+  });
+  if (single) {
+    // Nothing joined at all: no bay, every photo its own rack (the reference photo too).
+    out[root] = { ...out[root], joined: false, transform: null, reason: out[root].reason ?? 'no_overlap', message: out[root].message ?? MESSAGES.no_overlap(root + 1, expectedNeighbour(root, n, hints) + 1) };
+  }
+  return {
+    width: single ? 0 : Math.ceil(maxX - minX),
+    height: single ? 0 : Math.ceil(maxY - minY),
+    photos: out,
+    ms: Math.round(performance.now() - t0),
+  };
 }

@@ -3,7 +3,7 @@
 // local patterns between a reference and a photo of the same product, which colour statistics alone
 // cannot confirm.
 import { loadOpenCv, type OpenCv } from '../opencv.js';
-import { ratioMatches } from './hamming.js';
+import { ratioMatches } from '../hamming.js';
 import type { RawPixels } from '../raw-pixels.js';
 
 export const LOCAL_SIDE = 320; // longest side of the grey image features are taken from

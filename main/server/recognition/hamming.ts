@@ -1,11 +1,18 @@
 // Nearest neighbours of binary (ORB, 256-bit) descriptors by Hamming distance: the same two nearest
-// neighbours as OpenCV's brute-force knnMatch (k = 2). The distance loop is WebAssembly (hamming.wat,
-// assembled into hamming.wasm by `npm run build:wasm`), for its 64-bit popcount instruction: JavaScript
-// has no popcount, and a table or bit-trick popcount over 32-bit words made the loop the costliest step
-// of verification (about 0.8 ms per query/reference pair; ~4x less here). opencv.js's own matcher is
-// slower than either once its results are read back object by object.
+// neighbours as OpenCV's brute-force knnMatch (k = 2), for identification's verification
+// (identification/local-features.ts) and the bay join (bay/register.ts). The distance loop is
+// WebAssembly (hamming.wat, assembled into hamming.wasm by `npm run build:wasm`), for its 64-bit
+// popcount instruction: JavaScript has no popcount, and a table or bit-trick popcount over 32-bit words
+// made the loop the costliest step of verification (about 0.8 ms per query/reference pair; ~4x less
+// here). opencv.js's own matcher is slower than either once its results are read back object by object
+// (a 12 MP bay photo pair's 1600 against 1600 descriptors: docs/recognition.md, Bays).
 import { readFileSync } from 'node:fs';
-import type { LocalFeatures } from './local-features.js';
+
+/** Descriptors packed one after another, 32 bytes each. */
+export interface Descriptors {
+  count: number;
+  descriptors: Uint8Array;
+}
 
 const BYTES = 32; // one descriptor
 
@@ -35,7 +42,7 @@ function instance(): Matcher {
  * matches of OpenCV's knnMatch(k = 2) filtered by `best.distance < ratio * second.distance`: a tie
  * for the nearest fails the test whichever index is taken.
  */
-export function ratioMatches(query: LocalFeatures, ref: LocalFeatures, ratio: number): Int32Array {
+export function ratioMatches(query: Descriptors, ref: Descriptors, ratio: number): Int32Array {
   if (ref.count < 2 || query.count === 0) return new Int32Array(0);
   const m = instance();
   const qBytes = query.count * BYTES;
