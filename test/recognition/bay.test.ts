@@ -1,5 +1,6 @@
 // Bays: one real shelf photo cut into overlapping photos (2, 3, 4 in a row and 2x2, with changes of
-// scale, rotation, shear and brightness between them, given out of order) is joined into one bay, and
+// scale, rotation, shear and brightness between them, given out of order, one stored turned with an EXIF
+// orientation) is joined into one bay, and
 // each facing is counted once. The shipped detector finds the boxes; an empty catalog leaves every
 // product unknown, so "per SKU" is the one unknown SKU here (the API test below identifies SKUs).
 // A cut photo is not the whole photo to the detector (its zoom and context change), so the bay's
@@ -126,6 +127,24 @@ describe('a bay of overlapping photos', () => {
     expect(Math.abs(bay - wholeCount)).toBeLessThanOrEqual(Math.max(3, wholeCount * 0.2));
     // One bay: every facing on rack 0, its shelves running through both photos.
     expect(new Set(sceneFacings(a).map((f) => f.rack_index))).toEqual(new Set([0]));
+  }, 120_000);
+
+  it('joins a photo stored turned with an EXIF orientation as the photo it shows', async () => {
+    const cw = Math.round(whole.width * 0.6);
+    const left = await cut(whole, [0, 0, cw, whole.height]);
+    const right = await cut(whole, [whole.width - cw, 0, cw, whole.height], 0.9);
+    // A phone held sideways: the pixels stored a quarter turn off, the tag saying how to show them.
+    const turnedFile = path.join(tmp, `p${n++}.jpg`);
+    writeFileSync(turnedFile, await sharp(right.path).rotate(270).withMetadata({ orientation: 6 }).jpeg({ quality: 90 }).toBuffer());
+    const stored = await sharp(turnedFile).metadata();
+    const shown = await sharp(right.path).metadata();
+    expect([stored.orientation, stored.width, stored.height]).toEqual([6, shown.height, shown.width]);
+    const turned = { path: turnedFile, truth: right.truth };
+    const a = await scene([turned, left]);
+    expect(a.bay!.photos.map((p) => p.joined)).toEqual([true, true]);
+    expect([a.images[0].width, a.images[0].height]).toEqual([shown.width, shown.height]);
+    expect(cornerError(a, [turned, left], 1)).toBeLessThan(whole.width * 0.015);
+    expect(Math.abs(total(a) - total(placedTruly(a, [turned, left])))).toBeLessThanOrEqual(1);
   }, 120_000);
 
   it('joins three photos in a row with a slanted and a rotated one, and four in a 2x2 grid', async () => {
