@@ -1,8 +1,8 @@
 // Bays: one real shelf photo cut into overlapping photos (2, 3, 4 in a row and 2x2, with changes of
 // scale, rotation, shear and brightness between them, given out of order, one stored turned with an EXIF
-// orientation) is joined into one bay, and
-// each facing is counted once. The shipped detector finds the boxes; an empty catalog leaves every
-// product unknown, so "per SKU" is the one unknown SKU here (the API test below identifies SKUs).
+// orientation) is joined into one bay, and each facing is counted once. The shipped detector finds the
+// boxes; an empty catalog leaves every product unknown, so "per SKU" is the one unknown SKU here (the
+// API test below identifies SKUs).
 // A cut photo is not the whole photo to the detector (its zoom and context change), so the bay's
 // count is held against the merge that the true placement of the photos gives (what the join can be
 // blamed for), and against the whole photo with the detector's own spread.
