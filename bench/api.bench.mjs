@@ -10,6 +10,12 @@
 //   (from the moment `serve` prints `listening on`: after its warm-up before listening, which the
 //   start rows' time to listening includes; SHELF_AUDIT_WARM_UP_BEFORE_LISTEN=0 for a start without);
 //   after-writes: the random page right after the rows that wrote (caches that writes retired).
+// The load generator's floor: the same wrk load against a bare server (bench/reference-server.mjs) that
+// spends a fixed API_BENCH_REF_US (170) of CPU a request, about our page's, with a body of a page's size:
+// two runs of the cold rows' length on a fresh process. What wrk measures there is wrk's and the shared
+// cores' own: on this 2-core machine its 50 connections starting at once on one busy event loop give a
+// tail of a few hundred slow requests at the start of every run (docs/api.md, "The load generator's
+// floor"), so an 8 s row's p99 can be that start and not the server under test.
 // Our server runs the built `serve` CLI, with 1 and 2 processes (--workers) on SQLite, then as the
 // central on a throw-away PostgreSQL (scripts/pg-cluster.mjs) with 1 and 2 processes.
 // The load generator shares the machine's cores with the servers, and other work may run too: read
@@ -21,7 +27,8 @@
 // row names: cold-page-random,cold-brand-get,page-fixed,page-random,brand-get,brand-post,mixed,after-writes,health),
 // API_BENCH_COLD_SECONDS (8: the cold and after-writes rows), API_BENCH_STARTS (3: starts timed to
 // listening and first answers, before the cold rows' start), API_BENCH_SERVERS (comma-separated:
-// sqlite-1,sqlite-2,pg-1,pg-2; default all), API_BENCH_PROFILE=DIR (our servers' CPU profiles, node --cpu-prof).
+// sqlite-1,sqlite-2,pg-1,pg-2; default all), API_BENCH_PROFILE=DIR (our servers' CPU profiles, node --cpu-prof),
+// API_BENCH_FLOOR=0 (skip the load generator's floor), API_BENCH_REF_US (170: the floor's CPU a request).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -239,6 +246,33 @@ async function startOurs(name, args) {
   return { server, url };
 }
 
+/**
+ * The load generator's floor: wrk, as the rows run it, against the bare reference server, twice for the
+ * cold rows' length on a fresh process. Prints p50, p99 and max of each run.
+ */
+async function floor() {
+  const us = Number(process.env.API_BENCH_REF_US ?? 170);
+  const server = spawn(process.execPath, ['bench/reference-server.mjs'], { env: { ...process.env, REF_US: String(us) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(server);
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (c) => {
+        out += c;
+        const m = /listening on (\S+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      server.on('exit', (code) => reject(new Error(`reference server exited ${code}`)));
+    });
+    const runs = [];
+    for (let i = 0; i < 2; i++) runs.push(await wrk(url, 'page-random', coldSeconds));
+    const show = (r) => `p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} max ${r.max.toFixed(0)} ms (${r.rps.toFixed(0)} req/s)`;
+    console.log(`load generator's floor: wrk -t2 -c${connections} for ${coldSeconds} s against a bare server spending ${us} µs a request: first run ${show(runs[0])}, second ${show(runs[1])}  (load ${os.loadavg()[0].toFixed(1)})`);
+  } finally {
+    await stop(server);
+  }
+}
+
 /** Loads every row against one server; returns {mode: result}. */
 async function measure(name, { server, url }, skip = []) {
   const line = (label, r) =>
@@ -296,6 +330,7 @@ const children = [];
 let cluster;
 try {
   console.log(`${os.cpus().length} CPU(s), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  if (process.env.API_BENCH_FLOOR !== '0') await floor();
   let drf;
   if (hasDrf) {
     const d = await startDrf();
