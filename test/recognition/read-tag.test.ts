@@ -4,6 +4,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { loadOpenCv } from '../../main/server/recognition/opencv.js';
 import type { RawPixels } from '../../main/server/recognition/raw-pixels.js';
 import { readEan } from '../../main/server/recognition/prices/ean.js';
 import { centsSign, joinSmallCents, readTags } from '../../main/server/recognition/prices/read-tag.js';
@@ -201,7 +202,8 @@ describe('reading real tags', () => {
     // few px off the usual one: "3", its raised 97 a 3 x 4 px blob beside it. It was taken for a ¢ (0.03).
     const tag = { x1: 825, y1: 1555, x2: 912, y2: 1655 };
     const line = { text: '3', score: 0.99, box: { x1: 839.8, y1: 1588.1, x2: 866.6, y2: 1612.8 }, height: 20.35, chars: [{ x: 846.9, y: 1601.8 }] };
-    const [read] = centsSign(joinSmallCents([line], raw), raw, tag);
+    const pixels = { image: raw, cv: await loadOpenCv() };
+    const [read] = centsSign(joinSmallCents([line], pixels), pixels, tag);
     expect(read.text).toBe('3');
     expect(readTag([read]).status).toBe('unreadable');
   });

@@ -3,10 +3,17 @@
 // (price-text.ts); and the EAN its barcode prints, when it has one (ean.ts). A tag whose text does
 // not parse is unreadable with the reason, never a guessed price.
 import type { Box } from '../shelves.js';
+import { loadOpenCv, type OpenCv } from '../opencv.js';
 import type { RawPixels, Rect } from '../raw-pixels.js';
 import { readLinesAt, readTexts, type OcrBox, type OcrLine } from '../text/ocr.js';
 import { readEan } from './ean.js';
 import { readTag, type TagLine, type TagReading } from './price-text.js';
+
+/** A photo's pixels and the loaded OpenCV that looks at them (the ink's blobs). */
+export interface TagPixels {
+  image: RawPixels;
+  cv: OpenCv;
+}
 
 export interface TagRead {
   /** The lines read, top to bottom, joined by newlines. */
@@ -47,7 +54,9 @@ export async function readTags(image: RawPixels, boxes: readonly Box[], options:
   const linesOf: OcrLine[][] = [];
   let k = 0;
   for (const ok of usable) linesOf.push(ok ? read[k++] : []);
-  const joined = linesOf.map((lines, i) => centsSign(joinSmallCents(lines, image), image, boxes[i]));
+  // OpenCV labels the ink's blobs (loaded with the OCR already).
+  const cv = await loadOpenCv();
+  const joined = linesOf.map((lines, i) => centsSign(joinSmallCents(lines, { image, cv }), { image, cv }, boxes[i]));
   // A price read as a bare "3" or "95" with something small beside it: the cents (or a ¢) that the
   // line's box left out. Read that spot on its own; when it holds print that cannot be read, the
   // tag is unreadable rather than priced at 3.00.
@@ -85,7 +94,7 @@ export async function readTags(image: RawPixels, boxes: readonly Box[], options:
  * (a ¢'s stroke; two small cents digits are wider than tall, or two blobs), and raised. Anything
  * else leaves the line as it was (unreadable as a bare number).
  */
-export function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): ScoredLine[] {
+export function centsSign(lines: ScoredLine[], { image, cv }: TagPixels, box: Box): ScoredLine[] {
   if (lines.length === 0) return lines;
   const tallest = lines.reduce((best, l, i) => (l.height > lines[best].height ? i : best), 0);
   const line = lines[tallest];
@@ -111,7 +120,7 @@ export function centsSign(lines: ScoredLine[], image: RawPixels, box: Box): Scor
   const grey = greyOf(image, x0, y0, w, h);
   const mask = grey.map((v) => ((inkDark ? v <= strict : v >= strict) ? 1 : 0));
   const labels = new Int32Array(w * h);
-  const blobs = blobsOf(mask, w, h, labels).filter((b) => b.area >= 3);
+  const blobs = blobsOf(cv, mask, w, h, labels).filter((b) => b.area >= 3);
   // The digit: what touches the window's left side (it starts at the digit's centre).
   const digit = blobs.filter((b) => b.x1 === 0);
   if (digit.length === 0) return lines;
@@ -270,7 +279,7 @@ function readScore(lines: readonly ScoredLine[], reading: TagReading): number {
  * as plain digits ("250"), where the glyphs' shape tells: raised cents end well above the units'
  * baseline.
  */
-export function joinSmallCents(lines: readonly OcrLine[], image?: RawPixels): ScoredLine[] {
+export function joinSmallCents(lines: readonly OcrLine[], pixels?: TagPixels): ScoredLine[] {
   // A leading "S" before digits is the OCR's reading of a "$". A line of one or two digits and a "t"
   // is a price in cents: the OCR's dictionary has no "¢" and reads one printed as large as the
   // digits as "t" (a "c" is parsed as cents already).
@@ -307,9 +316,9 @@ export function joinSmallCents(lines: readonly OcrLine[], image?: RawPixels): Sc
     }
   }
   const joined = out.filter((_, i) => !used.has(i));
-  if (!image) return joined;
+  if (!pixels) return joined;
   return joined.map((line) => {
-    const split = raisedCents(line, line.source, image) ?? spacedCents(line, line.source) ?? printedPoint(line, line.source, image);
+    const split = raisedCents(line, line.source, pixels.image) ?? spacedCents(line, line.source) ?? printedPoint(line, line.source, pixels);
     return split ? { ...line, text: split } : line;
   });
 }
@@ -392,7 +401,7 @@ function spacedCents(line: ScoredLine, source: OcrLine | undefined): string | nu
  * blob of ink of its own, small, on the digits' baseline, between the units' last digit and the
  * cents' first; and no other gap between the digits holds one.
  */
-function printedPoint(line: ScoredLine, source: OcrLine | undefined, image: RawPixels): string | null {
+function printedPoint(line: ScoredLine, source: OcrLine | undefined, { image, cv }: TagPixels): string | null {
   const found = digitsWithoutPoint(line, source);
   if (!found || !source) return null;
   const { m, xs } = found;
@@ -406,7 +415,7 @@ function printedPoint(line: ScoredLine, source: OcrLine | undefined, image: RawP
   const ink = (x: number, y: number) => (inkDark ? grey[y * w + x] <= cut : grey[y * w + x] > cut);
   const mask = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) mask[y * w + x] = ink(x, y) ? 1 : 0;
-  const blobs = blobsOf(mask, w, h);
+  const blobs = blobsOf(cv, mask, w, h);
   // The digits' baseline: the lowest row of the blobs as tall as a third of the line (the digits).
   const digits = blobs.filter((b) => b.y2 - b.y1 + 1 >= h / 3);
   if (digits.length === 0) return null;
@@ -434,44 +443,31 @@ function printedPoint(line: ScoredLine, source: OcrLine | undefined, image: RawP
 }
 
 /**
- * The 8-connected blobs of a 0/1 mask (w x h): their bounds, pixel counts and labels (1 on); with
- * `labels`, each pixel's blob label is written there (0: no ink).
+ * The 8-connected blobs of a 0/1 mask (w x h), by OpenCV's connectedComponentsWithStats: their bounds,
+ * pixel counts and labels (1 on); with `labels`, each pixel's blob label is written there (0: no ink).
  */
-function blobsOf(mask: Uint8Array, w: number, h: number, labels?: Int32Array): Array<{ x1: number; y1: number; x2: number; y2: number; area: number; label: number }> {
-  const seen = new Uint8Array(w * h);
-  const out: Array<{ x1: number; y1: number; x2: number; y2: number; area: number; label: number }> = [];
-  const stack: number[] = [];
-  for (let start = 0; start < mask.length; start++) {
-    if (!mask[start] || seen[start]) continue;
-    const b = { x1: w, y1: h, x2: 0, y2: 0, area: 0, label: out.length + 1 };
-    seen[start] = 1;
-    stack.push(start);
-    while (stack.length > 0) {
-      const p = stack.pop()!;
-      const x = p % w;
-      const y = (p - x) / w;
-      b.area++;
-      if (labels) labels[p] = b.label;
-      b.x1 = Math.min(b.x1, x);
-      b.x2 = Math.max(b.x2, x);
-      b.y1 = Math.min(b.y1, y);
-      b.y2 = Math.max(b.y2, y);
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          const ny = y + dy;
-          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-          const q = ny * w + nx;
-          if (mask[q] && !seen[q]) {
-            seen[q] = 1;
-            stack.push(q);
-          }
-        }
-      }
+function blobsOf(cv: OpenCv, mask: Uint8Array, w: number, h: number, labels?: Int32Array): Array<{ x1: number; y1: number; x2: number; y2: number; area: number; label: number }> {
+  const src = cv.matFromArray(h, w, cv.CV_8UC1, mask as unknown as number[]);
+  const labelled = new cv.Mat();
+  const stats = new cv.Mat();
+  const centroids = new cv.Mat();
+  try {
+    const n = cv.connectedComponentsWithStats(src, labelled, stats, centroids, 8, cv.CV_32S);
+    if (labels) labels.set(labelled.data32S);
+    const s = stats.data32S;
+    const cols = stats.cols;
+    const out: Array<{ x1: number; y1: number; x2: number; y2: number; area: number; label: number }> = [];
+    for (let k = 1; k < n; k++) {
+      const [x, y, bw, bh, area] = [cv.CC_STAT_LEFT, cv.CC_STAT_TOP, cv.CC_STAT_WIDTH, cv.CC_STAT_HEIGHT, cv.CC_STAT_AREA].map((c) => s[k * cols + c]);
+      out.push({ x1: x, y1: y, x2: x + bw - 1, y2: y + bh - 1, area, label: k });
     }
-    out.push(b);
+    return out;
+  } finally {
+    src.delete();
+    labelled.delete();
+    stats.delete();
+    centroids.delete();
   }
-  return out;
 }
 
 /**
