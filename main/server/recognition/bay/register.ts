@@ -193,7 +193,7 @@ function* hypotheses(cv: OpenCv, fa: Features, fb: Features): Generator<{ g: H; 
 
 /**
  * `query`'s features matched against a's with the ratio test (recognition/hamming.ts: OpenCV's
- * brute-force knnMatch and the test, exactly, at about a quarter of its time): the matched points,
+ * brute-force knnMatch and the test, exactly, at about an eighth of its CPU): the matched points,
  * query's in src, a's in dst.
  */
 function matchedPoints(query: Descriptors & { keypoints: number[] }, fa: Features): { src: number[]; dst: number[] } {
