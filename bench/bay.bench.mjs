@@ -26,6 +26,8 @@
 //   products too. So the products of each overlap were also counted by eye (bench/bay.overlap-counts.json,
 //   [surely, at most] per overlap): per bay, how many facings the bay's count and the whole photo's lie
 //   outside those ranges, summed over its overlaps; the goal there is the bay's <= the whole photo's + 1.
+// - box by box: each photo's boxes against the whole photo's inside it, with their scores: the boxes
+//   one view finds and the other not are what parts the bay from the whole photo outside the overlaps.
 // - joined: the share of the bay's photos joined (all overlap their neighbour by 20 % or more) and of
 //   the other shelf's photos joined (must be none).
 // - the time joining adds per photo (grey copy + features + matching + checks), and separately on
@@ -47,6 +49,8 @@ import { analyzeScene, matchingGray } from '../dist/main/server/recognition/pipe
 import { registerBay } from '../dist/main/server/recognition/bay/register.js';
 import { loadOpenCv } from '../dist/main/server/recognition/opencv.js';
 import { sceneFacings } from '../dist/main/server/recognition/bay/facings.js';
+import { median } from '../dist/main/server/recognition/median.js';
+import { iou } from './box-overlap.mjs';
 
 const DIR = process.env.SHARED_DATA ? path.join(process.env.SHARED_DATA, 'shelf-photos') : '../shared/data/shelf-photos';
 if (!existsSync(DIR)) {
@@ -151,6 +155,34 @@ function byPlace(wholeAnalysis, a, cuts, ids) {
 }
 
 /**
+ * Each photo's boxes against the whole photo's boxes that lie wholly inside that photo by its true
+ * placement (2 % in from its sides), one to one at IoU 0.3: the scores of the boxes both find (the lower
+ * of the two), and of those only the whole photo or only the photo finds. Where the bay parts from the
+ * whole photo outside the overlaps it is by these boxes, which are the detector's, not the join's.
+ */
+function boxByBox(wholeAnalysis, a, cuts, ids) {
+  const whole = wholeAnalysis.images[0];
+  const out = { both: [], wholeOnly: [], photoOnly: [] };
+  for (const [k, c] of cuts.entries()) {
+    const img = a.images.find((im) => im.image === ids[k]);
+    const back = invertH(c.truth);
+    const mx = img.width * 0.02, my = img.height * 0.02;
+    const inside = (b) => b.x1 >= mx && b.y1 >= my && b.x2 <= img.width - mx && b.y2 <= img.height - my;
+    const theirs = whole.products.map((b) => { const [x1, y1] = applyH(back, b.x1, b.y1); const [x2, y2] = applyH(back, b.x2, b.y2); return { x1, y1, x2, y2, score: b.score }; }).filter(inside);
+    const own = img.products.filter(inside);
+    const used = new Set();
+    for (const w of theirs) {
+      let best = -1, bestIou = 0.3;
+      own.forEach((o, j) => { if (!used.has(j) && iou(w, o) >= bestIou) { bestIou = iou(w, o); best = j; } });
+      if (best < 0) out.wholeOnly.push(w.score);
+      else { used.add(best); out.both.push(Math.min(w.score, own[best].score)); }
+    }
+    own.forEach((o, j) => used.has(j) || out.photoOnly.push(o.score));
+  }
+  return out;
+}
+
+/**
  * The overlaps against a count by eye (bench/bay.overlap-counts.json: per overlap [surely, at most]):
  * how far the bay's count and the whole photo's lie outside that range, summed over the bay's overlaps.
  * The photos' own range above is no truth: where each photo finds a product the other misses, the bay
@@ -239,6 +271,7 @@ for (let i = 0; i < Math.min(COUNT, names.length); i++) {
   const place = byPlace(wholeAnalysis, a, sceneCuts.slice(0, cuts.length), ids.slice(0, cuts.length));
   place.products = overlapProducts(wholeAnalysis, a, placedFacings, sceneCuts.slice(0, cuts.length), ids.slice(0, cuts.length));
   place.hand = byHand(names[i], label, place.overlaps);
+  place.boxes = boxByBox(wholeAnalysis, a, sceneCuts.slice(0, cuts.length), ids.slice(0, cuts.length));
   rows.push({ wholeCount, bay, placed, joinedPhotos, photos: cuts.length, otherJoined, perPhoto, place });
   console.log(
     `${names[i].padEnd(10)} ${label.padEnd(25)} ${String(wholeCount).padStart(5)} ${String(bay).padStart(4)} ${String(placed).padStart(6)} ${String(summed).padStart(6)} | ${String(Math.abs(bay - wholeCount)).padStart(7)} ${String(Math.abs(bay - placed)).padStart(8)} | ${String(place.out.whole).padStart(22)} ${String(place.out.bay).padStart(3)} | ${String(place.over.whole).padStart(15)} ${String(place.over.bay).padStart(3)} ${`${place.over.lo}-${place.over.hi}`.padStart(6)} | ${String(place.join).padStart(17)} | ${place.hand ? `${String(place.hand.bay).padStart(10)} ${String(place.hand.whole).padStart(5)}` : '         -     -'} | ${joinedPhotos}/${cuts.length}     ${otherJoined}/1  | ${perPhoto.toFixed(0).padStart(6)}`,
@@ -253,6 +286,11 @@ console.log(`detector spread |placed - whole|: mean ${(sum(rows.map((r) => Math.
   const mean = (f) => (sum(rows.map(f)) / rows.length).toFixed(1);
   console.log(`|bay - whole| by place: outside the overlaps (one photo's own boxes: the detector on a cut photo) mean ${mean((r) => Math.abs(r.place.out.bay - r.place.out.whole))}; in the overlaps mean ${mean((r) => Math.abs(r.place.over.bay - r.place.over.whole))}`);
   console.log(`the whole photo outside the photos' own range in the overlaps (the detector, not the join): mean ${mean((r) => Math.max(0, r.place.over.lo - r.place.over.whole, r.place.over.whole - r.place.over.hi))}`);
+  {
+    const all = (k) => rows.flatMap((r) => r.place.boxes[k]);
+    const desc = (v) => `${v.length} (score median ${median(v).toFixed(2)}, ${Math.round((100 * v.filter((x) => x < 0.4).length) / Math.max(1, v.length))} % under 0.4)`;
+    console.log(`each photo's boxes against the whole photo's inside it (IoU 0.3): both find ${desc(all('both'))}; the whole photo only ${desc(all('wholeOnly'))}; the photo only ${desc(all('photoOnly'))}: the detector's borderline boxes, which come and go with scale and frame`);
+  }
   const t = (k) => sum(rows.map((r) => r.place.products[k]));
   console.log(`the overlaps product by product (the whole photo's boxes for products): ${t('facings')} facings, ${t('products')} products; counted twice across photos ${t('twice')}, lost by the merge ${t('lost')}; left over: two boxes of one photo on one product ${t('ownTwice')}, on no whole-photo product ${t('alone')} (one photo's detector alone)`);
   console.log(`join error by place (the bay beyond what its photos saw): mean ${mean((r) => r.place.join)}, max ${Math.max(...rows.map((r) => r.place.join))}; bays within 1: ${rows.filter((r) => r.place.join <= 1).length}/${rows.length} (goal: every bay)`);
