@@ -18,6 +18,7 @@ import {
   type Detector,
 } from '../../main/server/recognition/detector/index.js';
 import { dropNestedBoxes } from '../../main/server/recognition/pipeline.js';
+import { DATA } from '../recognition/fixtures.js';
 import { recallPrecision, type Truth } from './match.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/detector/', import.meta.url));
@@ -169,6 +170,20 @@ describe('shelf detector', () => {
       await firstOnly.close();
     }
   });
+
+  it('reports no box far below its trained range on a photo of ordinary products (print on tags and packs)', async () => {
+    // A real shelf photo whose products are 64 input pixels across: 8 boxes of 6 to 10 px, on price tags
+    // and the print of packs, were reported before (docs/recognition.md, "Boxes far below the trained range").
+    const file = path.join(DATA, 'shelf-photos', 'test_256.jpg');
+    const { boxes, width, height } = await detector.detect(file);
+    const scale = Math.min(1, detector.inputSize / Math.max(width, height));
+    const side = (b: { x1: number; y1: number; x2: number; y2: number }) => Math.min(b.x2 - b.x1, b.y2 - b.y1) * scale;
+    const sides = boxes.filter((b) => b.score >= 0.3).map(side).sort((a, b) => a - b);
+    const typical = sides[Math.floor(sides.length / 2)];
+    expect(typical).toBeGreaterThan(40);
+    expect(boxes.length).toBeGreaterThan(100);
+    expect(boxes.filter((b) => side(b) < 10 && side(b) < 0.25 * typical)).toEqual([]);
+  }, 60_000);
 
   it('refuses settings outside their range', async () => {
     await expect(createDetector({ zoom: 0.5 })).rejects.toThrow(RangeError);

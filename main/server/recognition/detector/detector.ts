@@ -103,6 +103,14 @@ const MIN_BAND_PIXELS = 1 << 20;
 // Chosen on the identify-shelves bench's choice half: at 384 and 256 every facing of its close-ups is
 // found, at the photo's own size none is.
 const FEW_PRODUCTS = 8;
+// Far below the trained range: on a photo whose typical product is not tiny (the zoomed pass is not
+// taken), a first-pass box under TOO_SMALL_SIDE input pixels and under TOO_SMALL_SHARE of the typical
+// product's side is print, not a product: looked at on the real shelf photos and the exam scenes, all 19
+// such boxes lay on price tags, signs and the lettering of packs, and a bay photo of the bay bench had 40
+// on a perforated shelf lip (docs/recognition.md, "Boxes far below the trained range"). A real product
+// that small beside ordinary ones would have under a sixteenth of their area.
+const TOO_SMALL_SIDE = 10;
+const TOO_SMALL_SHARE = 0.25;
 const WIDE_SIZES = [384, 256];
 // Two looks at different scales box one product a little differently; boxes overlapping this much are one.
 const WIDE_IOU = 0.4;
@@ -243,7 +251,9 @@ export async function createDetector(options: DetectorOptions = {}): Promise<Det
     let found = await pass(first, base);
     // A photo of many small products (the typical box under TINY_SIDE) gets a second, zoomed look.
     const sure = found.filter((b) => b.score >= SURE_SCORE).map((b) => b.side);
-    if (zoom > 1 && sure.length > 0 && median(sure) < TINY_SIDE) {
+    const typical = median(sure);
+    if (sure.length > 0 && typical >= TINY_SIDE) found = found.filter((b) => b.side >= TOO_SMALL_SIDE || b.side >= TOO_SMALL_SHARE * typical);
+    if (zoom > 1 && sure.length > 0 && typical < TINY_SIDE) {
       // Decoded again, not kept from the first pass: JPEG shrink-on-load makes the first decode cheap.
       // Measured on a 12 MP photo: 60 ms to the first pass's input, 141 ms to this one's; one full-size
       // decode (157 ms, oriented) plus two resizes (16 + 20 ms) would cost every photo about 110 ms more
