@@ -103,6 +103,9 @@ const MIN_BAND_PIXELS = 1 << 20;
 // Chosen on the identify-shelves bench's choice half: at 384 and 256 every facing of its close-ups is
 // found, at the photo's own size none is.
 const FEW_PRODUCTS = 8;
+const WIDE_SIZES = [384, 256];
+// Two looks at different scales box one product a little differently; boxes overlapping this much are one.
+const WIDE_IOU = 0.4;
 // Far below the trained range: on a photo whose typical product is not tiny (the zoomed pass is not
 // taken), a first-pass box under TOO_SMALL_SIDE input pixels and under TOO_SMALL_SHARE of the typical
 // product's side is print, not a product: looked at on the real shelf photos and the exam scenes, all 19
@@ -111,9 +114,6 @@ const FEW_PRODUCTS = 8;
 // that small beside ordinary ones would have under a sixteenth of their area.
 const TOO_SMALL_SIDE = 10;
 const TOO_SMALL_SHARE = 0.25;
-const WIDE_SIZES = [384, 256];
-// Two looks at different scales box one product a little differently; boxes overlapping this much are one.
-const WIDE_IOU = 0.4;
 
 /**
  * The default cut of the reported boxes belongs to the weights, not to this code: how high a network's
