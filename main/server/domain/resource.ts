@@ -1,7 +1,7 @@
 // One generic record store for every v1.5 master-data family (catalogs, SKUs, displays, planograms,
 // MHLs and their records, visits): they differ only in their fields, foreign keys and a few computed
 // values, which a ResourceDef declares. Queries use Kysely builders only, so they run on PostgreSQL too.
-import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { newId, now } from '../storage/ids.js';
 import { insertRow, preparedQuery, type PreparedQuery } from '../storage/prepared-query.js';
 import type { Database } from '../storage/schema.js';
@@ -14,6 +14,7 @@ export type TableName = keyof Omit<Database, 'outbox'>;
 type Row = Record<string, unknown>;
 // Generic code over many tables: Kysely's per-table typing cannot follow a table chosen at run time.
 type AnyDb = Kysely<any>;
+type AnySelect = SelectQueryBuilder<any, any, any>;
 
 export interface FieldDef {
   column: string;
@@ -272,7 +273,7 @@ export async function listAllIds(db: Kysely<Database>, def: ResourceDef, query: 
 /** Presented records by data_id (those that exist); at most a page's worth (MAX_PAGE_SIZE) at a time. */
 export async function recordsByDataId(db: Kysely<Database>, def: ResourceDef, ids: number[]): Promise<Map<number, Row>> {
   const out = new Map<number, Row>();
-  await eachByDataId(db, def, ids, false, (dataId, row) => out.set(dataId, row));
+  for (const row of await rowsByDataId(db, def, ids)) out.set(takeDataId(row), present(def, row));
   return out;
 }
 
@@ -297,22 +298,26 @@ export async function rowVersions(db: Kysely<Database>, def: ResourceDef, ids: n
 /** recordsByDataId with each row's version (rowVersions), read in the same statement. */
 export async function versionedRecordsByDataId(db: Kysely<Database>, def: ResourceDef, ids: number[]): Promise<Map<number, { row: Row; version: string }>> {
   const out = new Map<number, { row: Row; version: string }>();
-  await eachByDataId(db, def, ids, true, (dataId, row, version) => out.set(dataId, { row, version: version! }));
+  for (const row of await rowsByDataId(db, def, ids, (q) => q.select(rowVersion(def).as(VERSION)))) {
+    const version = String(row[VERSION]);
+    delete row[VERSION];
+    out.set(takeDataId(row), { row: present(def, row), version });
+  }
   return out;
 }
 
-/** The presented rows of `ids` that exist, each handed to `each` (with its version when asked: rowVersions). */
-async function eachByDataId(db: Kysely<Database>, def: ResourceDef, ids: number[], withVersion: boolean, each: (dataId: number, row: Row, version?: string) => void): Promise<void> {
-  if (ids.length === 0) return;
-  let q = selectRows(db as AnyDb, def).select(`${def.table}.data_id as ${DATA_ID}`);
-  if (withVersion) q = q.select(rowVersion(def).as(VERSION));
-  for (const row of (await q.where(`${def.table}.data_id`, 'in', ids).execute()) as Row[]) {
-    const dataId = Number(row[DATA_ID]);
-    const version = withVersion ? String(row[VERSION]) : undefined;
-    delete row[DATA_ID];
-    delete row[VERSION];
-    each(dataId, present(def, row), version);
-  }
+/** The stored rows of `ids` that exist, each with its data_id (takeDataId) and what `more` selects. */
+async function rowsByDataId(db: Kysely<Database>, def: ResourceDef, ids: number[], more: (q: AnySelect) => AnySelect = (q) => q): Promise<Row[]> {
+  if (ids.length === 0) return [];
+  const q = more(selectRows(db as AnyDb, def).select(`${def.table}.data_id as ${DATA_ID}`));
+  return (await q.where(`${def.table}.data_id`, 'in', ids).execute()) as Row[];
+}
+
+/** A row's data_id as rowsByDataId selected it, taken off the row. */
+function takeDataId(row: Row): number {
+  const dataId = Number(row[DATA_ID]);
+  delete row[DATA_ID];
+  return dataId;
 }
 
 /** PostgreSQL's version of a row of `def`'s table (its xmin), as text. */
