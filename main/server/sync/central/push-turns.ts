@@ -59,10 +59,15 @@ export function pushTurns(slots: number, pacing?: PushPacing): PushTurns {
     while (free > 0 && waiting.length > 0) {
       const t = performance.now();
       if (pacing && t - lastRead <= pacing.readWindowMs && t < notBefore) {
-        timer ??= setTimeout(() => {
-          timer = undefined;
-          grant();
-        }, Math.ceil(notBefore - t));
+        if (!timer) {
+          timer = setTimeout(() => {
+            timer = undefined;
+            grant();
+          }, Math.ceil(notBefore - t));
+          // The waiting pushes' own connections keep a serving process alive; the pacing alone must not
+          // hold one that is closing.
+          timer.unref();
+        }
         return;
       }
       free--;
