@@ -39,9 +39,9 @@ export const READ_POOL_SIZE = 4;
 
 export function createDialect(target: DatabaseTarget): DialectHandle {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.connectionString });
+    const pool = survivingLostConnections(new pg.Pool({ connectionString: target.connectionString }));
     const stamp = postgresChangeStamp(target.connectionString);
-    const readPool = new pg.Pool({ connectionString: target.connectionString, max: READ_POOL_SIZE });
+    const readPool = survivingLostConnections(new pg.Pool({ connectionString: target.connectionString, max: READ_POOL_SIZE }));
     return {
       dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
       readDialect: new PostgresDialect({ pool: withNamedStatements(readPool) }),
@@ -105,6 +105,21 @@ function withStatementCache(sqlite: SQLite.Database) {
  * each time. The queries run on every request (storage/prepared-query.ts) go by name instead: each
  * connection prepares one once and then only binds and executes it.
  */
+/**
+ * A pool whose connections may end under it without taking the process along: PostgreSQL restarting,
+ * an administrator's pg_terminate_backend, idle_session_timeout or the network. node-postgres emits
+ * such an error on the pool (an idle connection) or on the connection (one checked out and between
+ * queries, as the advisory locks' held connections are: sync/central/upload-locker.ts,
+ * shared-push-turn.ts), and an error event nobody listens to ends the process. The pool has already
+ * dropped an idle connection and opens another when one is next asked for; a held one fails its next
+ * query, which its holder handles.
+ */
+function survivingLostConnections(pool: pg.Pool): pg.Pool {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => void client.on('error', () => undefined));
+  return pool;
+}
+
 function withNamedStatements(pool: pg.Pool): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
