@@ -50,6 +50,8 @@ const BATCHES = arg('batches', 10);
 const BATCH = 100;
 const OFFICE_SECONDS = arg('office_seconds', 10);
 const OFFICE_READERS = arg('office_readers', 4);
+// --office_workers N (BENCH_SYNC_OFFICE_WORKERS): the office's central as N processes (`serve --workers N`).
+const OFFICE_WORKERS = arg('office_workers', 1);
 const OFFICE_SKUS = 2000;
 const PARTS = (process.env.BENCH_SYNC_PARTS ?? 'laptop,devices,office,photos').split(',');
 const DEVICE_PHOTOS = arg('device-photos', 4);
@@ -268,7 +270,7 @@ function officeCpu(centralPid) {
   }, 0);
   const postmaster = Number(readFileSync(path.join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
   const own = process.cpuUsage();
-  return { central: of([centralPid]), pg: of(processTree(postmaster)), bench: (own.user + own.system) / 1e6, at: performance.now() };
+  return { central: of(processTree(centralPid)), pg: of(processTree(postmaster)), bench: (own.user + own.system) / 1e6, at: performance.now() };
 }
 
 /** Cores each used between two officeCpu snapshots. */
@@ -328,7 +330,8 @@ async function officeReads() {
   cluster.run('psql', ['-h', cluster.dir, '-p', String(cluster.port), '-U', 'postgres', '-c', `CREATE DATABASE ${dbName}`]);
   const dbUrl = cluster.url.replace('/postgres?', `/${dbName}?`);
   const prof = process.env.BENCH_SYNC_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SYNC_PROFILE}`] : [];
-  const central = await spawnServe(path.join(tmp, 'central-office'), KEY, ['--role', 'central', '--database', dbUrl], {}, prof);
+  const workers = OFFICE_WORKERS > 1 ? ['--workers', String(OFFICE_WORKERS)] : [];
+  const central = await spawnServe(path.join(tmp, 'central-office'), KEY, ['--role', 'central', '--database', dbUrl, ...workers], {}, prof);
   children.push(central.server);
   const base = central.url;
   await call(base, 'POST', '/api/app/v1/import/', {
@@ -384,7 +387,7 @@ async function officeReads() {
   // The profile is written as the process exits.
   if (prof.length > 0) await new Promise((r) => central.server.once('exit', r));
   const row = (label, r, extra, l) => `| ${label} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.max.toFixed(0)} ms | ${extra} | ${l} |`;
-  console.log(`\n| the office's screens on the central (PostgreSQL, 1 process): ${OFFICE_READERS} readers, SKU and visit pages of 50 in turn, ${OFFICE_SECONDS} s | req/s | p50 | p99 | max | pushes | load |`);
+  console.log(`\n| the office's screens on the central (PostgreSQL, ${OFFICE_WORKERS} process${OFFICE_WORKERS > 1 ? 'es' : ''}): ${OFFICE_READERS} readers, SKU and visit pages of 50 in turn, ${OFFICE_SECONDS} s | req/s | p50 | p99 | max | pushes | load |`);
   console.log('|---|---|---|---|---|---|---|');
   console.log(row('without pushes', quiet, '-', quietLoad));
   console.log(row(`while ${DEVICES} devices push`, busy, `${(pushed / pushSeconds).toFixed(0)} visits/s`, busyLoad));

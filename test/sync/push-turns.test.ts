@@ -83,3 +83,37 @@ it('counts the office\'s API reads, not the devices\' sync or writes', () => {
   expect(isOfficeRead('POST', '/api/v1.5/visits/')).toBe(false);
   expect(isOfficeRead('GET', '/assets/index.js')).toBe(false);
 });
+
+/** A shared turn that records what the process's turns ask of it. */
+function recordingShared(fail = false) {
+  const calls: string[] = [];
+  return {
+    calls,
+    take: async () => {
+      calls.push('take');
+      if (fail) throw new Error('connection broke');
+    },
+    give: (afterMs = 0) => void calls.push(`give ${afterMs > 0 ? 'later' : 'now'}`),
+  };
+}
+
+it('holds the shared turn through each push while the office reads, and past it by the pacing\'s wait; not without reads', async () => {
+  const shared = recordingShared();
+  expect(() => pushTurns(2, pacing, shared)).toThrow(RangeError);
+  const turn = pushTurns(1, pacing, shared);
+  // No reads: this process pushes at full speed, beside the others.
+  (await turn())();
+  expect(shared.calls).toEqual([]);
+  turn.readSeen();
+  const release = await turn();
+  await new Promise((r) => setTimeout(r, 20));
+  release();
+  expect(shared.calls).toEqual(['take', 'give later']);
+  // A shared turn that cannot be taken leaves the push to this process's turn.
+  const broken = recordingShared(true);
+  const alone = pushTurns(1, pacing, broken);
+  alone.readSeen();
+  const r = await alone();
+  r();
+  expect(broken.calls).toEqual(['take']);
+});

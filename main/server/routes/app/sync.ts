@@ -9,6 +9,8 @@ import { checkClock, deviceOnRequest } from '../../sync/central/device-auth.js';
 import { CursorError, readPull } from '../../sync/central/pull.js';
 import { applyPush } from '../../sync/central/push.js';
 import { isOfficeRead, PUSH_SHARE_WHILE_READING, PUSH_WAIT_MAX_MS, PUSHES_AT_ONCE, pushTurns, READ_WINDOW_MS } from '../../sync/central/push-turns.js';
+import { PgSharedPushTurn } from '../../sync/central/shared-push-turn.js';
+import { isPostgres } from '../../storage/dialect.js';
 import { readSettings, saveSettings } from '../../sync/device-store.js';
 
 /** A push may carry report bodies; the laptop keeps each under 4 MiB (sync/device-store.ts). */
@@ -30,7 +32,10 @@ const sync: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['app: sync'];
   const onDevice = deviceOnRequest(app.db);
   const pullPage = app.serverConfig.settings.syncPullPage;
-  const pushTurn = pushTurns(PUSHES_AT_ONCE, { share: PUSH_SHARE_WHILE_READING, readWindowMs: READ_WINDOW_MS, maxWaitMs: PUSH_WAIT_MAX_MS });
+  // On PostgreSQL the central may run as several processes: their turns are one (shared-push-turn.ts).
+  const shared = isPostgres(app.db) ? new PgSharedPushTurn(app.db) : undefined;
+  if (shared) app.addHook('onClose', () => shared.close());
+  const pushTurn = pushTurns(PUSHES_AT_ONCE, { share: PUSH_SHARE_WHILE_READING, readWindowMs: READ_WINDOW_MS, maxWaitMs: PUSH_WAIT_MAX_MS }, shared);
   // On the HTTP server itself: a hook here would see only this plugin's routes, not the office's reads.
   const onRequest = (request: { method?: string; url?: string }) => {
     if (isOfficeRead(request.method ?? '', request.url ?? '')) pushTurn.readSeen();

@@ -33,6 +33,15 @@ export interface PushPacing {
   maxWaitMs: number;
 }
 
+/**
+ * The turn every central process shares (shared-push-turn.ts): a process's turn also waits for it, and
+ * lets it go `afterMs` later (the pacing's wait while the office reads), so the pacing holds for all.
+ */
+export interface SharedTurn {
+  take(): Promise<void>;
+  give(afterMs?: number): void;
+}
+
 /** Takes a turn: resolves with its release once one is free. `readSeen` notes a read arriving now. */
 export interface PushTurns {
   (): Promise<() => void>;
@@ -46,9 +55,13 @@ export function isOfficeRead(method: string, url: string): boolean {
 
 /**
  * Turns among `slots`, given in arrival order; with `pacing`, a turn is also held back while reads go
- * on, so that pushes take at most `pacing.share` of the time.
+ * on, so that pushes take at most `pacing.share` of the time. With `shared` (one slot: a session's
+ * advisory lock is re-entrant), a turn taken while reads go on also holds the central's shared turn,
+ * so the processes' pushes take their share together, not each its own; a shared turn that cannot be
+ * taken (the database connection broke) leaves the push to its process's turn alone.
  */
-export function pushTurns(slots: number, pacing?: PushPacing): PushTurns {
+export function pushTurns(slots: number, pacing?: PushPacing, shared?: SharedTurn): PushTurns {
+  if (shared && slots !== 1) throw new RangeError('a shared push turn needs one slot per process');
   let free = slots;
   const waiting: Array<(release: () => void) => void> = [];
   let lastRead = -Infinity;
@@ -71,17 +84,31 @@ export function pushTurns(slots: number, pacing?: PushPacing): PushTurns {
         return;
       }
       free--;
-      const started = t;
-      let released = false;
-      waiting.shift()!(() => {
-        if (released) return;
-        released = true;
-        const end = performance.now();
-        if (pacing) notBefore = end + Math.min(pacing.maxWaitMs, ((end - started) * (1 - pacing.share)) / pacing.share);
-        free++;
-        grant();
-      });
+      const give = waiting.shift()!;
+      // The shared turn only while the office reads: otherwise each process pushes at full speed.
+      if (!shared || !(pacing && t - lastRead <= pacing.readWindowMs)) {
+        give(releaseOf(t, false));
+        continue;
+      }
+      shared.take().then(
+        () => give(releaseOf(performance.now(), true)),
+        () => give(releaseOf(performance.now(), false)),
+      );
     }
+  };
+  /** The release of a turn started at `started`; `holding`: it holds the shared turn too. */
+  const releaseOf = (started: number, holding: boolean) => {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const end = performance.now();
+      const wait = pacing ? Math.min(pacing.maxWaitMs, ((end - started) * (1 - pacing.share)) / pacing.share) : 0;
+      if (pacing) notBefore = end + wait;
+      if (holding) shared!.give(pacing && end - lastRead <= pacing.readWindowMs ? wait : 0);
+      free++;
+      grant();
+    };
   };
   const turn = (() =>
     new Promise<() => void>((resolve) => {
