@@ -8,33 +8,23 @@
 // A process that dies loses its connection and so the lock: the others go on at once.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
+import { AdvisoryConnection } from './advisory-connection.js';
 import type { SharedTurn } from './push-turns.js';
 
-/** The lock's key (any fixed number; the uploads' keys are hashes of their ids, `tus:` prefixed). */
+/** The lock's key, hashed to PostgreSQL's lock number as the uploads' are (theirs `tus:` and an upload id). */
 const PUSH_TURN_KEY = 'central:push-turn';
 
 export class PgSharedPushTurn implements SharedTurn {
-  private connection: Promise<{ conn: Kysely<Database>; release: () => void }> | null = null;
+  /** The one connection this process's lock lives on. */
+  private readonly connection: AdvisoryConnection;
   /** The lock's letting go, pending while the pacing holds it (give's wait) and until the unlock is done. */
   private letting: Promise<void> = Promise.resolve();
   private hold: { timer: NodeJS.Timeout; end: () => void } | null = null;
   private held = false;
   private closed = false;
 
-  constructor(private readonly db: Kysely<Database>) {}
-
-  /** The one connection this process's lock lives on (opened on first use, again after a failure). */
-  private async conn(): Promise<Kysely<Database>> {
-    this.connection ??= new Promise((resolve, reject) => {
-      this.db
-        .connection()
-        .execute((conn) => new Promise<void>((release) => resolve({ conn, release })))
-        .catch((error: unknown) => {
-          this.connection = null;
-          reject(error);
-        });
-    });
-    return (await this.connection).conn;
+  constructor(db: Kysely<Database>) {
+    this.connection = new AdvisoryConnection(db);
   }
 
   /** Waits for the lock (PostgreSQL wakes the waiter when its holder lets go). */
@@ -43,7 +33,7 @@ export class PgSharedPushTurn implements SharedTurn {
     // stay with this process. Once let go, a process already waiting gets it first (PostgreSQL's queue).
     await this.letting;
     if (this.closed) throw new Error('the shared push turn is closed');
-    const conn = await this.conn();
+    const conn = await this.connection.conn();
     try {
       await sql`select pg_advisory_lock(hashtextextended(${PUSH_TURN_KEY}, 0))`.execute(conn);
       this.held = true;
@@ -60,7 +50,7 @@ export class PgSharedPushTurn implements SharedTurn {
       if (!this.held) return;
       this.held = false;
       try {
-        await sql`select pg_advisory_unlock(hashtextextended(${PUSH_TURN_KEY}, 0))`.execute(await this.conn());
+        await sql`select pg_advisory_unlock(hashtextextended(${PUSH_TURN_KEY}, 0))`.execute(await this.connection.conn());
       } catch {
         // The connection broke, and the lock went with it.
         this.dropConnection();
@@ -82,13 +72,8 @@ export class PgSharedPushTurn implements SharedTurn {
 
   /** A connection that failed may still hold the lock: given back only once it has let go of it. */
   private dropConnection(): void {
-    const c = this.connection;
-    this.connection = null;
     this.held = false;
-    c?.then(async ({ conn, release }) => {
-      await sql`select pg_advisory_unlock_all()`.execute(conn).catch(() => undefined);
-      release();
-    }).catch(() => undefined);
+    this.connection.drop();
   }
 
   /** Lets go of the lock at once and gives the connection back to the pool; before the database closes. */
@@ -99,18 +84,7 @@ export class PgSharedPushTurn implements SharedTurn {
       this.hold.end();
     }
     await this.letting;
-    const c = this.connection;
-    this.connection = null;
-    const open = c ? await c.catch(() => null) : null;
-    if (!open) return;
-    try {
-      // Session locks outlive a connection's return to the pool: freed here, or another user would inherit it.
-      await sql`select pg_advisory_unlock_all()`.execute(open.conn);
-    } catch {
-      // The connection broke, and the lock went with it.
-    } finally {
-      this.held = false;
-      open.release();
-    }
+    this.held = false;
+    await this.connection.close();
   }
 }

@@ -9,6 +9,7 @@ import { MemoryLocker } from '@tus/server';
 import type { Lock, Locker, RequestRelease } from '@tus/utils';
 import { isPostgres } from '../../storage/dialect.js';
 import type { Database } from '../../storage/schema.js';
+import { AdvisoryConnection } from './advisory-connection.js';
 
 /** How long a request waits for an upload that another one holds before it is told to retry (423). */
 const WAIT_MS = 20_000;
@@ -16,39 +17,21 @@ const POLL_MS = 100;
 
 const busy = { status_code: 423, body: JSON.stringify({ detail: 'Another request is writing this upload: retry shortly.' }) };
 
-type Connection = Kysely<Database>;
-
 export class PgAdvisoryLocker implements Locker {
   /** Uploads locked by this process, with how to ask their holder to let go. */
   private readonly held = new Map<string, RequestRelease>();
-  private connection: Promise<{ conn: Connection; release: () => void }> | null = null;
+  /** The one connection this process's locks live on. */
+  private readonly connection: AdvisoryConnection;
   private closed = false;
 
-  constructor(private readonly db: Kysely<Database>) {}
-
-  /** The one connection this process's locks live on (opened on first use, again after a failure). */
-  private async conn(): Promise<Connection> {
-    this.connection ??= new Promise((resolve, reject) => {
-      this.db
-        .connection()
-        .execute(
-          (conn) =>
-            new Promise<void>((release) => {
-              resolve({ conn, release });
-            }),
-        )
-        .catch((error: unknown) => {
-          this.connection = null;
-          reject(error);
-        });
-    });
-    return (await this.connection).conn;
+  constructor(db: Kysely<Database>) {
+    this.connection = new AdvisoryConnection(db);
   }
 
   private async query(text: 'lock' | 'unlock', id: string): Promise<boolean> {
     const key = `tus:${id}`;
     try {
-      const conn = await this.conn();
+      const conn = await this.connection.conn();
       const r =
         text === 'lock'
           ? await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtextextended(${key}, 0)) as ok`.execute(conn)
@@ -56,14 +39,8 @@ export class PgAdvisoryLocker implements Locker {
       return r.rows[0]?.ok === true;
     } catch (error) {
       // The connection broke (and with it every lock this process held): the next lock opens another.
-      const c = this.connection;
-      this.connection = null;
       this.held.clear();
-      // Given back without this process's locks (if the connection still answers), so no other user of the pool inherits them.
-      c?.then(async ({ conn, release }) => {
-        await sql`select pg_advisory_unlock_all()`.execute(conn).catch(() => undefined);
-        release();
-      }).catch(() => undefined);
+      this.connection.drop();
       throw error;
     }
   }
@@ -112,16 +89,10 @@ export class PgAdvisoryLocker implements Locker {
   /** Frees this process's locks and gives the connection back to the pool; before the database closes. */
   async close(): Promise<void> {
     this.closed = true;
-    const c = this.connection;
-    this.connection = null;
-    const held = c ? await c.catch(() => null) : null;
-    if (!held) return;
     try {
-      // Session locks outlive a connection's return to the pool: freed here, or another request would inherit them.
-      await sql`select pg_advisory_unlock_all()`.execute(held.conn);
+      await this.connection.close();
     } finally {
       this.held.clear();
-      held.release();
     }
   }
 }
