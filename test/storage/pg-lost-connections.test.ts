@@ -62,7 +62,7 @@ const KEY = 'pg-lost-connections-key-0123456789abcdef';
 const processes = new ServeProcesses(KEY, {});
 afterAll(() => processes.closeAll());
 
-it('a central goes on serving once PostgreSQL is back from a restart', async () => {
+it('a central goes on serving across a PostgreSQL restart, and answers 503 while PostgreSQL is down', async () => {
   const central = processes.start(['--role', 'central', '--database', cluster.url]);
   const url = await listeningUrl(central);
   const headers = { authorization: `Token ${KEY}`, 'content-type': 'application/json' };
@@ -78,4 +78,22 @@ it('a central goes on serving once PostgreSQL is back from a restart', async () 
   expect(after.status).toBe(201);
   const list = await (await fetch(`${url}/api/v1.5/brands/?ordering=id`, { headers })).json();
   expect(list.results.map((b: { id: string }) => b.id)).toEqual(['b1', 'b2']);
+
+  // PostgreSQL down: reads and writes answer 503 with Retry-After in DRF's shape (500 before), nothing
+  // is written, and once it is back the same requests do.
+  cluster.run('pg_ctl', ['-D', data, '-w', '-m', 'fast', 'stop']);
+  try {
+    for (const [method, body] of [['GET', undefined], ['POST', JSON.stringify({ id: 'b3', name: 'While down' })]] as const) {
+      const r = await fetch(`${url}/api/v1.5/brands/`, { method, headers, body });
+      expect(r.status, method).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('5');
+      expect(await r.json()).toEqual({ detail: 'The database is unreachable for now: try again later.' });
+    }
+  } finally {
+    cluster.run('pg_ctl', ['-D', data, '-w', 'start', '-l', path.join(cluster.dir, 'log'), '-o', `-c listen_addresses='' -k ${cluster.dir} -p ${cluster.port} -F`]);
+  }
+  const back = await fetch(`${url}/api/v1.5/brands/`, { method: 'POST', headers, body: JSON.stringify({ id: 'b3', name: 'Back' }) });
+  expect(back.status).toBe(201);
+  const again = await (await fetch(`${url}/api/v1.5/brands/?ordering=id`, { headers })).json();
+  expect(again.results.map((b: { id: string; name: string }) => `${b.id} ${b.name}`)).toEqual(['b1 Before', 'b2 After', 'b3 Back']);
 }, 60_000);

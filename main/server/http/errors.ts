@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ConflictError, ForbiddenError, NotFoundError, RejectedError, ValidationError } from '../domain/errors.js';
 import { drfFieldErrors, type SchemaError } from '../domain/field-errors.js';
 import { BUCKET_RETRY_AFTER_S, BucketUnavailableError } from '../storage/object-store.js';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../storage/database-unavailable.js';
 
 /** An HTTP-level failure with a ready DRF body (auth, throttling, method not allowed). */
 export class HttpError extends Error {
@@ -42,6 +43,10 @@ export function drfErrorHandler(error: FastifyError | Error, request: FastifyReq
   // The central's bucket away (storage/object-store.ts): nothing was stored or acknowledged; come back.
   if (error instanceof BucketUnavailableError) {
     return reply.code(503).header('retry-after', String(BUCKET_RETRY_AFTER_S)).send(detail('The photo and model store is unreachable for now: nothing was lost; try again later.'));
+  }
+  // The central's PostgreSQL away (restarting, down, out of connections): the same request will do later.
+  if (isDatabaseUnavailable(error)) {
+    return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_S)).send(detail('The database is unreachable for now: try again later.'));
   }
 
   const e = error as FastifyError & { validation?: SchemaError[]; validationContext?: string };

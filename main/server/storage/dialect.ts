@@ -6,6 +6,7 @@ import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Dialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { postgresChangeStamp, sqliteChangeStamps, sqliteTableVersions, type ChangeStamps } from './change-stamp.js';
 import type { Database } from './schema.js';
+import { DatabaseUnreachableError } from './database-unavailable.js';
 import { statementName } from './prepared-query.js';
 import { startCheckpointer } from './wal-checkpoint.js';
 import { WalSync } from './wal-sync.js';
@@ -132,7 +133,12 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
   });
   return {
     async connect() {
-      const client = await pool.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw new DatabaseUnreachableError(error);
+      }
       let wrapped = clients.get(client);
       if (!wrapped) clients.set(client, (wrapped = wrap(client)));
       return wrapped;
