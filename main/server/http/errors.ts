@@ -7,6 +7,7 @@ import { ConflictError, ForbiddenError, NotFoundError, RejectedError, Validation
 import { drfFieldErrors, type SchemaError } from '../domain/field-errors.js';
 import { BUCKET_RETRY_AFTER_S, BucketUnavailableError } from '../storage/object-store.js';
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../storage/database-unavailable.js';
+import { isDiskFull } from '../storage/disk-full.js';
 
 /** An HTTP-level failure with a ready DRF body (auth, throttling, method not allowed). */
 export class HttpError extends Error {
@@ -47,6 +48,12 @@ export function drfErrorHandler(error: FastifyError | Error, request: FastifyReq
   // The central's PostgreSQL away (restarting, down, out of connections): the same request will do later.
   if (isDatabaseUnavailable(error)) {
     return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_S)).send(detail('The database is unreachable for now: try again later.'));
+  }
+
+  // The disk full (a laptop's day of photos): nothing of the request was kept; before the multipart rule
+  // below, which would call a photo whose temporary file could not be written a malformed request.
+  if (isDiskFull(error)) {
+    return reply.code(507).send(detail('The disk is full: nothing was saved. Free some space on this computer and try again.'));
   }
 
   const e = error as FastifyError & { validation?: SchemaError[]; validationContext?: string };

@@ -71,5 +71,8 @@ export const errorResponses = {
   405: Detail,
   413: Detail,
   415: Detail,
+  // The bucket or the database unreachable (Retry-After), bodies waiting too long to be read.
   503: Detail,
+  // The disk full: nothing of the request was kept (storage/disk-full.ts).
+  507: Detail,
 };
