@@ -4,6 +4,8 @@
 // request.". A real serve process on a 16 MB tmpfs, which needs root (mount); elsewhere it is skipped.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -20,7 +22,8 @@ const mounted = (() => {
   }
 })();
 const KEY = 'disk-full-key-0123456789abcdefghijklmn';
-const processes = new ServeProcesses(KEY, {});
+// Photos by URL from a server on this machine (a photo written in one piece: domain/uploads.ts).
+const processes = new ServeProcesses(KEY, { SHELF_AUDIT_ALLOW_PRIVATE_URLS: '1' });
 afterAll(async () => {
   await processes.closeAll();
   if (mounted) execFileSync('umount', [mountPoint]);
@@ -54,6 +57,17 @@ it.skipIf(!mounted)('answers 507 and keeps nothing while the disk is full, reads
   form.append('datafile', new Blob([photo], { type: 'image/jpeg' }), 'shelf.jpg');
   const upload = await fetch(`${url}/api/v1.5/uploads/`, { method: 'POST', headers: { authorization: `Token ${KEY}` }, body: form });
   expect(upload.status).toBe(507);
+  // A photo fetched by URL, written in one piece: 507 too.
+  const big = await sharp({ create: { width: 2000, height: 1500, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).jpeg({ quality: 95 }).toBuffer();
+  const source = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(big));
+  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+  const photoUrl = `http://127.0.0.1:${(source.address() as AddressInfo).port}/shelf.jpg`;
+  try {
+    const byUrl = await fetch(`${url}/api/v1.5/uploads/upload_by_url/`, { method: 'POST', headers, body: JSON.stringify({ url: photoUrl }) });
+    expect(byUrl.status).toBe(507);
+  } finally {
+    source.close();
+  }
   // No half-written photo is left behind.
   const uploads = path.join(dataDir, 'uploads');
   const files = (() => {
