@@ -58,7 +58,7 @@ it.skipIf(!mounted)('answers 507 and keeps nothing while the disk is full, reads
   const upload = await fetch(`${url}/api/v1.5/uploads/`, { method: 'POST', headers: { authorization: `Token ${KEY}` }, body: form });
   expect(upload.status).toBe(507);
   // A photo fetched by URL, written in one piece: 507 too.
-  const big = await sharp({ create: { width: 2000, height: 1500, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).jpeg({ quality: 95 }).toBuffer();
+  const big = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).jpeg({ quality: 95 }).toBuffer();
   const source = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(big));
   await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
   const photoUrl = `http://127.0.0.1:${(source.address() as AddressInfo).port}/shelf.jpg`;

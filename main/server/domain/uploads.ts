@@ -3,7 +3,7 @@
 // displayed (EXIF orientation applied). Files are written and fsynced before their row commits, so an
 // acknowledged upload survives a crash.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import type { Kysely, Selectable } from 'kysely';
@@ -77,15 +77,9 @@ export function uploadFilePath(dataDir: string, row: Pick<UploadTable, 'file'>):
 async function writeDurably(target: string, bytes: Buffer): Promise<void> {
   await mkdir(path.dirname(target), { recursive: true });
   const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-  const fh = await open(tmp, 'w');
   try {
-    try {
-      await fh.writeFile(bytes);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, target);
+    await writeFile(tmp, bytes);
+    await moveDurably(tmp, target);
   } catch (error) {
     // A disk that filled up mid-write keeps no half file (it would hold the space it lacks).
     await rm(tmp, { force: true });
