@@ -87,7 +87,7 @@ it('a central goes on serving across a PostgreSQL restart, and answers 503 while
       const r = await fetch(`${url}/api/v1.5/brands/`, { method, headers, body });
       expect(r.status, method).toBe(503);
       expect(r.headers.get('retry-after')).toBe('5');
-      expect(await r.json()).toEqual({ detail: 'The database is unreachable for now: try again later.' });
+      expect(await r.json()).toEqual({ detail: 'The database is unavailable for now: try again later.' });
     }
   } finally {
     cluster.run('pg_ctl', ['-D', data, '-w', 'start', '-l', path.join(cluster.dir, 'log'), '-o', `-c listen_addresses='' -k ${cluster.dir} -p ${cluster.port} -F`]);

@@ -47,7 +47,7 @@ export function drfErrorHandler(error: FastifyError | Error, request: FastifyReq
   }
   // The central's PostgreSQL away (restarting, down, out of connections): the same request will do later.
   if (isDatabaseUnavailable(error)) {
-    return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_S)).send(detail('The database is unreachable for now: try again later.'));
+    return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_S)).send(detail('The database is unavailable for now: try again later.'));
   }
 
   // The disk full (a laptop's day of photos): nothing of the request was kept; before the multipart rule
