@@ -30,6 +30,9 @@ if (existsSync(vitestJson)) {
   skipped += r.numPendingTests + r.numTodoTests;
   // A suite that fails to load has no tests to count; it must still fail the run.
   if (r.numFailedTestSuites > 0 && r.numFailedTests === 0) failed += r.numFailedTestSuites;
+  // Errors outside any test (an unhandled rejection, an error event nobody heard) count in no test, but
+  // vitest exits non-zero for them: they must fail the run too.
+  if (v.status !== 0 && r.numFailedTests === 0 && r.numFailedTestSuites === 0) broken = true;
 } else if (v.status !== 0) {
   broken = true;
 }
