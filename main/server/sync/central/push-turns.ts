@@ -68,10 +68,12 @@ export function pushTurns(slots: number, pacing?: PushPacing, shared?: SharedTur
   /** Before this (performance.now()), no turn starts while reads go on. */
   let notBefore = -Infinity;
   let timer: NodeJS.Timeout | undefined;
+  /** The office read within the window before `t`. */
+  const reading = (t: number) => pacing !== undefined && t - lastRead <= pacing.readWindowMs;
   const grant = () => {
     while (free > 0 && waiting.length > 0) {
       const t = performance.now();
-      if (pacing && t - lastRead <= pacing.readWindowMs && t < notBefore) {
+      if (reading(t) && t < notBefore) {
         if (!timer) {
           timer = setTimeout(() => {
             timer = undefined;
@@ -86,7 +88,7 @@ export function pushTurns(slots: number, pacing?: PushPacing, shared?: SharedTur
       free--;
       const give = waiting.shift()!;
       // The shared turn only while the office reads: otherwise each process pushes at full speed.
-      if (!shared || !(pacing && t - lastRead <= pacing.readWindowMs)) {
+      if (!shared || !reading(t)) {
         give(releaseOf(t, false));
         continue;
       }
@@ -105,7 +107,7 @@ export function pushTurns(slots: number, pacing?: PushPacing, shared?: SharedTur
       const end = performance.now();
       const wait = pacing ? Math.min(pacing.maxWaitMs, ((end - started) * (1 - pacing.share)) / pacing.share) : 0;
       if (pacing) notBefore = end + wait;
-      if (holding) shared!.give(pacing && end - lastRead <= pacing.readWindowMs ? wait : 0);
+      if (holding) shared!.give(reading(end) ? wait : 0);
       free++;
       grant();
     };
